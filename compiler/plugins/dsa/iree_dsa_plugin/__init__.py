@@ -1,0 +1,1 @@
+"""DSA target plugin."""

@@ -1,0 +1,203 @@
+"""Root-op problems: what one dispatch asks the tuner to solve.
+
+A problem is read from the dispatch IR that IREE itself produces (after unit
+dims are collapsed), so its loop order and sizes are exactly the ones a tile
+list in `#iree_codegen.compilation_info` is written against.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+# Bits per element for the element types a root op may carry.
+_ELEMENT_BITS = {
+    "i1": 1, "i4": 4, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
+    "f8E4M3FNUZ": 8, "f8E5M2FNUZ": 8, "f8E4M3FN": 8, "f8E5M2": 8,
+    "f16": 16, "bf16": 16, "f32": 32, "f64": 64,
+}
+
+
+def element_bits(element_type: str) -> int:
+    """Width in bits of an MLIR element type spelled as text ("bf16", "i8")."""
+    if element_type in _ELEMENT_BITS:
+        return _ELEMENT_BITS[element_type]
+    if element_type.startswith(("i", "si", "ui")) and element_type.lstrip("isu").isdigit():
+        return int(element_type.lstrip("isu"))
+    raise ValueError(f"unknown element type {element_type!r}")
+
+
+@dataclass(frozen=True)
+class OperandInfo:
+    """One operand of the root op: its shape and element type."""
+
+    shape: tuple[int, ...]
+    element_type: str
+
+    @property
+    def type_str(self) -> str:
+        return "tensor<" + "x".join(str(d) for d in self.shape) + ("x" if self.shape else "") + self.element_type + ">"
+
+    @property
+    def num_bytes(self) -> int:
+        return math.prod(self.shape) * element_bits(self.element_type) // 8
+
+
+@dataclass(frozen=True)
+class RootOpProblem:
+    """A tunable root op of one dispatch.
+
+    `loop_sizes[i]` is the static trip count of loop `i` of the op's iteration
+    space; `dim_groups` maps each MLIR dimension-group name (`m`, `n`, `k`,
+    `batch` for contractions, `output_image`, ... for convolutions) to the loop
+    indices in that group, in the order MLIR's inference reports them.
+    """
+
+    dispatch: str
+    op_name: str
+    loop_sizes: tuple[int, ...]
+    loop_types: tuple[str, ...]  # "parallel" | "reduction", per loop
+    dim_groups: dict[str, tuple[int, ...]]
+    indexing_maps: tuple[str, ...]
+    inputs: tuple[OperandInfo, ...]
+    output: OperandInfo
+    fused_ops: tuple[str, ...] = ()
+
+    kind = "unknown"
+
+    @property
+    def lhs_type(self) -> str:
+        return self.inputs[0].element_type
+
+    @property
+    def rhs_type(self) -> str:
+        return self.inputs[1].element_type
+
+    @property
+    def out_type(self) -> str:
+        return self.output.element_type
+
+    def sizes(self) -> dict[str, list[int]]:
+        """Sizes per dimension group, MLIR's vocabulary."""
+        return {name: [self.loop_sizes[i] for i in loops] for name, loops in self.dim_groups.items()}
+
+    @property
+    def num_loops(self) -> int:
+        return len(self.loop_sizes)
+
+    @property
+    def flops(self) -> int:
+        """Multiply-adds count twice: 2 * product of all loop trip counts."""
+        return 2 * math.prod(self.loop_sizes)
+
+    @property
+    def bytes(self) -> int:
+        """Compulsory traffic: every operand read once, the result written once."""
+        return sum(o.num_bytes for o in self.inputs) + self.output.num_bytes
+
+    @property
+    def intensity(self) -> float:
+        return self.flops / self.bytes if self.bytes else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "dispatch": self.dispatch,
+            "kind": self.kind,
+            "op": self.op_name,
+            "sizes": self.sizes(),
+            "loop_sizes": list(self.loop_sizes),
+            "loop_types": list(self.loop_types),
+            "lhs_type": self.inputs[0].type_str,
+            "rhs_type": self.inputs[1].type_str if len(self.inputs) > 1 else None,
+            "out_type": self.output.type_str,
+            "indexing_maps": list(self.indexing_maps),
+            "fused_ops": list(self.fused_ops),
+            "flops": self.flops,
+            "bytes": self.bytes,
+            "intensity": round(self.intensity, 4),
+        }
+
+
+@dataclass(frozen=True)
+class ContractionProblem(RootOpProblem):
+    """A contraction: groups `batch`, `m`, `n`, `k` (lists; `[]` where absent)."""
+
+    kind = "contraction"
+
+    def _group_size(self, name: str) -> int:
+        return math.prod(self.loop_sizes[i] for i in self.dim_groups.get(name, ()))
+
+    @property
+    def M(self) -> int:
+        return self._group_size("m")
+
+    @property
+    def N(self) -> int:
+        return self._group_size("n")
+
+    @property
+    def K(self) -> int:
+        return self._group_size("k")
+
+    @property
+    def B(self) -> int:
+        return self._group_size("batch")
+
+
+@dataclass(frozen=True)
+class ConvolutionProblem(RootOpProblem):
+    """A convolution: groups as `linalg.infer_convolution_dimensions` names them."""
+
+    kind = "convolution"
+
+
+@dataclass(frozen=True)
+class AttentionProblem(RootOpProblem):
+    """`iree_linalg_ext.attention`: recognised and reported, not tuned yet."""
+
+    kind = "attention"
+
+    @property
+    def flops(self) -> int:
+        # Q@K^T and P@V: 2 * (batch * m * k1) * n and 2 * (batch * m * n) * k2.
+        s = {k: math.prod(v) for k, v in self.sizes().items()}
+        return 2 * s.get("batch", 1) * s.get("m", 1) * s.get("n", 1) * (s.get("k1", 1) + s.get("k2", 1))
+
+
+@dataclass(frozen=True)
+class UntunableDispatch:
+    """A dispatch with no root op the tuner handles, and why."""
+
+    dispatch: str
+    reason: str
+    op_name: str = ""
+    kind = "none"
+
+    def to_json(self) -> dict:
+        return {
+            "dispatch": self.dispatch,
+            "kind": "none",
+            "op": self.op_name,
+            "reason": self.reason,
+            "sizes": {},
+            "lhs_type": None,
+            "rhs_type": None,
+            "out_type": None,
+            "flops": 0,
+            "bytes": 0,
+            "intensity": 0.0,
+        }
+
+
+Problem = RootOpProblem | UntunableDispatch
+
+__all__ = [
+    "AttentionProblem",
+    "ContractionProblem",
+    "ConvolutionProblem",
+    "OperandInfo",
+    "Problem",
+    "RootOpProblem",
+    "UntunableDispatch",
+    "element_bits",
+]

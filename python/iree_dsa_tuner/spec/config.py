@@ -1,0 +1,117 @@
+"""The compilation parameters the tuner attaches to one root op.
+
+`CompilationConfig` is target-neutral data; `spec.builder` turns it into
+`#iree_codegen.compilation_info` text for llvm-cpu, and `spec.verify` reads it
+back from a configured dispatch to prove IREE applied it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Tiling levels llvm-cpu's DoubleTilingExpert reads, in the order IREE prints them.
+TILE_LEVELS = ("distribution", "vector_common_parallel", "vector_reduction")
+
+# The CPU pipelines IREE 3.13 accepts in `#iree_cpu.pipeline<...>`.
+CPU_PIPELINES = (
+    "Default",
+    "DoubleTilingExpert",
+    "ConvTileAndDecomposeExpert",
+    "Mmt4dTilingExpert",
+    "BufferOpsTileAndVectorize",
+    "DataTiling",
+    "LinalgExtTileAndVectorize",
+)
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot describe the op it is meant for."""
+
+
+@dataclass(frozen=True)
+class CompilationConfig:
+    """Pipeline + tile lists (one entry per loop of the root op) + target knobs.
+
+    `extra` holds target-specific knobs (e.g. `iree_dsa.dma_stages`) carried in
+    the translation_info configuration dictionary; llvm-cpu ignores them and
+    they survive into the configured dispatch.
+    """
+
+    pipeline: str
+    distribution: tuple[int, ...]
+    vector_common_parallel: tuple[int, ...]
+    vector_reduction: tuple[int, ...]
+    extra: tuple[tuple[str, int], ...] = ()
+
+    @staticmethod
+    def from_json(obj: dict) -> "CompilationConfig":
+        if not isinstance(obj, dict):
+            raise ConfigError(f"a config must be a JSON object, got {type(obj).__name__}")
+        unknown = set(obj) - {"pipeline", "extra", *TILE_LEVELS}
+        if unknown:
+            raise ConfigError(f"unknown config keys: {', '.join(sorted(unknown))}")
+        try:
+            pipeline = obj.get("pipeline", "DoubleTilingExpert")
+            levels = {name: tuple(int(v) for v in obj[name]) for name in TILE_LEVELS}
+        except KeyError as e:
+            raise ConfigError(f"config is missing the tile level {e.args[0]!r}") from None
+        except (TypeError, ValueError):
+            raise ConfigError("tile levels must be lists of integers") from None
+        extra = obj.get("extra", {})
+        if not isinstance(extra, dict) or not all(isinstance(v, int) for v in extra.values()):
+            raise ConfigError("'extra' must map knob names to integers")
+        config = CompilationConfig(pipeline=pipeline, extra=tuple(sorted(extra.items())), **levels)
+        config.check_pipeline()
+        return config
+
+    def to_json(self) -> dict:
+        out = {"pipeline": self.pipeline}
+        for name in TILE_LEVELS:
+            out[name] = list(getattr(self, name))
+        if self.extra:
+            out["extra"] = dict(self.extra)
+        return out
+
+    def check_pipeline(self) -> None:
+        if self.pipeline not in CPU_PIPELINES:
+            raise ConfigError(
+                f"unknown pipeline {self.pipeline!r}; llvm-cpu accepts: {', '.join(CPU_PIPELINES)}"
+            )
+
+    def check_against(self, loop_types: tuple[str, ...]) -> None:
+        """The legality rules IREE enforces late (or silently); checked early here."""
+        self.check_pipeline()
+        n = len(loop_types)
+        for name in TILE_LEVELS:
+            tiles = getattr(self, name)
+            if len(tiles) != n:
+                raise ConfigError(f"{name} has {len(tiles)} entries but the op has {n} loops")
+            if any(t < 0 for t in tiles):
+                raise ConfigError(f"{name} has a negative tile size")
+        for i, kind in enumerate(loop_types):
+            if kind == "reduction" and self.vector_common_parallel[i]:
+                raise ConfigError(f"vector_common_parallel tiles reduction loop {i}")
+            if kind == "parallel" and self.vector_reduction[i]:
+                raise ConfigError(f"vector_reduction tiles parallel loop {i}")
+            if kind == "reduction" and self.distribution[i]:
+                raise ConfigError(f"distribution tiles reduction loop {i}")
+
+    def lowering_config_text(self) -> str:
+        levels = ", ".join(f"{name} = [{', '.join(str(t) for t in getattr(self, name))}]" for name in TILE_LEVELS)
+        return f"#iree_cpu.lowering_config<{levels}>"
+
+    def translation_info_text(self) -> str:
+        pipeline = f"pipeline = #iree_cpu.pipeline<{self.pipeline}>"
+        if not self.extra:
+            return f"#iree_codegen.translation_info<{pipeline}>"
+        knobs = ", ".join(f"{k} = {v} : i64" for k, v in self.extra)
+        return f"#iree_codegen.translation_info<{pipeline}, {{{knobs}}}>"
+
+    def compilation_info_text(self) -> str:
+        return (
+            "#iree_codegen.compilation_info<lowering_config = "
+            + self.lowering_config_text()
+            + ", translation_info = "
+            + self.translation_info_text()
+            + ">"
+        )
