@@ -149,6 +149,8 @@ class ConvolutionProblem(RootOpProblem):
     """A convolution: groups as `linalg.infer_convolution_dimensions` names them."""
 
     kind = "convolution"
+    strides: tuple[int, ...] = ()
+    dilations: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

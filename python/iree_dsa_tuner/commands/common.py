@@ -1,0 +1,24 @@
+"""Arguments shared by several subcommands."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..compiler import HOST_FLAGS
+
+
+def add_target_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--target", default="host", metavar="NAME",
+                   help="target to tune for (see `iree-dsa-tune targets`; default: host)")
+    p.add_argument("--target-path", action="append", default=[], metavar="DIR",
+                   help="extra directory of target description files (also $IREE_DSA_TARGET_PATH)")
+
+
+def target_compile_flags(args: argparse.Namespace) -> tuple[str, ...]:
+    """iree-compile flags for dispatch discovery.
+
+    Every target, the DSA included, drives IREE's llvm-cpu code generation as
+    its functional path (a pure-Python package cannot add a HAL backend), so
+    dispatch formation is the host's for all of them.
+    """
+    return HOST_FLAGS

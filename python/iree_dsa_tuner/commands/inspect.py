@@ -1,0 +1,50 @@
+"""`iree-dsa-tune inspect`: list every dispatch IREE makes and its root-op problem."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..ir import load_problems
+from ..report import format_table
+from .common import add_target_argument, target_compile_flags
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "inspect",
+        help="list dispatches and their root ops",
+        description="Compile MODEL through IREE up to its executable sources and list every dispatch: "
+        "its root op kind (contraction, convolution, attention, or none with a reason), the loop "
+        "sizes grouped as MLIR's linalg.infer_contraction_dimensions / infer_convolution_dimensions "
+        "group them, operand types, flops, bytes and arithmetic intensity.",
+    )
+    p.add_argument("model", metavar="MODEL.mlir", help="linalg/tensor, torch-dialect or ONNX-imported MLIR")
+    add_target_argument(p)
+    p.add_argument("--json", action="store_true", help="print one JSON array instead of a table")
+    p.set_defaults(func=run)
+
+
+def _sizes_text(sizes: dict) -> str:
+    return " ".join(f"{k}={'x'.join(map(str, v)) if v else '-'}" for k, v in sizes.items())
+
+
+def run(args: argparse.Namespace) -> int:
+    problems = load_problems(args.model, target_compile_flags(args))
+    records = [p.to_json() for p in problems]
+    if args.json:
+        print(json.dumps(records, indent=2))
+        return 0
+    rows = []
+    for r in records:
+        if r["kind"] == "none":
+            rows.append([r["dispatch"], "none", r["op"] or "-", r["reason"], "", "", ""])
+        else:
+            types = f"{r['lhs_type']} {r['rhs_type']} -> {r['out_type']}"
+            rows.append([r["dispatch"], r["kind"], r["op"], _sizes_text(r["sizes"]) + "  " + types,
+                         r["flops"], r["bytes"], f"{r['intensity']:.2f}"])
+    print(format_table(["dispatch", "kind", "root op", "sizes / reason", "flops", "bytes", "op/B"], rows,
+                       right_align={4, 5, 6}))
+    tunable = sum(1 for r in records if r["kind"] in ("contraction", "convolution"))
+    print(f"\n{len(records)} dispatches, {tunable} tunable")
+    return 0

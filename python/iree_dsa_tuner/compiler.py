@@ -1,0 +1,170 @@
+"""Driving the IREE compiler that ships in the pinned wheel.
+
+Compiles run `iree-compile` from the wheel as a subprocess. The in-process
+`iree.compiler.api` of 3.13 wraps neither `--compile-to` phases nor diagnostic
+capture, and a subprocess gives us what a tuner needs most: IREE's own error
+text, a timeout for a hanging candidate, and isolation from a compiler crash.
+IR is read and written in-process with the MLIR Python bindings.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import CompileError, CompileTimeout, InputError
+
+# llvm-cpu on the machine we run on; the host target of the tuner.
+HOST_FLAGS = (
+    "--iree-hal-target-device=local",
+    "--iree-hal-local-target-device-backends=llvm-cpu",
+    "--iree-llvmcpu-target-cpu=host",
+)
+
+DEFAULT_TIMEOUT_S = 300.0
+
+# "file.mlir:12:3: error: message" -- the first error line IREE prints.
+_DIAG_RE = re.compile(r"^(?P<loc>[^\n]*?:\d+:\d+): error: (?P<msg>.*)$", re.M)
+
+
+def find_tool(name: str) -> str:
+    """Path of an IREE tool (`iree-compile`, `iree-opt`, ...) from the pinned wheels."""
+    try:
+        from iree.compiler.tools.binaries import find_tool as _find_compiler_tool
+
+        return _find_compiler_tool(name)
+    except Exception:
+        pass
+    try:
+        from iree.runtime._binding import __file__ as runtime_binding  # noqa: F401
+        import iree._runtime_libs as runtime_libs
+
+        candidate = Path(runtime_libs.__file__).parent / name
+        if candidate.exists():
+            return str(candidate)
+    except Exception:
+        pass
+    from shutil import which
+
+    found = which(name)
+    if not found:
+        raise InputError(f"cannot find the IREE tool {name!r}; install iree-base-compiler==3.13.0 and iree-base-runtime==3.13.0")
+    return found
+
+
+def first_error_line(stderr: str, fallback: str) -> str:
+    """IREE's first `error:` diagnostic as one line, keeping its file:line:col."""
+    match = _DIAG_RE.search(stderr)
+    if match:
+        return f"{match.group('loc')}: error: {match.group('msg').strip()}"
+    for line in stderr.splitlines():
+        if "error" in line.lower():
+            return line.strip()
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return lines[0] if lines else fallback
+
+
+@dataclass
+class CompileResult:
+    output: bytes
+    stderr: str
+    argv: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return self.output.decode("utf-8", errors="replace")
+
+
+def run_iree_tool(
+    tool: str,
+    args: list[str],
+    *,
+    input_path: str | os.PathLike | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    what: str = "",
+) -> CompileResult:
+    """Run an IREE tool whose output goes to stdout; raise CompileError on failure."""
+    argv = [find_tool(tool), *args]
+    if input_path is not None:
+        argv.append(str(input_path))
+    argv += ["-o", "-"]
+    try:
+        proc = subprocess.run(argv, capture_output=True, timeout=timeout_s, check=False)
+    except subprocess.TimeoutExpired:
+        raise CompileTimeout(f"{what or tool}: {tool} did not finish in {timeout_s:g} s") from None
+    stderr = proc.stderr.decode("utf-8", errors="replace")
+    if proc.returncode != 0:
+        msg = first_error_line(stderr, f"{tool} exited with status {proc.returncode}")
+        raise CompileError(msg if not what or what in msg else f"{what}: {msg}", stderr)
+    return CompileResult(proc.stdout, stderr, argv)
+
+
+def check_input_file(path: str | os.PathLike) -> Path:
+    """The one-line errors for a model path before IREE sees it."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{p}: no such file")
+    if p.is_dir():
+        raise InputError(f"{p}: is a directory, expected an MLIR file")
+    try:
+        with open(p, "rb") as f:
+            head = f.read(4096)
+    except OSError as e:
+        raise InputError(f"{p}: cannot read: {e.strerror}") from None
+    if b"\x00" in head and not head.startswith(b"ML\xefR"):
+        raise InputError(f"{p}: not an MLIR file (binary data)")
+    return p
+
+
+def compile_to_phase(
+    model: str | os.PathLike,
+    phase: str,
+    *,
+    extra_flags: tuple[str, ...] = (),
+    target_flags: tuple[str, ...] = HOST_FLAGS,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> str:
+    """Compile `model` up to `phase` (e.g. `executable-sources`) and return the IR text."""
+    path = check_input_file(model)
+    result = run_iree_tool(
+        "iree-compile",
+        [*target_flags, f"--compile-to={phase}", "--mlir-print-debuginfo=false", *extra_flags],
+        input_path=path,
+        timeout_s=timeout_s,
+    )
+    return result.text
+
+
+def compile_to_vmfb(
+    model: str | os.PathLike,
+    out_path: str | os.PathLike,
+    *,
+    extra_flags: tuple[str, ...] = (),
+    target_flags: tuple[str, ...] = HOST_FLAGS,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> CompileResult:
+    """Compile `model` to a VM flatbuffer at `out_path`."""
+    path = check_input_file(model)
+    argv = [find_tool("iree-compile"), *target_flags, *extra_flags, str(path), "-o", str(out_path)]
+    try:
+        proc = subprocess.run(argv, capture_output=True, timeout=timeout_s, check=False)
+    except subprocess.TimeoutExpired:
+        raise CompileTimeout(f"{path}: iree-compile did not finish in {timeout_s:g} s") from None
+    stderr = proc.stderr.decode("utf-8", errors="replace")
+    if proc.returncode != 0:
+        raise CompileError(first_error_line(stderr, f"iree-compile exited with status {proc.returncode}"), stderr)
+    return CompileResult(b"", stderr, argv)
+
+
+def iree_version() -> str:
+    """The compiler's own version string (part of every tuning-record key)."""
+    try:
+        from iree.compiler import version as v
+
+        return getattr(v, "VERSION", "") or getattr(v, "REVISIONS", {}).get("IREE", "unknown")
+    except Exception:
+        return "unknown"

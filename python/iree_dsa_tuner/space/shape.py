@@ -1,0 +1,171 @@
+"""The GEMM view of a root op: what the space and the cost model reason about.
+
+Contractions map directly (batch, M, N, K groups). Convolutions are treated
+as implicit GEMM: M = batch x output image, N = output channels, K = input
+channels x filter window. Attention is recognised but not tuned yet.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..ir.problems import (
+    AttentionProblem,
+    ContractionProblem,
+    ConvolutionProblem,
+    RootOpProblem,
+    UntunableDispatch,
+    element_bits,
+)
+
+
+class UnsupportedProblem(ValueError):
+    """A problem kind the space cannot (yet) describe; says which and why."""
+
+
+# Which GEMM role each MLIR dimension group plays.
+_CONTRACTION_ROLES = {"batch": "batch", "m": "m", "n": "n", "k": "k"}
+_CONVOLUTION_ROLES = {
+    "batch": "m",
+    "output_image": "m",
+    "output_channel": "n",
+    "input_channel": "k",
+    "filter_loop": "k",
+    "depth": "batch",
+}
+
+
+@dataclass(frozen=True)
+class GemmShape:
+    """Sizes, element types and the loop-role map of one root op."""
+
+    batch: int
+    m: int
+    n: int
+    k: int
+    lhs_type: str
+    rhs_type: str
+    out_type: str
+    has_consumer: bool = False
+    # Per loop of the root op (in IREE's loop order): role and whether the loop
+    # is the innermost of its group (the one a group tile is applied to).
+    loop_roles: tuple[str, ...] = ()
+    loop_is_inner: tuple[bool, ...] = ()
+    loop_sizes: tuple[int, ...] = ()
+    kind: str = "contraction"
+
+    @property
+    def lhs_bytes(self) -> float:
+        return element_bits(self.lhs_type) / 8
+
+    @property
+    def rhs_bytes(self) -> float:
+        return element_bits(self.rhs_type) / 8
+
+    @property
+    def out_bytes(self) -> float:
+        return element_bits(self.out_type) / 8
+
+    @property
+    def macs(self) -> int:
+        return self.batch * self.m * self.n * self.k
+
+    @property
+    def ops(self) -> int:
+        return 2 * self.macs
+
+    def operand_bytes(self) -> dict[str, float]:
+        """Compulsory traffic per operand: each read once, the result written once."""
+        return {
+            "lhs": self.batch * self.m * self.k * self.lhs_bytes,
+            "rhs": self.batch * self.k * self.n * self.rhs_bytes,
+            "out": self.batch * self.m * self.n * self.out_bytes,
+        }
+
+    @property
+    def compulsory_bytes(self) -> float:
+        return sum(self.operand_bytes().values())
+
+    @property
+    def quantised(self) -> bool:
+        return element_bits(self.rhs_type) == 4
+
+    def label(self) -> str:
+        b = f"{self.batch}x" if self.batch > 1 else ""
+        return f"{b}{self.m}x{self.n}x{self.k} {self.lhs_type}x{self.rhs_type}->{self.out_type}"
+
+
+def simple_gemm(m: int, n: int, k: int, lhs_type: str = "i8", rhs_type: str | None = None,
+                out_type: str | None = None, has_consumer: bool = False, batch: int = 1) -> GemmShape:
+    """A plain C[M,N] = A[M,K] @ B[K,N] (loops m, n, k; batch loop first if > 1)."""
+    rhs_type = rhs_type or lhs_type
+    if out_type is None:
+        out_type = "i32" if lhs_type.startswith("i") else "f32"
+    roles = (("batch",) if batch > 1 else ()) + ("m", "n", "k")
+    sizes = ((batch,) if batch > 1 else ()) + (m, n, k)
+    return GemmShape(batch, m, n, k, lhs_type, rhs_type, out_type, has_consumer,
+                     roles, (True,) * len(roles), sizes)
+
+
+def gemm_shape(problem) -> GemmShape:
+    """The GEMM view of a problem; attention and untunable dispatches are refused."""
+    if isinstance(problem, GemmShape):
+        return problem
+    if isinstance(problem, UntunableDispatch):
+        raise UnsupportedProblem(f"dispatch {problem.dispatch} has no tunable root op: {problem.reason}")
+    if isinstance(problem, AttentionProblem):
+        raise UnsupportedProblem(
+            f"dispatch {problem.dispatch}: attention ({problem.op_name}) is recognised but its space "
+            "(head tile, KV block, fusion) is not implemented yet; it is left to IREE's default config"
+        )
+    if isinstance(problem, ContractionProblem):
+        roles_map, kind = _CONTRACTION_ROLES, "contraction"
+    elif isinstance(problem, ConvolutionProblem):
+        roles_map, kind = _CONVOLUTION_ROLES, "convolution"
+    elif isinstance(problem, RootOpProblem):
+        raise UnsupportedProblem(f"dispatch {problem.dispatch}: root op kind {problem.kind!r} has no space")
+    else:
+        raise UnsupportedProblem(f"not a problem: {type(problem).__name__}")
+
+    roles = ["batch"] * problem.num_loops
+    inner = [False] * problem.num_loops
+    group_size = {"batch": 1, "m": 1, "n": 1, "k": 1}
+    last_of_role: dict[str, int] = {}
+    for group, loops in problem.dim_groups.items():
+        if group not in roles_map:
+            raise UnsupportedProblem(f"dispatch {problem.dispatch}: unknown dimension group {group!r}")
+        role = roles_map[group]
+        for i in loops:
+            roles[i] = role
+            group_size[role] *= problem.loop_sizes[i]
+            # IREE's loop order is outer to inner, so the highest index is innermost.
+            last_of_role[role] = max(last_of_role.get(role, -1), i)
+    for role, i in last_of_role.items():
+        inner[i] = True
+    return GemmShape(
+        batch=group_size["batch"],
+        m=group_size["m"],
+        n=group_size["n"],
+        k=group_size["k"],
+        lhs_type=problem.lhs_type,
+        rhs_type=problem.rhs_type,
+        out_type=problem.out_type,
+        has_consumer=bool(problem.fused_ops),
+        loop_roles=tuple(roles),
+        loop_is_inner=tuple(inner),
+        loop_sizes=tuple(problem.loop_sizes),
+        kind=kind,
+    )
+
+
+def inner_extent(shape: GemmShape, role: str) -> int:
+    """Size of the innermost loop of a role (the loop a group tile lands on)."""
+    for r, inner, size in zip(shape.loop_roles, shape.loop_is_inner, shape.loop_sizes):
+        if r == role and inner:
+            return size
+    return {"m": shape.m, "n": shape.n, "k": shape.k}.get(role, 1) if not shape.loop_roles else 1
+
+
+def _unused(*_):  # keep math imported for callers that extend shapes
+    return math.prod(())

@@ -1,0 +1,160 @@
+"""Build a Transform-dialect tuning spec with the MLIR Python bindings.
+
+Layout of every spec (what IREE 3.13's MaterializeUserConfigs expects):
+  module {transform.with_named_sequence, iree_codegen.tuning_spec_with_default_entrypoint}
+    @apply_op_config(op, config)    annotate op "compilation_info" = config
+    @match_<dispatch>(op)           match.contraction|convolution + dims_equal per group,
+                                    yields (op, compilation_info)
+    @__kernel_config(variant)       one transform.foreach_match over all matchers
+The spec is verified by the bindings before it is printed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from iree.compiler import ir
+from iree.compiler.dialects import preprocessing_transform as match_ops
+from iree.compiler.dialects import transform
+
+from ..ir.discovery import CONTRACTION_GROUPS, CONVOLUTION_GROUPS
+from ..ir.problems import ContractionProblem, ConvolutionProblem, RootOpProblem
+from .config import CompilationConfig, ConfigError
+
+ENTRY_POINT = "__kernel_config"
+APPLY_CONFIG = "apply_op_config"
+
+
+class SpecError(ValueError):
+    """A problem/config pair that cannot become a spec entry."""
+
+
+@dataclass(frozen=True)
+class SpecEntry:
+    problem: RootOpProblem
+    config: CompilationConfig
+
+
+def matcher_name(dispatch_symbol: str) -> str:
+    """`match_` + the dispatch symbol with every non-identifier character made `_`."""
+    return "match_" + re.sub(r"[^A-Za-z0-9_]", "_", dispatch_symbol)
+
+
+def _matcher_key(problem: RootOpProblem) -> tuple:
+    """Two problems with equal keys are indistinguishable to a matcher."""
+    return (problem.kind, problem.lhs_type, problem.rhs_type, problem.out_type,
+            problem.indexing_maps, tuple(sorted((k, tuple(v)) for k, v in problem.sizes().items())),
+            getattr(problem, "strides", ()), getattr(problem, "dilations", ()))
+
+
+def _element_type(text: str) -> ir.Type:
+    return ir.Type.parse(text)
+
+
+def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, any_param) -> None:
+    name = matcher_name(problem.dispatch)
+    seq = transform.NamedSequenceOp(
+        name, [any_op], [any_op, any_param],
+        arg_attrs=[{"transform.readonly": ir.UnitAttr.get()}],
+    )
+    with ir.InsertionPoint(seq.body):
+        op = seq.bodyTarget
+        maps = [ir.AffineMapAttr(ir.Attribute.parse(m)).value for m in problem.indexing_maps]
+        types = (_element_type(problem.lhs_type), _element_type(problem.rhs_type), _element_type(problem.out_type))
+        if isinstance(problem, ContractionProblem):
+            matched = match_ops.MatchContractionOp(op, *types, indexing_maps=maps)
+            groups = CONTRACTION_GROUPS
+            expected = [problem.sizes()[g] for g in groups]
+        elif isinstance(problem, ConvolutionProblem):
+            matched = match_ops.MatchConvolutionOp(op, *types, indexing_maps=maps)
+            groups = CONVOLUTION_GROUPS + ("strides", "dilations")
+            expected = [problem.sizes()[g] for g in CONVOLUTION_GROUPS] + [list(problem.strides), list(problem.dilations)]
+        else:
+            raise SpecError(f"{problem.dispatch}: {problem.kind} ops cannot be tuned yet")
+        for result, values in zip(matched.results, expected):
+            match_ops.MatchDimsEqualOp(result, values)
+        compilation_info = ir.Attribute.parse(config.compilation_info_text())
+        param = transform.ParamConstantOp(any_param, compilation_info)
+        transform.YieldOp([op, param.result])
+
+
+def build_spec_module(entries: list[SpecEntry]) -> ir.Module:
+    """The spec as an `ir.Module` (in the current context); deterministic for equal input."""
+    any_op = transform.AnyOpType.get()
+    any_param = transform.AnyParamType.get()
+    module = ir.Module.create()
+    module.operation.attributes["transform.with_named_sequence"] = ir.UnitAttr.get()
+    module.operation.attributes["iree_codegen.tuning_spec_with_default_entrypoint"] = ir.UnitAttr.get()
+    readonly = {"transform.readonly": ir.UnitAttr.get()}
+    with ir.InsertionPoint(module.body):
+        apply = transform.NamedSequenceOp(APPLY_CONFIG, [any_op, any_param], [], arg_attrs=[readonly, readonly])
+        with ir.InsertionPoint(apply.body):
+            transform.AnnotateOp(apply.bodyTarget, "compilation_info", param=apply.bodyExtraArgs[0])
+            transform.YieldOp([])
+        matchers = []
+        for entry in entries:
+            _build_matcher(entry.problem, entry.config, any_op, any_param)
+            matchers.append(matcher_name(entry.problem.dispatch))
+        entry_point = transform.NamedSequenceOp(
+            ENTRY_POINT, [any_op], [any_op], arg_attrs=[{"transform.consumed": ir.UnitAttr.get()}])
+        entry_point.operation.attributes["iree_codegen.tuning_spec_entrypoint"] = ir.UnitAttr.get()
+        with ir.InsertionPoint(entry_point.body):
+            result = transform.ForeachMatchOp(
+                any_op, [], entry_point.bodyTarget, [],
+                ir.ArrayAttr.get([ir.FlatSymbolRefAttr.get(m) for m in matchers]),
+                ir.ArrayAttr.get([ir.FlatSymbolRefAttr.get(APPLY_CONFIG) for _ in matchers]),
+            )
+            transform.YieldOp([result.results[0]])
+    if not module.operation.verify():
+        raise SpecError("the generated spec does not verify")
+    return module
+
+
+def prepare_entries(problems: list[RootOpProblem], configs: dict[str, CompilationConfig]) -> list[SpecEntry]:
+    """Pair each configured problem with its config; check legality; drop duplicates.
+
+    Dispatches whose root ops are identical to a matcher (same kind, types, maps
+    and sizes) share one matcher: foreach_match applies the first that matches,
+    so two different configs for them would silently lose one. That is an error.
+    """
+    by_symbol = {p.dispatch: p for p in problems}
+    unknown = sorted(set(configs) - set(by_symbol))
+    if unknown:
+        raise SpecError(f"the plan names dispatches the model does not have: {', '.join(unknown)}")
+    entries: list[SpecEntry] = []
+    seen: dict[tuple, SpecEntry] = {}
+    for problem in problems:  # IREE's dispatch order: deterministic
+        if problem.dispatch not in configs:
+            continue
+        config = configs[problem.dispatch]
+        if not isinstance(problem, (ContractionProblem, ConvolutionProblem)):
+            raise SpecError(f"{problem.dispatch}: {problem.kind} dispatches cannot be tuned")
+        try:
+            config.check_against(problem.loop_types)
+        except ConfigError as e:
+            raise SpecError(f"{problem.dispatch}: {e}") from None
+        key = _matcher_key(problem)
+        if key in seen:
+            if seen[key].config != config:
+                raise SpecError(
+                    f"{problem.dispatch} and {seen[key].problem.dispatch} have identical root ops "
+                    "but different configs; a matcher cannot tell them apart")
+            continue
+        seen[key] = SpecEntry(problem, config)
+        entries.append(seen[key])
+    return entries
+
+
+def build_spec(problems: list[RootOpProblem], configs: dict[str, CompilationConfig | dict]) -> str:
+    """Tuning-spec text for `configs` (dispatch symbol -> config) on `problems`.
+
+    The Python API for build hooks; `iree-dsa-tune spec` is a thin layer over it.
+    """
+    parsed = {k: v if isinstance(v, CompilationConfig) else CompilationConfig.from_json(v) for k, v in configs.items()}
+    entries = prepare_entries(problems, parsed)
+    with ir.Context(), ir.Location.unknown():
+        module = build_spec_module(entries)
+        # Local scope prints attributes inline: each matcher shows its own
+        # compilation_info, which is what a reviewer of the spec reads.
+        return module.operation.get_asm(use_local_scope=True, assume_verified=True) + "\n"

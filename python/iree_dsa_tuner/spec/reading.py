@@ -1,0 +1,133 @@
+"""Reading tuning specs and configured dispatches back with the MLIR bindings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from iree.compiler import ir
+
+from ..errors import InputError
+from ..ir.discovery import _root_op, _walk, dispatch_functions
+from .builder import ENTRY_POINT, matcher_name
+
+
+@dataclass(frozen=True)
+class SpecMatcher:
+    """One matcher of a spec: its name, what it checks, and the config it attaches."""
+
+    name: str
+    kind: str  # "contraction" | "convolution" | "attention" | "other"
+    element_types: tuple[str, ...]
+    indexing_maps: tuple[str, ...]
+    dims: tuple[tuple[int, ...], ...]
+    lowering_config: str
+    translation_info: str
+
+
+@dataclass(frozen=True)
+class ConfiguredDispatch:
+    """What IREE chose (or was told) for one dispatch, read from its configured IR."""
+
+    symbol: str
+    root_op: str
+    lowering_config: str | None
+    translation_info: str | None
+
+
+_MATCH_KIND = {
+    "transform.iree.match.contraction": "contraction",
+    "transform.iree.match.convolution": "convolution",
+    "transform.iree.match.attention": "attention",
+}
+
+
+def _read_matcher(seq: ir.Operation) -> SpecMatcher:
+    kind, types, maps, dims = "other", (), (), []
+    lowering, translation = "", ""
+    for op in _walk(seq):
+        if op.name in _MATCH_KIND:
+            kind = _MATCH_KIND[op.name]
+            attrs = op.attributes
+            types = tuple(str(ir.TypeAttr(attrs[n]).value) for n in ("lhs_type", "rhs_type", "output_type") if n in attrs)
+            if "indexing_maps" in attrs:
+                maps = tuple(str(a) for a in ir.ArrayAttr(attrs["indexing_maps"]))
+        elif op.name == "transform.iree.match.dims_equal":
+            dims.append(tuple(int(v) for v in ir.DenseI64ArrayAttr(op.attributes["expected_values"])))
+        elif op.name == "transform.param.constant":
+            value = op.attributes["value"]
+            text = str(value)
+            if text.startswith("#iree_codegen.compilation_info"):
+                info = value
+                lowering = str(_field(info, "lowering_config"))
+                translation = str(_field(info, "translation_info"))
+    name = ir.StringAttr(seq.attributes["sym_name"]).value
+    return SpecMatcher(name, kind, types, maps, tuple(dims), lowering, translation)
+
+
+def _field(compilation_info: ir.Attribute, name: str):
+    from iree.compiler.dialects import iree_codegen
+
+    info = iree_codegen.CompilationInfoAttr(compilation_info)
+    return getattr(info, name)
+
+
+def read_spec(path: str | Path) -> list[SpecMatcher]:
+    """Every matcher that some `foreach_match` in the spec dispatches to."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{p}: no such file")
+    text = p.read_text(errors="replace")
+    with ir.Context() as ctx:
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError as e:
+            first = str(e).splitlines()
+            detail = next((line.strip() for line in first if "error" in line.lower() and line.strip() != first[0].strip()), first[0])
+            raise InputError(f"{p}: not a valid tuning spec: {detail}") from None
+        sequences = {}
+        matcher_names: list[str] = []
+        has_entry = False
+        for op in _walk(module.operation):
+            if op.name == "transform.named_sequence":
+                sequences[ir.StringAttr(op.attributes["sym_name"]).value] = op
+                if "iree_codegen.tuning_spec_entrypoint" in op.attributes:
+                    has_entry = True
+            elif op.name == "transform.foreach_match":
+                for sym in ir.ArrayAttr(op.attributes["matchers"]):
+                    name = ir.FlatSymbolRefAttr(sym).value
+                    if name not in matcher_names:
+                        matcher_names.append(name)
+        if not has_entry:
+            raise InputError(f"{p}: not a tuning spec: no named_sequence carries iree_codegen.tuning_spec_entrypoint")
+        return [_read_matcher(sequences[n]) for n in matcher_names if n in sequences]
+
+
+def read_configured_dispatches(text: str) -> list[ConfiguredDispatch]:
+    """Each dispatch's root-op lowering_config and function translation_info."""
+    out = []
+    with ir.Context():
+        module = ir.Module.parse(text)
+        for symbol, func_op in dispatch_functions(module):
+            root = _root_op(func_op)
+            translation = func_op.attributes["translation_info"] if "translation_info" in func_op.attributes else None
+            lowering = None
+            if root is not None and "lowering_config" in root.attributes:
+                lowering = root.attributes["lowering_config"]
+            out.append(ConfiguredDispatch(
+                symbol, root.name if root is not None else "",
+                str(lowering) if lowering is not None else None,
+                str(translation) if translation is not None else None,
+            ))
+    return out
+
+
+def matcher_for_dispatch(matchers: list[SpecMatcher], symbol: str) -> SpecMatcher | None:
+    wanted = matcher_name(symbol)
+    return next((m for m in matchers if m.name == wanted or m.name.endswith("_" + wanted)), None)
+
+
+def canonical_attr(text: str) -> str:
+    """Attribute text as the bindings print it, so equal configs compare equal."""
+    with ir.Context():
+        return str(ir.Attribute.parse(text))
