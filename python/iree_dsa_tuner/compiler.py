@@ -40,8 +40,7 @@ def find_tool(name: str) -> str:
     except Exception:
         pass
     try:
-        from iree.runtime._binding import __file__ as runtime_binding  # noqa: F401
-        import iree._runtime_libs as runtime_libs
+        import iree._runtime_libs as runtime_libs  # iree-benchmark-module and friends
 
         candidate = Path(runtime_libs.__file__).parent / name
         if candidate.exists():
@@ -97,10 +96,44 @@ def run_iree_tool(
     except subprocess.TimeoutExpired:
         raise CompileTimeout(f"{what or tool}: {tool} did not finish in {timeout_s:g} s") from None
     stderr = proc.stderr.decode("utf-8", errors="replace")
+    if proc.returncode != 0 and _is_crash(proc.returncode, stderr) and input_path is not None:
+        raise CompileError(_crash_diagnosis(Path(input_path), proc.returncode), stderr)
     if proc.returncode != 0:
         msg = first_error_line(stderr, f"{tool} exited with status {proc.returncode}")
         raise CompileError(msg if not what or what in msg else f"{what}: {msg}", stderr)
     return CompileResult(proc.stdout, stderr, argv)
+
+
+def _crash_diagnosis(path: Path, returncode: int) -> str:
+    """One line for an iree-compile crash, naming the unregistered op that caused it if any.
+
+    IREE 3.13 accepts ops of unregistered dialects at parse time and then crashes
+    in dispatch formation; the bindings can point at the op and its line.
+    """
+    from iree.compiler import ir
+
+    try:
+        with ir.Context() as ctx:
+            ctx.allow_unregistered_dialects = True
+            module = ir.Module.parse(path.read_text(errors="replace"))
+            stack = [module.operation]
+            while stack:
+                op = stack.pop()
+                if not ctx.is_registered_operation(op.name):
+                    loc = str(op.location)
+                    m = re.search(r'(\d+):(\d+)', loc)
+                    where = f"{path}:{m.group(1)}:{m.group(2)}" if m else str(path)
+                    return f"{where}: error: unknown op '{op.name}' (no IREE dialect registers it)"
+                for region in op.regions:
+                    for block in region.blocks:
+                        stack.extend(child.operation for child in reversed(list(block.operations)))
+    except Exception:
+        pass
+    return f"{path}: iree-compile crashed (exit status {returncode}) on this input"
+
+
+def _is_crash(returncode: int, stderr: str) -> bool:
+    return returncode < 0 or returncode > 128 or "crash backtrace" in stderr
 
 
 def check_input_file(path: str | os.PathLike) -> Path:
@@ -155,6 +188,8 @@ def compile_to_vmfb(
     except subprocess.TimeoutExpired:
         raise CompileTimeout(f"{path}: iree-compile did not finish in {timeout_s:g} s") from None
     stderr = proc.stderr.decode("utf-8", errors="replace")
+    if proc.returncode != 0 and _is_crash(proc.returncode, stderr):
+        raise CompileError(_crash_diagnosis(path, proc.returncode), stderr)
     if proc.returncode != 0:
         raise CompileError(first_error_line(stderr, f"iree-compile exited with status {proc.returncode}"), stderr)
     return CompileResult(b"", stderr, argv)

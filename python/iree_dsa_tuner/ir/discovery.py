@@ -138,7 +138,7 @@ def _problem_for(symbol: str, func_op: ir.Operation, op: ir.Operation) -> Proble
         # Q, K, V, [scale], [mask]: the maps attribute covers Q, K, V, scale, (mask), output.
         maps = _indexing_maps(op)
         tensor_inputs = [o for o in inputs if o.shape]
-        tensor_maps = [m for m in maps if m.n_results > 0]
+        tensor_maps = [m for m in maps if len(m.results) > 0]
         sizes = _loop_sizes(tensor_maps, [o.shape for o in tensor_inputs] + [outputs[0].shape])
         if sizes is None:
             return UntunableDispatch(symbol, f"{name}: cannot read its loop sizes", name)

@@ -7,7 +7,6 @@ channels x filter window. Attention is recognised but not tuned yet.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ..ir.problems import (
@@ -54,6 +53,22 @@ class GemmShape:
     loop_is_inner: tuple[bool, ...] = ()
     loop_sizes: tuple[int, ...] = ()
     kind: str = "contraction"
+
+    def inner(self, role: str) -> int:
+        """Size of the innermost loop of a role: the loop a group tile lands on.
+
+        When a group has several loops (a conv's output image H, W) the outer
+        ones are tiled by 1, so a tile can never exceed the innermost extent.
+        """
+        for r, is_inner, size in zip(self.loop_roles, self.loop_is_inner, self.loop_sizes):
+            if r == role and is_inner:
+                return size
+        return 1
+
+    def outer(self, role: str) -> int:
+        """Product of the outer loops of a role (each becomes its own tile row)."""
+        total = {"batch": self.batch, "m": self.m, "n": self.n, "k": self.k}[role]
+        return total // self.inner(role) if self.inner(role) else total
 
     @property
     def lhs_bytes(self) -> float:
@@ -158,14 +173,3 @@ def gemm_shape(problem) -> GemmShape:
         kind=kind,
     )
 
-
-def inner_extent(shape: GemmShape, role: str) -> int:
-    """Size of the innermost loop of a role (the loop a group tile lands on)."""
-    for r, inner, size in zip(shape.loop_roles, shape.loop_is_inner, shape.loop_sizes):
-        if r == role and inner:
-            return size
-    return {"m": shape.m, "n": shape.n, "k": shape.k}.get(role, 1) if not shape.loop_roles else 1
-
-
-def _unused(*_):  # keep math imported for callers that extend shapes
-    return math.prod(())

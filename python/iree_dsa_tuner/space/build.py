@@ -1,0 +1,85 @@
+"""Space builders: knob value lists from a target description and a problem."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..targets.description import TargetDescription
+from .shape import GemmShape, gemm_shape
+from .space import CandidateSpace, tile_ladder
+
+
+def _floor_pow2(x: np.ndarray) -> np.ndarray:
+    """Largest power of two <= x, elementwise (0 where x < 1)."""
+    x = np.asarray(x, dtype=np.int64)
+    out = np.zeros_like(x)
+    positive = x >= 1
+    out[positive] = 1 << (np.log2(x[positive]).astype(np.int64))
+    # log2 of exact powers can land a hair low in floating point; fix up.
+    too_small = positive & (out * 2 <= x)
+    out[too_small] *= 2
+    return out
+
+
+def dsa_vector_step(columns: dict[str, np.ndarray], desc: TargetDescription, shape: GemmShape) -> None:
+    """Derive the IREE vector tiles of a DSA candidate from its knobs.
+
+    vec_m is the MAC array's row count (or the tile, if smaller); vec_n is the
+    vector-width knob; vec_k is the array's reduction depth at the problem's
+    compute type, halved until llvm-cpu's vector-size limit holds, because the
+    same config must still compile on the host path. 0 marks "cannot fit".
+    """
+    compute_type = desc.compute_type(shape.lhs_type, shape.rhs_type)
+    vec_m = np.minimum(columns["tile_m"], desc.mac_m)
+    vec_n_eff = np.minimum(columns["vec_n"], columns["tile_n"])
+    vec_k = np.minimum(columns["tile_k"], desc.mac_k_for(compute_type))
+    limit = (desc.max_vector_elements - 1) // np.maximum(vec_m * vec_n_eff, 1)
+    vec_k = np.minimum(_floor_pow2(vec_k), _floor_pow2(limit))
+    columns["vec_m"] = vec_m
+    columns["vec_k"] = vec_k
+
+
+def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
+    """Per-core tile M/N/K x parallelism x vector width x DMA stages x fusion x quant block."""
+    shape = gemm_shape(problem)
+    count = desc.tile_choices
+    choices = {
+        "tile_m": tile_ladder(shape.inner("m"), count),
+        "tile_n": tile_ladder(shape.inner("n"), count),
+        "tile_k": tile_ladder(shape.inner("k"), count),
+        "vec_m": (0,),  # derived
+        "vec_n": desc.vector_widths,
+        "vec_k": (0,),  # derived
+        "parallelism": desc.parallelism(),
+        "dma_stages": desc.stage_depths,
+        "fusion": desc.fusion if shape.has_consumer else (0,),
+        "quant_block": desc.quant_block_sizes if shape.quantised else (0,),
+    }
+    return CandidateSpace(shape, desc.name, choices,
+                          derive=lambda cols: dsa_vector_step(cols, desc, shape))
+
+
+def host_space(problem, desc: TargetDescription) -> CandidateSpace:
+    """llvm-cpu DoubleTilingExpert: distribution M/N, vector M/N, vector reduction K.
+
+    The whole reduction stays in one distribution tile (llvm-cpu does not tile
+    reduction loops at that level); threads are IREE's, not a knob here.
+    """
+    shape = gemm_shape(problem)
+    host_knobs = desc.extras.get("host_space", {})
+    vector_m = tuple(int(v) for v in host_knobs.get("vector_m", (1,)))
+    vector_k = tuple(int(v) for v in host_knobs.get("vector_k", (1,)))
+    m_inner, k_inner = shape.inner("m"), shape.inner("k")
+    choices = {
+        "tile_m": tile_ladder(m_inner, desc.tile_choices),
+        "tile_n": tile_ladder(shape.inner("n"), desc.tile_choices),
+        "tile_k": (k_inner,),
+        "vec_m": tuple(sorted({min(v, m_inner) for v in vector_m})),
+        "vec_n": desc.vector_widths,
+        "vec_k": tuple(sorted({min(v, k_inner) for v in vector_k})),
+        "parallelism": (desc.cores,),
+        "dma_stages": (1,),
+        "fusion": (0,),
+        "quant_block": (0,),
+    }
+    return CandidateSpace(shape, desc.name, choices)

@@ -1,0 +1,98 @@
+"""The candidate space of one problem on one target, enumerated lazily.
+
+A space is the cartesian product of knob value lists, each list derived from
+the target description and the problem's sizes (never from constants in code).
+Enumeration is lazy: `chunks()` yields numpy columns for slices of the
+product, `__iter__` yields `TilingCandidate`s one by one, and `size` is the
+product of the list lengths. Structural legality (vector step inside the
+tile, llvm-cpu's vector-size limit, quant block dividing the K tile) is the
+first stage of the cost-model funnel, so its counts are reported with the rest.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import numpy as np
+
+from .candidate import KNOBS, TilingCandidate
+from .shape import GemmShape
+
+
+def tile_ladder(extent: int, count: int) -> tuple[int, ...]:
+    """The `count` largest powers of two not above `extent`, plus `extent` itself.
+
+    Powers of two match the MAC array and DMA granules; the full extent is
+    always offered so a dimension can be left whole (a tile that covers it).
+    """
+    if extent < 1:
+        return (1,)
+    values = {1 << i for i in range(extent.bit_length()) if (1 << i) <= extent}
+    values.add(extent)
+    return tuple(sorted(values)[-count:])
+
+
+@dataclass(frozen=True)
+class CandidateSpace:
+    """Knob value lists for one problem; everything else is computed on demand."""
+
+    shape: GemmShape
+    target: str
+    choices: dict[str, tuple[int, ...]]
+    # Fills knobs that are functions of others (e.g. the DSA's MAC step) in place.
+    derive: Callable[[dict[str, np.ndarray]], None] | None = field(default=None, compare=False)
+
+    def __post_init__(self):
+        missing = [k for k in KNOBS if k not in self.choices]
+        if missing:
+            raise ValueError(f"space is missing knobs: {', '.join(missing)}")
+
+    @property
+    def size(self) -> int:
+        return math.prod(len(self.choices[k]) for k in KNOBS)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def dimensions(self) -> dict[str, int]:
+        """How many values each knob takes (the factors of `size`)."""
+        return {k: len(self.choices[k]) for k in KNOBS}
+
+    def describe(self) -> str:
+        varying = [f"{k}={len(v)}" for k, v in self.choices.items() if len(v) > 1]
+        return f"{self.size} candidates ({' x '.join(varying) or 'one point'})"
+
+    def columns(self, start: int = 0, stop: int | None = None) -> dict[str, np.ndarray]:
+        """Knob columns (int64) for flat indices [start, stop) of the product."""
+        stop = self.size if stop is None else min(stop, self.size)
+        flat = np.arange(start, stop, dtype=np.int64)
+        radices = [len(self.choices[k]) for k in KNOBS]
+        out: dict[str, np.ndarray] = {}
+        # Last knob varies fastest, like itertools.product.
+        for name, radix in zip(reversed(KNOBS), reversed(radices)):
+            values = np.asarray(self.choices[name], dtype=np.int64)
+            out[name] = values[flat % radix]
+            flat = flat // radix
+        columns = {k: out[k] for k in KNOBS}
+        if self.derive is not None:
+            self.derive(columns)
+        return columns
+
+    def chunks(self, chunk_size: int = 1 << 16) -> Iterator[dict[str, np.ndarray]]:
+        for start in range(0, self.size, chunk_size):
+            yield self.columns(start, start + chunk_size)
+
+    def __iter__(self) -> Iterator[TilingCandidate]:
+        for cols in self.chunks():
+            for row in zip(*(cols[k].tolist() for k in KNOBS)):
+                yield TilingCandidate(*row)
+
+    def candidate(self, columns: dict[str, np.ndarray], i: int) -> TilingCandidate:
+        return TilingCandidate(*(int(columns[k][i]) for k in KNOBS))
+
+
+def candidates_to_columns(candidates: list[TilingCandidate]) -> dict[str, np.ndarray]:
+    """The vectorised form of an explicit list of candidates."""
+    return {k: np.asarray([getattr(c, k) for c in candidates], dtype=np.int64) for k in KNOBS}
