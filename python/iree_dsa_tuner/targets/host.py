@@ -1,0 +1,163 @@
+"""The host CPU target: described from this machine, lowered by llvm-cpu.
+
+Peak comes from /proc/cpuinfo (vector ISA -> lanes, VNNI/BF16 -> INT8/BF16
+rates, MHz -> clock) and the CPU count; cache sizes from sysfs; DRAM bandwidth
+from `IREE_DSA_HOST_BANDWIDTH_GBPS`, a short numpy copy probe (when enabled
+in host.toml) or host.toml's configured value. Its space is llvm-cpu's
+DoubleTilingExpert tiles.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..space.build import host_space
+from ..space.candidate import TilingCandidate
+from ..space.shape import gemm_shape
+from ..space.space import CandidateSpace
+from ..spec.config import CompilationConfig, ConfigError
+from .base import Target
+from .description import TargetDescription, parse_description, read_description_data
+from .mapping import group_tiles, loop_types, tile_lists
+from .registry import files_of_kind, load_files
+
+HOST_TOML = Path(__file__).with_name("host.toml")
+BANDWIDTH_ENV = "IREE_DSA_HOST_BANDWIDTH_GBPS"
+PIPELINE = "DoubleTilingExpert"
+
+# Vector register width in bytes by the widest ISA extension the CPU reports.
+_VECTOR_BYTES_BY_FLAG = (("avx512f", 64), ("avx2", 32), ("avx", 32), ("sse2", 16), ("asimd", 16))
+_F32_BYTES = 4
+
+
+def _cpuinfo() -> tuple[set[str], float | None]:
+    flags: set[str] = set()
+    mhz = None
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return flags, mhz
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        key = key.strip()
+        if key in ("flags", "Features") and not flags:
+            flags = set(value.split())
+        elif key == "cpu MHz" and mhz is None:
+            try:
+                mhz = float(value)
+            except ValueError:
+                pass
+    return flags, mhz
+
+
+def _max_mhz() -> float | None:
+    try:
+        return int(Path("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq").read_text()) / 1000
+    except (OSError, ValueError):
+        return None
+
+
+def _cache_kib(level: int) -> int | None:
+    base = Path("/sys/devices/system/cpu/cpu0/cache")
+    for index in sorted(base.glob("index*")):
+        try:
+            if int((index / "level").read_text()) == level and (index / "type").read_text().strip() in ("Unified", "Data"):
+                size = (index / "size").read_text().strip()
+                return int(size.rstrip("KM")) * (1024 if size.endswith("M") else 1)
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def probe_bandwidth_gbps(megabytes: int = 64, repeats: int = 3) -> float:
+    """Copy bandwidth (read + write bytes / s) of a buffer larger than the caches."""
+    n = megabytes * (1 << 20) // 8
+    src = np.ones(n, dtype=np.float64)
+    dst = np.empty_like(src)
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        np.copyto(dst, src)
+        best = min(best, time.perf_counter() - t0)
+    return 2 * src.nbytes / best / 1e9
+
+
+@functools.lru_cache(maxsize=1)
+def machine_description() -> TargetDescription:
+    data = read_description_data(HOST_TOML)
+    flags, mhz = _cpuinfo()
+    knobs = data.get("host_space", {})
+    compute, memory, dma = data["compute"], data["memory"], data["dma"]
+
+    vector_bytes = next((b for flag, b in _VECTOR_BYTES_BY_FLAG if flag in flags), None)
+    if vector_bytes is not None:
+        lanes = vector_bytes // _F32_BYTES
+        vnni = bool({"avx512_vnni", "avx_vnni"} & flags)
+        # INT8 dot products: 4 MACs per f32 lane with VNNI, 2 with pmaddubsw-style pairs.
+        k_i8 = 4 if vnni else 2
+        bf16_k = 2 if "avx512_bf16" in flags else 1
+        compute["mac_array"] = {"m": int(knobs.get("fma_ports", compute["mac_array"]["m"])), "n": lanes, "k": k_i8}
+        compute["rate"] = {"i8": 1.0, "i4": 1.0, "f32": 1.0 / k_i8, "f16": 1.0 / k_i8, "bf16": bf16_k / k_i8}
+        multiples = knobs.get("vector_n_multiples", [1])
+        compute["vector_widths"] = [lanes * int(m) for m in multiples]
+    clock = _max_mhz() or mhz
+    if clock:
+        compute["clock_mhz"] = clock
+    compute["cores"] = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    array = compute["mac_array"]
+    compute["peak_tops_i8"] = 2 * array["m"] * array["n"] * array["k"] * compute["cores"] * compute["clock_mhz"] * 1e6 / 1e12
+
+    l2, l3 = _cache_kib(2), _cache_kib(3)
+    if l2:
+        memory["scratchpad_kib_per_core"] = l2
+    if l3:
+        memory["shared_sram_kib"] = l3
+    source = f"{HOST_TOML} + /proc/cpuinfo"
+    if os.environ.get(BANDWIDTH_ENV):
+        memory["dram_bandwidth_gbps"] = float(os.environ[BANDWIDTH_ENV])
+        source += f" + ${BANDWIDTH_ENV}"
+    elif knobs.get("probe_bandwidth"):
+        memory["dram_bandwidth_gbps"] = round(probe_bandwidth_gbps(), 2)
+        source += " + numpy copy probe"
+    dma["port_bandwidth_gbps"] = memory["dram_bandwidth_gbps"]
+    return parse_description(data, source)
+
+
+class HostTarget(Target):
+    """llvm-cpu on a CPU; measured for real by iree-benchmark-module."""
+
+    def space(self, problem) -> CandidateSpace:
+        return host_space(problem, self.describe())
+
+    def to_config(self, problem, candidate: TilingCandidate) -> CompilationConfig:
+        shape = gemm_shape(problem)
+        dist, vec, red = tile_lists(shape, candidate.tile_m, candidate.tile_n,
+                                    candidate.vec_m, candidate.vec_n, candidate.vec_k)
+        config = CompilationConfig(PIPELINE, dist, vec, red)
+        config.check_against(loop_types(shape))
+        return config
+
+    def from_config(self, problem, config: CompilationConfig) -> TilingCandidate:
+        shape = gemm_shape(problem)
+        config.check_against(loop_types(shape))
+        if config.pipeline != PIPELINE:
+            raise ConfigError(f"host configs use {PIPELINE}, got {config.pipeline}")
+        t = group_tiles(shape, config)
+        return TilingCandidate(t["tile_m"], t["tile_n"], shape.inner("k"), t["vec_m"], t["vec_n"], t["vec_k"],
+                               parallelism=self.describe().cores)
+
+    @property
+    def runner_names(self) -> tuple[str, ...]:
+        return ("host-benchmark",)
+
+
+def provide_targets(search_paths=()) -> list:
+    """The machine's CPU, plus any `kind = "cpu"` description in the search paths."""
+    provided: list = [HostTarget(machine_description())]
+    targets, errors = load_files(files_of_kind(search_paths, "cpu"), HostTarget)
+    return provided + targets + errors

@@ -1,0 +1,60 @@
+"""Candidate <-> llvm-cpu tile lists, shared by every target that lowers through llvm-cpu.
+
+Per loop of the root op (IREE's loop order), by GEMM role:
+- batch loops: distribution 1, vector 1 (one batch element per tile);
+- m / n loops: the innermost loop of the group gets the tile, outer ones 1;
+- k loops: distribution 0 and vector_common_parallel 0 (llvm-cpu tiles
+  reductions only at the vector_reduction level); the innermost gets vec_k,
+  outer ones (a conv's filter window) 1.
+"""
+
+from __future__ import annotations
+
+from ..space.shape import GemmShape
+from ..spec.config import CompilationConfig, ConfigError
+
+
+def tile_lists(shape: GemmShape, tile_m: int, tile_n: int, vec_m: int, vec_n: int,
+               vec_k: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    distribution, parallel, reduction = [], [], []
+    group = {"m": (tile_m, vec_m), "n": (tile_n, vec_n)}
+    for role, inner in zip(shape.loop_roles, shape.loop_is_inner):
+        if role == "k":
+            distribution.append(0)
+            parallel.append(0)
+            reduction.append(vec_k if inner else 1)
+        elif role == "batch" or not inner:
+            distribution.append(1)
+            parallel.append(1)
+            reduction.append(0)
+        else:
+            dist, vec = group[role]
+            distribution.append(dist)
+            parallel.append(min(vec, dist))
+            reduction.append(0)
+    return tuple(distribution), tuple(parallel), tuple(reduction)
+
+
+def group_tiles(shape: GemmShape, config: CompilationConfig) -> dict[str, int]:
+    """Inverse of `tile_lists`: tiles of the innermost m/n/k loops (1 where absent)."""
+    n_loops = len(shape.loop_roles)
+    for level in ("distribution", "vector_common_parallel", "vector_reduction"):
+        if len(getattr(config, level)) != n_loops:
+            raise ConfigError(f"{level} has {len(getattr(config, level))} entries but the op has {n_loops} loops")
+    out = {"tile_m": 1, "tile_n": 1, "vec_m": 1, "vec_n": 1, "vec_k": 1}
+    for i, (role, inner) in enumerate(zip(shape.loop_roles, shape.loop_is_inner)):
+        if not inner:
+            continue
+        if role == "m":
+            out["tile_m"] = config.distribution[i] or shape.loop_sizes[i]
+            out["vec_m"] = config.vector_common_parallel[i]
+        elif role == "n":
+            out["tile_n"] = config.distribution[i] or shape.loop_sizes[i]
+            out["vec_n"] = config.vector_common_parallel[i]
+        elif role == "k":
+            out["vec_k"] = config.vector_reduction[i]
+    return out
+
+
+def loop_types(shape: GemmShape) -> tuple[str, ...]:
+    return tuple("reduction" if r == "k" else "parallel" for r in shape.loop_roles)
