@@ -1,0 +1,88 @@
+"""The command line as a user meets it: exit codes, one-line errors, all-or-nothing output."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import INPUTS
+
+
+def tune(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+def test_inspect_json_lists_every_dispatch():
+    r = tune("inspect", INPUTS / "mlp3.mlir", "--json")
+    assert r.returncode == 0, r.stderr
+    records = json.loads(r.stdout)
+    assert [x["dispatch"] for x in records] == [
+        "mlp3_dispatch_0_matmul_8x512x256_f32", "mlp3_dispatch_1_matmul_8x256x512_f32", "mlp3_dispatch_2_matmul_8x128x256_f32"]
+    for key in ("kind", "sizes", "lhs_type", "rhs_type", "out_type", "flops", "bytes", "intensity"):
+        assert key in records[0]
+
+
+def test_inspect_table_is_aligned_and_summarised():
+    r = tune("inspect", INPUTS / "gemma_mlp_b1.mlir")
+    assert r.returncode == 0
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("dispatch") and set(lines[1]) <= {"-", " "}
+    assert "3 dispatches, 3 tunable" in r.stdout
+
+
+@pytest.mark.parametrize("name", ["not_mlir.txt", "malformed.mlir", "unknown_op.mlir", "absent.mlir"])
+def test_bad_input_is_one_line_exit_2(name):
+    r = tune("inspect", INPUTS / name)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and name in lines[0]
+    assert "Traceback" not in r.stderr
+
+
+def test_debug_shows_the_traceback():
+    r = tune("--debug", "inspect", INPUTS / "malformed.mlir")
+    assert r.returncode != 0 and "Traceback" in r.stderr
+
+
+def test_spec_then_verify_round_trip(tmp_path):
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"mlp3_dispatch_2_matmul_8x128x256_f32": {
+        "distribution": [8, 32, 0], "vector_common_parallel": [8, 16, 0], "vector_reduction": [0, 0, 8]}}))
+    spec = tmp_path / "spec.mlir"
+    r = tune("spec", INPUTS / "mlp3.mlir", "--plan", plan, "-o", spec)
+    assert r.returncode == 0, r.stderr
+    r = tune("verify", INPUTS / "mlp3.mlir", spec, "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    report = json.loads(r.stdout)
+    assert report["ok"] and report["ops"][0]["status"] == "applied"
+
+
+def test_unwritable_output_writes_nothing(tmp_path):
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"mlp3_dispatch_2_matmul_8x128x256_f32": {
+        "distribution": [8, 32, 0], "vector_common_parallel": [8, 16, 0], "vector_reduction": [0, 0, 8]}}))
+    r = tune("spec", INPUTS / "mlp3.mlir", "--plan", plan, "-o", tmp_path / "no" / "dir" / "spec.mlir")
+    assert r.returncode == 2 and "cannot write" in r.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_bad_plan_leaves_no_partial_spec(tmp_path):
+    plan = tmp_path / "plan.json"
+    plan.write_text('{"mlp3_dispatch_2_matmul_8x128x256_f32": {"distribution": [8, 32]')
+    spec = tmp_path / "spec.mlir"
+    r = tune("spec", INPUTS / "mlp3.mlir", "--plan", plan, "-o", spec)
+    assert r.returncode == 2 and "plan.json:1:" in r.stderr
+    assert not spec.exists()
+
+
+def test_malformed_spec_is_a_clear_error(tmp_path):
+    spec = tmp_path / "broken.mlir"
+    spec.write_text("module attributes {transform.with_named_sequence} {\n  transform.named_sequence @x(\n}\n")
+    r = tune("verify", INPUTS / "mlp3.mlir", spec)
+    assert r.returncode == 2
+    assert "broken.mlir" in r.stderr and "not a valid tuning spec" in r.stderr

@@ -1,0 +1,100 @@
+"""Root-op problems read from IREE's own dispatch IR, for every op kind we meet."""
+
+from __future__ import annotations
+
+import pytest
+
+from iree_dsa_tuner.errors import CompileError, InputError
+from iree_dsa_tuner.ir import (
+    AttentionProblem,
+    ContractionProblem,
+    ConvolutionProblem,
+    UntunableDispatch,
+    load_problems,
+)
+
+from conftest import matmul_model, write_model
+
+
+def by_kind(problems, kind):
+    return [p for p in problems if p.kind == kind]
+
+
+def test_matmul_sizes_types_and_roofline_numbers(tmp_path):
+    model = write_model(tmp_path, "mm.mlir", matmul_model(50, 1024, 1024))
+    (p,) = load_problems(model)
+    assert isinstance(p, ContractionProblem)
+    assert p.sizes() == {"batch": [], "m": [50], "n": [1024], "k": [1024]}
+    assert p.loop_types == ("parallel", "parallel", "reduction")
+    assert (p.lhs_type, p.rhs_type, p.out_type) == ("f32", "f32", "f32")
+    assert p.flops == 2 * 50 * 1024 * 1024
+    assert p.bytes == 4 * (50 * 1024 + 1024 * 1024 + 50 * 1024)
+    assert p.to_json()["lhs_type"] == "tensor<50x1024xf32>"
+
+
+def test_int8_gemm_accumulates_in_i32(inputs):
+    (p,) = load_problems(inputs / "int8_gemm.mlir")
+    assert (p.lhs_type, p.rhs_type, p.out_type) == ("i8", "i8", "i32")
+    assert p.sizes()["m"] == [16]
+    # i8 operands are one byte, the i32 result four.
+    assert p.bytes == 16 * 256 + 256 * 256 + 4 * 16 * 256
+
+
+def test_batch_matmul_has_a_batch_group(inputs):
+    (p,) = load_problems(inputs / "batch_matmul.mlir")
+    assert p.sizes() == {"batch": [4], "m": [64], "n": [128], "k": [32]}
+
+
+def test_transposed_b_generics_collapsed_to_matvec_keep_empty_m(inputs):
+    problems = load_problems(inputs / "gemma_mlp_b1.mlir")
+    contractions = by_kind(problems, "contraction")
+    assert len(contractions) == 3
+    for p in contractions:
+        # IREE drops the unit M dim of a generic: the problem must say m = [].
+        assert p.sizes()["m"] == []
+        assert p.op_name == "linalg.generic"
+    # The SiLU gate is fused into one of the projection dispatches.
+    assert any(p.fused_ops for p in contractions)
+
+
+def test_temporal_conv_becomes_a_convolution_with_window_dims(inputs):
+    (p,) = load_problems(inputs / "temporal_conv1d.mlir")
+    assert isinstance(p, ConvolutionProblem)
+    sizes = p.sizes()
+    assert sizes["batch"] == [2] and sizes["filter_loop"] == [5]
+    assert sizes["output_image"] == [12] and sizes["input_channel"] == [64]
+    assert any("d1 + d3" in m for m in p.indexing_maps)
+
+
+def test_attention_is_recognised_not_tuned(inputs):
+    (p,) = load_problems(inputs / "attention.mlir")
+    assert isinstance(p, AttentionProblem)
+    assert set(p.sizes()) == {"batch", "m", "k1", "k2", "n"}
+
+
+def test_dynamic_and_elementwise_dispatches_say_why(inputs):
+    (dyn,) = load_problems(inputs / "dynamic.mlir")
+    assert isinstance(dyn, UntunableDispatch) and "dynamic" in dyn.reason
+    (ew,) = load_problems(inputs / "elementwise_only.mlir")
+    assert isinstance(ew, UntunableDispatch) and "no contraction" in ew.reason
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("not_mlir.txt", "not_mlir.txt:1:1: error:"),
+        ("malformed.mlir", "malformed.mlir:"),
+        ("unknown_op.mlir", "unknown op 'foo.bar'"),
+    ],
+)
+def test_bad_inputs_give_one_line_errors(inputs, name, expected):
+    with pytest.raises((InputError, CompileError)) as info:
+        load_problems(inputs / name)
+    message = str(info.value)
+    assert expected in message
+    assert "\n" not in message
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        load_problems(tmp_path / "absent.mlir")
