@@ -1,0 +1,97 @@
+"""What every search strategy is handed: candidates, estimates, a budgeted measure.
+
+Strategies never see how a candidate is measured (simulator, host CPU, a
+replayed database) nor how the spec is written; they see `SearchContext`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..space.candidate import KNOBS, TilingCandidate
+
+
+@dataclass
+class Trial:
+    """One measurement: the candidate, its time (None = failed) and why it failed."""
+
+    candidate: TilingCandidate
+    time_us: float | None
+    estimate_us: float | None = None
+    source: str = "search"  # "search" | "refine" | "proposer" | "default"
+    reason: str = ""
+
+
+class BudgetExhausted(Exception):
+    pass
+
+
+@dataclass
+class SearchContext:
+    """The search space seen through the cost model, plus a metered measurement function.
+
+    - `legal`: every structurally legal candidate (what blind search draws from).
+    - `ranked`: the cost model's survivors, best estimate first (what L0 -> L1 uses).
+    - `estimate(c)`: the cost model's time for any candidate (us).
+    - `measure_fn(cands)`: times in us (None on failure, with a reason) for a batch.
+    - `budget`: the most measurements this search may spend.
+    """
+
+    legal: Sequence[TilingCandidate]
+    ranked: Sequence[TilingCandidate]
+    estimate: Callable[[TilingCandidate], float]
+    measure_fn: Callable[[list[TilingCandidate]], list[tuple[float | None, str]]]
+    budget: int
+    seed: int = 0
+    trials: list[Trial] = field(default_factory=list)
+    _seen: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.rng = random.Random(self.seed)
+        self._legal_set = set(self.legal)
+
+    @property
+    def remaining(self) -> int:
+        return self.budget - sum(1 for t in self.trials if t.source != "default")
+
+    def measured(self, c: TilingCandidate) -> bool:
+        return c in self._seen
+
+    def measure(self, candidates: list[TilingCandidate], source: str = "search") -> list[Trial]:
+        """Measure the candidates not yet measured, within the remaining budget."""
+        fresh = []
+        for c in candidates:
+            if c not in self._seen and c not in fresh:
+                fresh.append(c)
+        fresh = fresh[: max(self.remaining, 0)]
+        if not fresh:
+            return []
+        results = self.measure_fn(fresh)
+        new = []
+        for c, (t, reason) in zip(fresh, results):
+            trial = Trial(c, t, self.estimate(c), source, reason)
+            self._seen[c] = trial
+            self.trials.append(trial)
+            new.append(trial)
+        return new
+
+    def best(self) -> Trial | None:
+        ok = [t for t in self.trials if t.time_us is not None]
+        return min(ok, key=lambda t: (t.time_us, str(t.candidate))) if ok else None
+
+    def neighbours(self, c: TilingCandidate) -> list[TilingCandidate]:
+        """Legal candidates one knob step away (x2 or /2 on one knob), nearest estimate first."""
+        out = []
+        base = c.to_json()
+        for knob in KNOBS:
+            for factor in (2.0, 0.5):
+                value = base[knob] * factor
+                if value < 1 or value != int(value):
+                    continue
+                moved = dict(base, **{knob: int(value)})
+                cand = TilingCandidate.from_json(moved)
+                if cand in self._legal_set and cand not in out:
+                    out.append(cand)
+        return sorted(out, key=lambda x: (self.estimate(x), str(x)))
