@@ -1,0 +1,92 @@
+"""The DSA target family: description files -> `Target` objects for the tuner.
+
+The DSA has no HAL backend of its own in the IREE wheel, so a DSA candidate is
+expressed as an llvm-cpu `compilation_info` (DESIGN.md): `distribution` is the
+per-core tile, the vector levels are one MAC step, and the knobs llvm-cpu has
+no word for travel in the translation_info configuration dictionary under
+`iree_dsa.*` keys, which survive into the configured dispatch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from iree_dsa_tuner.space.build import dsa_space
+from iree_dsa_tuner.space.candidate import TilingCandidate
+from iree_dsa_tuner.space.shape import gemm_shape
+from iree_dsa_tuner.space.space import CandidateSpace
+from iree_dsa_tuner.spec.config import CompilationConfig, ConfigError
+from iree_dsa_tuner.targets.base import Target
+from iree_dsa_tuner.targets.description import description_files
+from iree_dsa_tuner.targets.mapping import group_tiles, loop_types, tile_lists
+from iree_dsa_tuner.targets.registry import files_of_kind, load_files
+
+BUILTIN_DIR = Path(__file__).with_name("targets")
+
+# Pipelines per problem kind on the llvm-cpu functional path.
+PIPELINE_BY_KIND = {"contraction": "DoubleTilingExpert", "convolution": "ConvTileAndDecomposeExpert"}
+
+# translation_info configuration keys and the candidate fields they carry.
+EXTRA_KEYS = {
+    "iree_dsa.tile_k": "tile_k",
+    "iree_dsa.parallelism": "parallelism",
+    "iree_dsa.dma_stages": "dma_stages",
+    "iree_dsa.fusion": "fusion",
+    "iree_dsa.vector_width": "vec_n",
+    "iree_dsa.quant_block": "quant_block",
+}
+_OPTIONAL_EXTRA = {"iree_dsa.quant_block"}
+
+
+class DsaTarget(Target):
+    """One DSA generation, simulated by the in-tree functional and timing models."""
+
+    def space(self, problem) -> CandidateSpace:
+        return dsa_space(problem, self.describe())
+
+    def to_config(self, problem, candidate: TilingCandidate) -> CompilationConfig:
+        shape = gemm_shape(problem)
+        if candidate.vec_k < 1:
+            raise ConfigError(f"candidate has no vector step llvm-cpu can compile: {candidate.short()}")
+        dist, vec, red = tile_lists(shape, candidate.tile_m, candidate.tile_n,
+                                    candidate.vec_m, candidate.vec_n, candidate.vec_k)
+        extra = {key: getattr(candidate, attr) for key, attr in EXTRA_KEYS.items()}
+        if not candidate.quant_block:
+            extra.pop("iree_dsa.quant_block")
+        config = CompilationConfig(PIPELINE_BY_KIND[shape.kind], dist, vec, red, tuple(sorted(extra.items())))
+        config.check_against(loop_types(shape))
+        return config
+
+    def from_config(self, problem, config: CompilationConfig) -> TilingCandidate:
+        shape = gemm_shape(problem)
+        config.check_against(loop_types(shape))
+        extra = dict(config.extra)
+        for key in EXTRA_KEYS:
+            if key not in extra and key not in _OPTIONAL_EXTRA:
+                raise ConfigError(f"config has no {key!r} in translation_info configuration: not a DSA config")
+        t = group_tiles(shape, config)
+        return TilingCandidate(
+            tile_m=t["tile_m"], tile_n=t["tile_n"], tile_k=extra["iree_dsa.tile_k"],
+            vec_m=t["vec_m"], vec_n=extra["iree_dsa.vector_width"], vec_k=t["vec_k"],
+            parallelism=extra["iree_dsa.parallelism"], dma_stages=extra["iree_dsa.dma_stages"],
+            fusion=extra["iree_dsa.fusion"], quant_block=extra.get("iree_dsa.quant_block", 0),
+        )
+
+    @property
+    def runner_names(self) -> tuple[str, ...]:
+        return ("dsa-sim",)
+
+
+def builtin_description_files() -> list[Path]:
+    return description_files(BUILTIN_DIR)
+
+
+def provide_targets(search_paths=()) -> list:
+    """Built-in DSA descriptions, then `kind = "dsa"` files from the user's search paths.
+
+    Files in the search paths whose kind cannot be read are claimed here so
+    their error (file + field) reaches the user instead of being skipped.
+    """
+    builtin, errors = load_files(builtin_description_files(), DsaTarget)
+    user, user_errors = load_files(files_of_kind(search_paths, "dsa", claim_unknown=True), DsaTarget)
+    return builtin + user + errors + user_errors
