@@ -137,4 +137,4 @@ def test_int8_model_numerics_exact(inputs, tmp_path):
     spec.write_text(build_spec([p], {p.dispatch: {"distribution": [16, 64, 0], "vector_common_parallel": [8, 32, 0], "vector_reduction": [0, 0, 8]}}))
     report = verify_spec(inputs / "int8_gemm.mlir", spec)
     assert report.ok
-    assert all(n.element_type == "i32" and n.max_abs_error == 0 for n in report.numerics)
+    assert all(n.element_type == "i32" and n.max_error == 0 for n in report.numerics)

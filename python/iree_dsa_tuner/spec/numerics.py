@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-# Relative normwise tolerance: max|a-b| <= tol * max(1, max|ref|).
+# Relative normwise tolerance: max|a-b| / max(1, max|ref|) <= tol.
 FLOAT_TOLERANCE = {"f64": 1e-10, "f32": 1e-4, "f16": 1e-2, "bf16": 3e-2}
 
 _NUMPY_TYPES = {
@@ -30,14 +30,14 @@ class NumericsResult:
     output: int
     element_type: str
     ok: bool
-    max_abs_error: float
+    max_error: float  # exact difference for integers, normwise relative for floats
     tolerance: float
     detail: str = ""
 
     def to_json(self) -> dict:
         return {
             "function": self.function, "output": self.output, "element_type": self.element_type,
-            "ok": self.ok, "max_abs_error": self.max_abs_error, "tolerance": self.tolerance,
+            "ok": self.ok, "max_error": self.max_error, "tolerance": self.tolerance,
             "detail": self.detail,
         }
 
@@ -145,5 +145,7 @@ def _compare(name: str, index: int, element_type: str, got: np.ndarray, want: np
     finite = np.isfinite(w)
     err = float(np.max(np.abs(g[finite] - w[finite]))) if finite.any() else 0.0
     scale = max(1.0, float(np.max(np.abs(w[finite]))) if finite.any() else 1.0)
-    tol = FLOAT_TOLERANCE.get(element_type, 1e-4) * scale
-    return NumericsResult(name, index, element_type, err <= tol, err, tol, "" if err <= tol else "outside tolerance")
+    tol = FLOAT_TOLERANCE.get(element_type, 1e-4)
+    rel = err / scale
+    return NumericsResult(name, index, element_type, rel <= tol, rel, tol,
+                          "" if rel <= tol else "outside tolerance")

@@ -87,6 +87,11 @@ def _dims_match(matcher: SpecMatcher, problem: RootOpProblem) -> bool:
     return matcher.dims[: len(expected)] == expected
 
 
+def _same_types(matcher: SpecMatcher, problem: RootOpProblem) -> bool:
+    return matcher.element_types == (problem.lhs_type, problem.rhs_type, problem.out_type) and (
+        not matcher.indexing_maps or matcher.indexing_maps == problem.indexing_maps)
+
+
 def _targets(matchers: list[SpecMatcher], problems: list[RootOpProblem]) -> list[tuple[SpecMatcher, str]]:
     """(matcher, dispatch it was written for): by name first, else by what it checks."""
     pairs = []
@@ -95,6 +100,15 @@ def _targets(matchers: list[SpecMatcher], problems: list[RootOpProblem]) -> list
         if m is not None:
             pairs.append((m, problem.dispatch))
     named = {m.name for m, _ in pairs}
+    covered = {d for _, d in pairs}
+    # A matcher also fires on every other dispatch with an identical root op: check those too.
+    for problem in problems:
+        if problem.dispatch in covered:
+            continue
+        for m, _ in list(pairs):
+            if m.kind == problem.kind and _dims_match(m, problem) and _same_types(m, problem):
+                pairs.append((m, problem.dispatch))
+                break
     for m in matchers:
         if m.name in named:
             continue
@@ -103,7 +117,8 @@ def _targets(matchers: list[SpecMatcher], problems: list[RootOpProblem]) -> list
             pairs.extend((m, h) for h in hits)
         else:
             pairs.append((m, ""))
-    return pairs
+    order = {p.dispatch: i for i, p in enumerate(problems)}
+    return sorted(pairs, key=lambda pair: order.get(pair[1], len(order)))
 
 
 def verify_spec(
