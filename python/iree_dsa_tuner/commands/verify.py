@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         for n in report.numerics:
             verdict = "match" if n.ok else "MISMATCH"
             print(f"numerics {n.function} output {n.output} ({n.element_type}): {verdict}, "
-                  f"max |err| {n.max_abs_error:.3g} (tolerance {n.tolerance:.3g}) {n.detail}".rstrip())
+                  f"max err {n.max_error:.3g} (tolerance {n.tolerance:.3g}) {n.detail}".rstrip())
         applied = sum(v.status == "applied" for v in report.ops)
         print(f"\n{applied}/{len(report.ops)} applied; " + ("OK" if report.ok else "FAILED"))
     if not report.ok:
