@@ -1,0 +1,22 @@
+"""Analytical cost model: roofline, scratchpad/DMA, latency; the pruning funnel."""
+
+from .estimate import Estimate, estimate
+from .funnel import REASONS, STAGES, FunnelResult, StageCount, Survivor, run_funnel
+from .geometry import TileGeometry, ceil_div, tile_geometry
+from .roofline import RooflineReport, roofline
+
+__all__ = [
+    "REASONS",
+    "STAGES",
+    "Estimate",
+    "FunnelResult",
+    "RooflineReport",
+    "StageCount",
+    "Survivor",
+    "TileGeometry",
+    "ceil_div",
+    "estimate",
+    "roofline",
+    "run_funnel",
+    "tile_geometry",
+]

@@ -1,0 +1,56 @@
+"""Analytic time estimate of many candidates at once (the funnel's yardstick).
+
+Seconds per candidate from four terms, all vectorised:
+- compute: rounds x K steps x MAC-array cycles per step / clock, where a
+  round is one output tile on each busy core (imbalance shows as a last,
+  partly empty round);
+- memory: DRAM traffic (re-reads included) / effective bandwidth, the
+  smaller of DRAM bandwidth and the busy cores' DMA ports;
+- descriptor latency: steps x descriptors x latency / descriptors in flight
+  (queue depth x engines, limited by the buffers the stage depth provides);
+- launches: one, plus one for an unfused consumer.
+Single buffering serialises DMA with compute; two or more stages overlap them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..space.shape import GemmShape
+from ..targets.description import TargetDescription
+from .geometry import TileGeometry, ceil_div
+
+
+@dataclass
+class Estimate:
+    compute_s: np.ndarray
+    memory_s: np.ndarray
+    latency_s: np.ndarray
+    launch_s: np.ndarray
+    roofline_s: np.ndarray  # max(compute, memory): what the roofline stage compares
+    total_s: np.ndarray
+    busy_cores: np.ndarray
+    bandwidth: np.ndarray
+
+
+def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray],
+             geo: TileGeometry) -> Estimate:
+    busy = np.minimum(cols["parallelism"], geo.tiles)
+    rounds = ceil_div(geo.tiles, busy)
+    steps = rounds * geo.k_steps
+    compute_s = steps * geo.compute_cycles_per_step / desc.clock_hz
+    bandwidth = np.minimum(desc.dram_bytes_per_s, busy * desc.dma_port_bytes_per_s)
+    memory_s = geo.traffic_bytes / bandwidth
+    stages = cols["dma_stages"]
+    in_flight = np.minimum(desc.dma_queue_depth * desc.dma_engines, geo.descriptors_per_step * stages)
+    latency_s = steps * geo.descriptors_per_step * desc.dma_descriptor_s / in_flight
+    launches = 1 + (geo.unfused_extra_bytes > 0)
+    launch_s = launches * desc.launch_s
+    first_step_s = geo.step_bytes / (bandwidth / busy) + desc.dma_descriptor_s
+    serial = compute_s + memory_s + latency_s
+    overlapped = np.maximum(np.maximum(compute_s, memory_s), latency_s) + first_step_s
+    total = np.where(stages == 1, serial, np.minimum(serial, overlapped)) + launch_s
+    return Estimate(compute_s, memory_s, latency_s, launch_s, np.maximum(compute_s, memory_s),
+                    total, busy, bandwidth)

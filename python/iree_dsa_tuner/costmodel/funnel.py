@@ -1,0 +1,286 @@
+"""The pruning funnel (R5.4): legality -> roofline -> scratchpad/DMA -> latency.
+
+Every candidate of a space enters; each stage removes some and records, per
+candidate, the stage and a reason code; survivors are ranked by the analytic
+estimate. Everything is numpy over all candidates at once, so the funnel runs
+at millions of candidates per second and a whole model costs milliseconds.
+
+Relative stages compare against the best candidate that can exist: the
+roofline stage's reference is the best roofline time among candidates that
+are legal and fit the scratchpad (so pruning never leaves nothing), and the
+latency stage's reference is the best full estimate among what is left.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..space.candidate import KNOBS, TilingCandidate
+from ..space.space import CandidateSpace
+from ..targets.description import TargetDescription
+from .estimate import Estimate, estimate
+from .geometry import TileGeometry, tile_geometry
+from .roofline import RooflineReport, roofline
+
+STAGES = ("legal", "roofline", "scratchpad", "latency")
+
+# Reason codes: index into REASONS; 0 means "survived".
+REASONS: tuple[tuple[str, str], ...] = (
+    ("", "survived"),
+    ("legal", "vector step exceeds llvm-cpu's vector-size limit even at k=1"),
+    ("legal", "vector step wider than the per-core N tile"),
+    ("legal", "K tile not a multiple of the INT4 quant block"),
+    ("roofline", "compute: MAC lanes / cores under-used"),
+    ("roofline", "memory: too few cores' DMA ports to saturate DRAM"),
+    ("roofline", "memory: operands re-read per tile (traffic above compulsory)"),
+    ("roofline", "memory: unfused consumer's output round trip"),
+    ("scratchpad", "operand tiles x stage depth overflow the scratchpad"),
+    ("scratchpad", "DMA step below the minimum useful transfer"),
+    ("scratchpad", "more buffers than DMA steps (stage depth wasted)"),
+    ("latency", "more cores than output tiles (idle cores)"),
+    ("latency", "descriptor latency: too many small DMA steps for the queue depth"),
+    ("latency", "single buffer: DMA serialised with compute"),
+    ("latency", "unfused consumer: second launch"),
+    ("latency", "slower than the best estimate by more than the slack"),
+    ("latency", "dominated: a variant of the same tiles is as fast with fewer cores/buffers/lanes"),
+)
+_CODE = {text: i for i, (_, text) in enumerate(REASONS)}
+# Traffic within this factor of compulsory counts as "no re-reads" (rounding of tiles).
+_REREAD_TOLERANCE = 1.05
+
+
+@dataclass
+class StageCount:
+    name: str
+    entered: int
+    left: int
+    reasons: list[tuple[str, int]]
+
+    @property
+    def pruned(self) -> int:
+        return self.entered - self.left
+
+
+@dataclass
+class Survivor:
+    rank: int
+    candidate: TilingCandidate
+    estimate_s: float
+    compute_s: float
+    memory_s: float
+    latency_s: float
+    launch_s: float
+
+    def to_json(self) -> dict:
+        return {
+            "rank": self.rank,
+            "candidate": self.candidate.to_json(),
+            "estimate_us": self.estimate_s * 1e6,
+            "compute_us": self.compute_s * 1e6,
+            "memory_us": self.memory_s * 1e6,
+            "latency_us": self.latency_s * 1e6,
+            "launch_us": self.launch_s * 1e6,
+        }
+
+
+@dataclass
+class FunnelResult:
+    space: CandidateSpace
+    target: str
+    roofline: RooflineReport
+    stages: list[StageCount]
+    columns: dict[str, np.ndarray]
+    reason_code: np.ndarray  # per candidate, 0 = survivor
+    estimate: Estimate
+    geometry: TileGeometry
+    order: np.ndarray  # survivor indices, best first
+    seconds: float = 0.0
+    dispatch: str = ""
+
+    @property
+    def size(self) -> int:
+        return len(self.reason_code)
+
+    @property
+    def survivor_count(self) -> int:
+        return len(self.order)
+
+    def stage_of(self, i: int) -> str:
+        return REASONS[int(self.reason_code[i])][0] or "survived"
+
+    def reason_of(self, i: int) -> str:
+        return REASONS[int(self.reason_code[i])][1]
+
+    def candidate(self, i: int) -> TilingCandidate:
+        return TilingCandidate(*(int(self.columns[k][i]) for k in KNOBS))
+
+    def survivors(self, limit: int | None = None) -> list[Survivor]:
+        out = []
+        e = self.estimate
+        for rank, i in enumerate(self.order[:limit], start=1):
+            out.append(Survivor(rank, self.candidate(i), float(e.total_s[i]), float(e.compute_s[i]),
+                                float(e.memory_s[i]), float(e.latency_s[i]), float(e.launch_s[i])))
+        return out
+
+    @property
+    def shrink(self) -> float:
+        return self.size / max(self.survivor_count, 1)
+
+    def to_json(self, limit: int = 20) -> dict:
+        return {
+            "dispatch": self.dispatch,
+            "target": self.target,
+            "shape": self.space.shape.label(),
+            "space": {"size": self.space.size, "dimensions": self.space.dimensions()},
+            "roofline": self.roofline.to_json(),
+            "stages": [
+                {"stage": s.name, "entered": s.entered, "left": s.left,
+                 "reasons": [{"reason": r, "count": c} for r, c in s.reasons]}
+                for s in self.stages
+            ],
+            "survivors": self.survivor_count,
+            "shrink": self.shrink,
+            "ranked": [s.to_json() for s in self.survivors(limit)],
+            "seconds": self.seconds,
+        }
+
+    def lines(self, limit: int = 10, top_reasons: int = 3) -> list[str]:
+        out = [f"space: {self.space.describe()}"]
+        out += self.roofline.lines()
+        out.append("")
+        out.append(f"{'stage':<11} {'in':>7} {'out':>7} {'pruned':>7}  top reasons")
+        for s in self.stages:
+            reasons = s.reasons[:top_reasons]
+            first = f"{reasons[0][1]:>6}  {reasons[0][0]}" if reasons else ""
+            out.append(f"{s.name:<11} {s.entered:>7} {s.left:>7} {s.pruned:>7}  {first}")
+            for text, count in reasons[1:]:
+                out.append(f"{'':<11} {'':>7} {'':>7} {'':>7}  {count:>6}  {text}")
+        out.append(f"survivors: {self.survivor_count} of {self.size} ({self.shrink:.0f}x smaller)")
+        out.append("")
+        out.append(f"{'#':>3} {'est us':>9} {'compute':>8} {'memory':>8} {'launch':>7}  candidate")
+        for s in self.survivors(limit):
+            out.append(f"{s.rank:>3} {s.estimate_s * 1e6:>9.3f} {s.compute_s * 1e6:>8.3f} "
+                       f"{s.memory_s * 1e6:>8.3f} {s.launch_s * 1e6:>7.2f}  {s.candidate.short()}")
+        return out
+
+
+def _prune(code: np.ndarray, alive: np.ndarray, mask: np.ndarray, reason: str) -> None:
+    """Mark alive candidates matching `mask` as pruned with `reason` (first reason wins)."""
+    hit = alive & mask
+    code[hit] = _CODE[reason]
+    alive &= ~hit
+
+
+def _stage_reasons(code: np.ndarray, entering: np.ndarray, stage: str) -> list[tuple[str, int]]:
+    counts = np.bincount(code[entering], minlength=len(REASONS))
+    found = [(REASONS[i][1], int(c)) for i, c in enumerate(counts) if c and REASONS[i][0] == stage]
+    return sorted(found, key=lambda rc: -rc[1])
+
+
+# Estimates closer than this (relative) are ties for the dominance rule.
+_TIE_TOLERANCE = 1e-3
+
+
+def _dominated(cols: dict[str, np.ndarray], geo: TileGeometry, est: Estimate, alive: np.ndarray) -> np.ndarray:
+    """Per group of equal tiles (M, N, K, fusion, quant block), all but the best variant.
+
+    Best = fastest estimate (ties within _TIE_TOLERANCE), then least compute
+    (no wasted lanes), then fewest DMA buffers, then fewest cores: the cheaper
+    variant leaves scratchpad and cores to concurrent work for free.
+    """
+    idx = np.flatnonzero(alive)
+    out = np.zeros(len(alive), dtype=bool)
+    if len(idx) < 2:
+        return out
+    bucket = np.round(np.log(est.total_s[idx]) / np.log1p(_TIE_TOLERANCE)).astype(np.int64)
+    keys = [geo.tm[idx], geo.tn[idx], geo.tk[idx], cols["fusion"][idx], cols["quant_block"][idx]]
+    tiebreak = [bucket, est.compute_s[idx], cols["dma_stages"][idx], cols["parallelism"][idx]]
+    order = np.lexsort(tuple(reversed(keys + tiebreak)))
+    sorted_keys = np.stack([k[order] for k in keys])
+    first_of_group = np.ones(len(idx), dtype=bool)
+    first_of_group[1:] = np.any(sorted_keys[:, 1:] != sorted_keys[:, :-1], axis=0)
+    out[idx[order[~first_of_group]]] = True
+    return out
+
+
+def run_funnel(space: CandidateSpace, desc: TargetDescription,
+               columns: dict[str, np.ndarray] | None = None, dispatch: str = "") -> FunnelResult:
+    t0 = time.perf_counter()
+    shape = space.shape
+    cols = columns if columns is not None else space.columns()
+    n = len(cols["tile_m"])
+    geo = tile_geometry(shape, desc, cols)
+    est = estimate(shape, desc, cols, geo)
+    code = np.zeros(n, dtype=np.int16)
+    alive = np.ones(n, dtype=bool)
+    stages: list[StageCount] = []
+
+    def close_stage(name: str, entering: np.ndarray) -> None:
+        stages.append(StageCount(name, int(entering.sum()), int(alive.sum()),
+                                 _stage_reasons(code, entering, name)))
+
+    # (0) legality: what llvm-cpu or the ISA cannot take at all.
+    entering = alive.copy()
+    vec_n, tile_n = cols["vec_n"], np.minimum(cols["tile_n"], shape.inner("n"))
+    qb = cols["quant_block"]
+    _prune(code, alive, cols["vec_k"] < 1, REASONS[1][1])
+    _prune(code, alive, (vec_n > tile_n) & (vec_n > min(space.choices["vec_n"])), REASONS[2][1])
+    _prune(code, alive, (qb > 0) & (geo.tk % np.maximum(qb, 1) != 0), REASONS[3][1])
+    close_stage("legal", entering)
+
+    fits = geo.footprint_bytes <= desc.scratchpad_bytes
+    # (1) roofline (R5.1): attainable time from compute and traffic with re-reads.
+    entering = alive.copy()
+    reference_pool = alive & fits
+    if reference_pool.any():
+        reference = est.roofline_s[reference_pool].min()
+        slow = est.roofline_s > desc.roofline_slack * reference
+        compute_dominant = est.compute_s >= est.memory_s
+        port_bound = est.bandwidth < desc.dram_bytes_per_s
+        compulsory = shape.compulsory_bytes
+        rereads = (geo.traffic_bytes - geo.unfused_extra_bytes) > _REREAD_TOLERANCE * compulsory
+        _prune(code, alive, slow & compute_dominant, REASONS[4][1])
+        _prune(code, alive, slow & port_bound, REASONS[5][1])
+        _prune(code, alive, slow & rereads, REASONS[6][1])
+        _prune(code, alive, slow, REASONS[7][1])
+    close_stage("roofline", entering)
+
+    # (2) scratchpad / DMA (R5.2): capacity, minimum useful DMA, useful stage depth.
+    entering = alive.copy()
+    _prune(code, alive, ~fits, REASONS[8][1])
+    can_grow = ((geo.tk < shape.inner("k")) | (geo.tn < shape.inner("n")) | (geo.tm < shape.inner("m")))
+    _prune(code, alive, (geo.step_bytes < desc.min_dma_bytes) & can_grow, REASONS[9][1])
+    steps_per_core = np.ceil(geo.tiles / est.busy_cores) * geo.k_steps
+    _prune(code, alive, cols["dma_stages"] > np.maximum(steps_per_core, 1), REASONS[10][1])
+    close_stage("scratchpad", entering)
+
+    # (3) latency (R5.3): idle cores, descriptor queue, launches, no overlap.
+    entering = alive.copy()
+    _prune(code, alive, (cols["parallelism"] > geo.tiles) & (cols["parallelism"] > min(space.choices["parallelism"])),
+           REASONS[11][1])
+    if alive.any():
+        best = est.total_s[alive].min()
+        slow = est.total_s > desc.latency_slack * best
+        latency_dominant = est.latency_s >= np.maximum(est.compute_s, est.memory_s)
+        _prune(code, alive, slow & latency_dominant, REASONS[12][1])
+        _prune(code, alive, slow & (cols["dma_stages"] == 1), REASONS[13][1])
+        _prune(code, alive, slow & (geo.unfused_extra_bytes > 0), REASONS[14][1])
+        _prune(code, alive, slow, REASONS[15][1])
+        _prune(code, alive, _dominated(cols, geo, est, alive), REASONS[16][1])
+    close_stage("latency", entering)
+
+    survivors = np.flatnonzero(alive)
+    order = survivors[np.argsort(est.total_s[survivors], kind="stable")]
+    result = FunnelResult(space, desc.name, roofline(shape, desc), stages, cols, code, est, geo, order,
+                          dispatch=dispatch)
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def funnel_counts(result: FunnelResult) -> Counter:
+    """Pruned candidates per stage name (handy for tests and reports)."""
+    return Counter(result.stage_of(i) for i in range(result.size))

@@ -1,0 +1,94 @@
+"""Tile geometry of many candidates at once (numpy columns in, numpy columns out).
+
+Everything here is exact integer bookkeeping of what a candidate's tiles
+imply: how many tiles, how many K steps, bytes per DMA step, scratchpad
+footprint, MAC-array cycles per step, traffic with re-reads. The funnel and
+the DSA timing model both build on it, so they count the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..space.shape import GemmShape
+from ..targets.description import TargetDescription
+
+
+def ceil_div(a, b):
+    return -(-np.asarray(a) // np.asarray(b))
+
+
+@dataclass
+class TileGeometry:
+    """Per-candidate arrays (all of the same length)."""
+
+    tm: np.ndarray  # tile extents clamped to the loop they land on
+    tn: np.ndarray
+    tk: np.ndarray
+    tiles_m: np.ndarray
+    tiles_n: np.ndarray
+    tiles: np.ndarray  # output tiles of the whole problem (batch included)
+    k_steps: np.ndarray  # DMA/compute steps per output tile
+    lhs_step_bytes: np.ndarray  # one K slice of the A tile
+    rhs_step_bytes: np.ndarray  # one K slice of the B tile, INT4 scales included
+    out_tile_bytes: np.ndarray
+    descriptors_per_step: np.ndarray
+    footprint_bytes: np.ndarray  # scratchpad one core needs
+    compute_cycles_per_step: np.ndarray  # MAC-array cycles for one K slice of one tile
+    traffic_bytes: np.ndarray  # DRAM bytes with re-reads (unpadded)
+    unfused_extra_bytes: np.ndarray  # round trip of an unfused consumer
+    step_macs: np.ndarray  # useful MACs in one full step (for utilisation)
+
+    @property
+    def step_bytes(self) -> np.ndarray:
+        return self.lhs_step_bytes + self.rhs_step_bytes
+
+
+def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray]) -> TileGeometry:
+    m_in, n_in, k_in = shape.inner("m"), shape.inner("n"), shape.inner("k")
+    tm = np.minimum(cols["tile_m"], m_in)
+    tn = np.minimum(cols["tile_n"], n_in)
+    tk = np.minimum(cols["tile_k"], k_in)
+    tiles_m = shape.outer("m") * ceil_div(m_in, tm)
+    tiles_n = shape.outer("n") * ceil_div(n_in, tn)
+    tiles = shape.batch * tiles_m * tiles_n
+    k_steps = shape.outer("k") * ceil_div(k_in, tk)
+
+    qb = cols["quant_block"]
+    quantised = qb > 0
+    # Per-block scales for INT4 weights: one per (block of K) x column, moved with B.
+    scale_step = np.where(quantised, ceil_div(tk, np.maximum(qb, 1)) * tn * desc.scale_bytes, 0)
+    lhs_step = tm * tk * shape.lhs_bytes
+    rhs_step = tk * tn * shape.rhs_bytes + scale_step
+    out_tile = tm * tn * shape.out_bytes
+    descriptors = 2 + quantised.astype(np.int64)
+
+    stages = cols["dma_stages"]
+    # Operand buffers are multiplied by the stage depth; one accumulator tile
+    # and one output staging tile (the DMA-out source) sit beside them.
+    footprint = stages * (lhs_step + rhs_step) + tm * tn * desc.accumulator_bytes + out_tile
+
+    compute_type = desc.compute_type(shape.lhs_type, shape.rhs_type)
+    mac_k = desc.mac_k_for(compute_type)
+    vec_n = cols["vec_n"]
+    # A step narrower than the array leaves lanes idle; a wider one takes
+    # several passes; a tile edge that is not a multiple wastes the remainder.
+    compute_cycles = (ceil_div(tm, desc.mac_m) * ceil_div(tn, vec_n) * ceil_div(vec_n, desc.mac_n)
+                      * ceil_div(tk, mac_k))
+
+    ob = shape.operand_bytes()
+    scale_total = (shape.batch * ceil_div(shape.k, np.maximum(qb, 1)) * shape.n * desc.scale_bytes
+                   * quantised)
+    # Output-stationary schedule: every (M tile, N tile) pair streams its A rows
+    # and B columns over K, so A is read once per N tile and B once per M tile.
+    traffic = ob["lhs"] * tiles_n + (ob["rhs"] + scale_total) * tiles_m + ob["out"]
+    unfused = np.where((cols["fusion"] == 0) & shape.has_consumer, 2 * ob["out"], 0.0)
+    return TileGeometry(
+        tm=tm, tn=tn, tk=tk, tiles_m=tiles_m, tiles_n=tiles_n, tiles=tiles, k_steps=k_steps,
+        lhs_step_bytes=lhs_step, rhs_step_bytes=rhs_step, out_tile_bytes=out_tile,
+        descriptors_per_step=descriptors, footprint_bytes=footprint,
+        compute_cycles_per_step=compute_cycles, traffic_bytes=traffic + unfused,
+        unfused_extra_bytes=unfused, step_macs=tm * tn * tk,
+    )
