@@ -7,9 +7,12 @@ Seconds per candidate from four terms, all vectorised:
 - memory: DRAM traffic (re-reads included) / effective bandwidth, the
   smaller of DRAM bandwidth and the busy cores' DMA ports;
 - descriptor latency: steps x descriptors x latency / descriptors in flight
-  (queue depth x engines, limited by the buffers the stage depth provides);
+  (queue depth x engines, limited by the buffers the stage depth provides),
+  added to the busiest core's DMA time;
 - launches: one, plus one for an unfused consumer.
-Single buffering serialises DMA with compute; two or more stages overlap them.
+Single buffering serialises DMA with compute; two stages overlap loads with
+compute; three also overlap the output drains. It mirrors the DSA timing
+model's equations without its per-round detail, so ranking agrees with it.
 """
 
 from __future__ import annotations
@@ -43,14 +46,23 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
     compute_s = steps * geo.compute_cycles_per_step / desc.clock_hz
     bandwidth = np.minimum(desc.dram_bytes_per_s, busy * desc.dma_port_bytes_per_s)
     memory_s = geo.traffic_bytes / bandwidth
+    per_core_bw = bandwidth / busy
     stages = cols["dma_stages"]
     in_flight = np.minimum(desc.dma_queue_depth * desc.dma_engines, geo.descriptors_per_step * stages)
     latency_s = steps * geo.descriptors_per_step * desc.dma_descriptor_s / in_flight
+    # The busiest core's DMA: its loads (padded tiles, re-reads included), the
+    # descriptor latency that is not hidden by the queue, its output drains.
+    loads_s = steps * geo.step_bytes / per_core_bw + latency_s
+    drains_s = rounds * (geo.out_tile_bytes / per_core_bw + desc.dma_descriptor_s)
+    unfused_s = geo.unfused_extra_bytes / desc.dram_bytes_per_s
     launches = 1 + (geo.unfused_extra_bytes > 0)
     launch_s = launches * desc.launch_s
-    first_step_s = geo.step_bytes / (bandwidth / busy) + desc.dma_descriptor_s
-    serial = compute_s + memory_s + latency_s
-    overlapped = np.maximum(np.maximum(compute_s, memory_s), latency_s) + first_step_s
-    total = np.where(stages == 1, serial, np.minimum(serial, overlapped)) + launch_s
+    first_step_s = geo.step_bytes / per_core_bw + desc.dma_descriptor_s
+    serial = compute_s + loads_s + drains_s
+    # Two buffers hide loads behind compute but not the drains; three hide both.
+    double = np.maximum(compute_s, loads_s) + first_step_s + drains_s
+    triple = np.maximum(compute_s, loads_s + drains_s) + first_step_s
+    pipelined = np.where(stages == 1, serial, np.where(stages == 2, double, triple))
+    total = np.maximum(pipelined, memory_s) + unfused_s + launch_s
     return Estimate(compute_s, memory_s, latency_s, launch_s, np.maximum(compute_s, memory_s),
                     total, busy, bandwidth)
