@@ -41,7 +41,7 @@ def matcher_name(dispatch_symbol: str) -> str:
     return "match_" + re.sub(r"[^A-Za-z0-9_]", "_", dispatch_symbol)
 
 
-def _matcher_key(problem: RootOpProblem) -> tuple:
+def matcher_key(problem: RootOpProblem) -> tuple:
     """Two problems with equal keys are indistinguishable to a matcher."""
     return (problem.kind, problem.lhs_type, problem.rhs_type, problem.out_type,
             problem.indexing_maps, tuple(sorted((k, tuple(v)) for k, v in problem.sizes().items())),
@@ -134,7 +134,7 @@ def prepare_entries(problems: list[RootOpProblem], configs: dict[str, Compilatio
             config.check_against(problem.loop_types)
         except ConfigError as e:
             raise SpecError(f"{problem.dispatch}: {e}") from None
-        key = _matcher_key(problem)
+        key = matcher_key(problem)
         if key in seen:
             if seen[key].config != config:
                 raise SpecError(
