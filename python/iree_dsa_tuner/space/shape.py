@@ -116,7 +116,9 @@ def simple_gemm(m: int, n: int, k: int, lhs_type: str = "i8", rhs_type: str | No
     """A plain C[M,N] = A[M,K] @ B[K,N] (loops m, n, k; batch loop first if > 1)."""
     rhs_type = rhs_type or lhs_type
     if out_type is None:
-        out_type = "i32" if lhs_type.startswith("i") else "f32"
+        # Integer products accumulate in i32; INT4 block-scaled weights give f32.
+        integer = lhs_type.startswith("i") and element_bits(rhs_type) != 4
+        out_type = "i32" if integer else "f32"
     roles = (("batch",) if batch > 1 else ()) + ("m", "n", "k")
     sizes = ((batch,) if batch > 1 else ()) + (m, n, k)
     return GemmShape(batch, m, n, k, lhs_type, rhs_type, out_type, has_consumer,

@@ -1,0 +1,264 @@
+"""Functional model of the DSA (the ISS's functional half), on numpy.
+
+Executes a contraction C = A @ B under a candidate the way the DSA would:
+output tiles go round-robin to cores; each core owns a scratchpad whose
+capacity is enforced (allocating past it raises `ScratchpadOverflow` naming
+the core and buffer); every K slice arrives by DMA into one of `dma_stages`
+rotating buffers (edges zero-padded); the MAC array consumes one array-depth
+slice per step: int8 x int8 -> int32, f16/bf16/f32 -> f32 accumulation, and
+INT4 block-quantised weights are unpacked from their packed DMA buffer and
+scaled per block (scales travel with the weights).
+
+Batched problems run one batch element after another (same schedule).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from iree_dsa_tuner.ir.problems import element_bits
+from iree_dsa_tuner.space.candidate import TilingCandidate
+from iree_dsa_tuner.space.shape import GemmShape, gemm_shape
+from iree_dsa_tuner.targets.description import TargetDescription
+
+
+class ScratchpadOverflow(RuntimeError):
+    """A buffer that does not fit in a core's scratchpad."""
+
+
+class FunctionalError(ValueError):
+    """Inputs that do not match the problem or candidate."""
+
+
+class Scratchpad:
+    """One core's SRAM: named buffers, capacity enforced at allocation."""
+
+    def __init__(self, core: int, capacity: int):
+        self.core = core
+        self.capacity = capacity
+        self.used = 0
+        self.buffers: dict[str, np.ndarray] = {}
+
+    def alloc(self, name: str, shape: tuple[int, ...], dtype, nbytes: int | None = None) -> np.ndarray:
+        size = int(nbytes if nbytes is not None else math.prod(shape) * np.dtype(dtype).itemsize)
+        if self.used + size > self.capacity:
+            raise ScratchpadOverflow(
+                f"core {self.core} scratchpad overflow: buffer '{name}' needs {size} B but only "
+                f"{self.capacity - self.used} B of {self.capacity} B are free "
+                f"(already allocated: {', '.join(self.buffers) or 'nothing'})"
+            )
+        self.used += size
+        buf = np.zeros(shape, dtype=dtype)
+        self.buffers[name] = buf
+        return buf
+
+
+@dataclass
+class FunctionalStats:
+    tiles: int = 0
+    dma_in_bytes: int = 0
+    dma_out_bytes: int = 0
+    mac_steps: int = 0
+    scratchpad_peak_bytes: list[int] = field(default_factory=list)
+
+
+# ---- INT4 helpers ---------------------------------------------------------------
+
+def quantise_int4_blocks(w: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
+    """Symmetric per-block INT4 quantisation of W[K, N] along K: values in [-8, 7], f32 scales."""
+    k, n = w.shape
+    if k % block:
+        raise FunctionalError(f"K={k} is not a multiple of the quant block {block}")
+    blocks = w.reshape(k // block, block, n).astype(np.float32)
+    scales = np.abs(blocks).max(axis=1) / 7.0
+    scales = np.where(scales == 0, 1.0, scales).astype(np.float32)
+    q = np.clip(np.round(blocks / scales[:, None, :]), -8, 7).astype(np.int8)
+    return q.reshape(k, n), scales
+
+
+def dequantise_int4_blocks(q: np.ndarray, scales: np.ndarray, block: int) -> np.ndarray:
+    k, n = q.shape
+    return (q.reshape(k // block, block, n).astype(np.float32) * scales[:, None, :]).reshape(k, n)
+
+
+def pack_int4(q: np.ndarray) -> np.ndarray:
+    """Two signed nibbles per byte along the flattened tile (the DMA format)."""
+    flat = q.reshape(-1).astype(np.int16) & 0xF
+    if flat.size % 2:
+        flat = np.append(flat, 0)
+    return (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
+
+
+def unpack_int4(packed: np.ndarray, count: int) -> np.ndarray:
+    lo = (packed & 0xF).astype(np.int16)
+    hi = (packed >> 4).astype(np.int16)
+    flat = np.empty(packed.size * 2, dtype=np.int16)
+    flat[0::2], flat[1::2] = lo, hi
+    flat = np.where(flat >= 8, flat - 16, flat)[:count]
+    return flat.astype(np.int8)
+
+
+def to_bf16(x: np.ndarray) -> np.ndarray:
+    """Round f32 values to the nearest bf16 (ties to even), kept in an f32 array."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+# ---- the model -------------------------------------------------------------------
+
+def _storage_dtype(element_type: str):
+    if element_type.startswith("i"):
+        return np.int8 if element_bits(element_type) <= 8 else np.int32
+    return {"f16": np.float16, "bf16": np.float32, "f32": np.float32}.get(element_type, np.float32)
+
+
+def run_contraction(desc: TargetDescription, problem, candidate: TilingCandidate, a: np.ndarray,
+                    b: np.ndarray, b_scales: np.ndarray | None = None) -> tuple[np.ndarray, FunctionalStats]:
+    """C = A @ B under `candidate`. A: [M, K] (or [batch, M, K]); B: [K, N] (INT4: values in
+    [-8, 7] with `b_scales` [K / quant_block, N]). Returns C and what the cores did."""
+    shape = gemm_shape(problem)
+    a3 = a.reshape((1,) + a.shape) if a.ndim == 2 else a
+    batch, m, k = a3.shape
+    if (m, k) != (shape.m, shape.k) or b.shape != (shape.k, shape.n) or batch != shape.batch:
+        raise FunctionalError(f"operands {a.shape} x {b.shape} do not match the problem {shape.label()}")
+    quantised = shape.quantised
+    qb = candidate.quant_block
+    if quantised and (not qb or b_scales is None):
+        raise FunctionalError("INT4 weights need a candidate quant_block and per-block scales")
+    if quantised and b_scales.shape != (shape.k // qb, shape.n):
+        raise FunctionalError(f"scales shape {b_scales.shape} does not match K/{qb} x N")
+
+    integer = shape.lhs_type.startswith("i") and not quantised
+    acc_dtype = np.int32 if integer else np.float32
+    out_dtype = np.int32 if integer else np.float32
+    compute_type = desc.compute_type(shape.lhs_type, shape.rhs_type)
+    mac_k = desc.mac_k_for(compute_type)
+    tm, tn, tk = min(candidate.tile_m, m), min(candidate.tile_n, shape.n), min(candidate.tile_k, k)
+    if quantised and tk % qb:
+        raise FunctionalError(f"K tile {tk} is not a multiple of the quant block {qb}")
+    stages = candidate.dma_stages
+    tiles = [(bi, i, j) for bi in range(batch) for i in range(0, m, tm) for j in range(0, shape.n, tn)]
+    cores = max(1, min(candidate.parallelism, len(tiles)))
+    lhs_bytes, rhs_bits, out_bytes = element_bits(shape.lhs_type) / 8, element_bits(shape.rhs_type), shape.out_bytes
+
+    # Allocate every core's buffers up front, as the firmware would: an overflow
+    # is found before any work is done.
+    pads = []
+    for core in range(cores):
+        pad = Scratchpad(core, desc.scratchpad_bytes)
+        lhs_dtype = _storage_dtype(shape.lhs_type)
+        for s in range(stages):
+            pad.alloc(f"A[stage {s}]", (tm, tk), lhs_dtype, nbytes=math.ceil(tm * tk * lhs_bytes))
+            if quantised:
+                pad.alloc(f"B[stage {s}]", (math.ceil(tk * tn / 2),), np.uint8)
+                pad.alloc(f"scales[stage {s}]", (tk // qb, tn), np.float32,
+                          nbytes=(tk // qb) * tn * desc.scale_bytes)
+            else:
+                pad.alloc(f"B[stage {s}]", (tk, tn), _storage_dtype(shape.rhs_type),
+                          nbytes=math.ceil(tk * tn * rhs_bits / 8))
+        pad.alloc("accumulator", (tm, tn), acc_dtype, nbytes=tm * tn * desc.accumulator_bytes)
+        pad.alloc("output", (tm, tn), out_dtype, nbytes=int(tm * tn * out_bytes))
+        pads.append(pad)
+
+    c = np.zeros((batch, m, shape.n), dtype=out_dtype)
+    stats = FunctionalStats(tiles=len(tiles), scratchpad_peak_bytes=[p.used for p in pads])
+    for t, (bi, i0, j0) in enumerate(tiles):
+        pad = pads[t % cores]
+        acc = pad.buffers["accumulator"]
+        acc[...] = 0
+        h, w = min(tm, m - i0), min(tn, shape.n - j0)
+        for step, k0 in enumerate(range(0, k, tk)):
+            s = step % stages
+            depth = min(tk, k - k0)
+            a_buf = pad.buffers[f"A[stage {s}]"]
+            a_buf[...] = 0
+            a_buf[:h, :depth] = a3[bi, i0:i0 + h, k0:k0 + depth]
+            stats.dma_in_bytes += math.ceil(h * depth * lhs_bytes)
+            if quantised:
+                tile_q = np.zeros((tk, tn), dtype=np.int8)
+                tile_q[:depth, :w] = b[k0:k0 + depth, j0:j0 + w]
+                packed = pad.buffers[f"B[stage {s}]"]
+                packed[...] = pack_int4(tile_q)
+                scale_buf = pad.buffers[f"scales[stage {s}]"]
+                scale_buf[...] = 0
+                scale_buf[:depth // qb, :w] = b_scales[k0 // qb:(k0 + depth) // qb, j0:j0 + w]
+                stats.dma_in_bytes += math.ceil(depth * w / 2) + (depth // qb) * w * desc.scale_bytes
+                b_tile = unpack_int4(packed, tk * tn).reshape(tk, tn)
+            else:
+                b_buf = pad.buffers[f"B[stage {s}]"]
+                b_buf[...] = 0
+                b_buf[:depth, :w] = b[k0:k0 + depth, j0:j0 + w]
+                stats.dma_in_bytes += math.ceil(depth * w * rhs_bits / 8)
+                b_tile = b_buf
+            # MAC steps: one array-depth slice of K at a time.
+            for kk in range(0, depth, mac_k):
+                a_slice = a_buf[:, kk:kk + mac_k]
+                b_slice = b_tile[kk:kk + mac_k, :]
+                if integer:
+                    acc += a_slice.astype(np.int32) @ b_slice.astype(np.int32)
+                elif quantised:
+                    # Within one quant block the products are exact integers (W4A8) or
+                    # f32 (W4A16); the block's scale multiplies each column's partial sum.
+                    scale = scale_buf[kk // qb, :]
+                    acc += (a_slice.astype(np.float32) @ b_slice.astype(np.float32)) * scale
+                else:
+                    acc += a_slice.astype(np.float32) @ b_slice.astype(np.float32)
+                stats.mac_steps += 1
+        out_buf = pad.buffers["output"]
+        out_buf[...] = acc
+        c[bi, i0:i0 + h, j0:j0 + w] = out_buf[:h, :w]
+        stats.dma_out_bytes += int(h * w * out_bytes)
+    return (c[0] if a.ndim == 2 else c), stats
+
+
+def reference(problem, a: np.ndarray, b: np.ndarray, b_scales: np.ndarray | None = None,
+              quant_block: int = 0) -> np.ndarray:
+    """What numpy says the result is (INT4: against the dequantised weights)."""
+    shape = gemm_shape(problem)
+    if shape.quantised:
+        w = dequantise_int4_blocks(b, b_scales, quant_block).astype(np.float64)
+        return (a.astype(np.float64) @ w).astype(np.float32)
+    if shape.lhs_type.startswith("i"):
+        return a.astype(np.int64) @ b.astype(np.int64)
+    return (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+
+
+def random_operands(problem, seed: int = 0, quant_block: int = 0):
+    """Seeded inputs of the problem's types: (A, B, B scales or None)."""
+    shape = gemm_shape(problem)
+    rng = np.random.default_rng(seed)
+    a_shape = (shape.m, shape.k) if shape.batch == 1 else (shape.batch, shape.m, shape.k)
+
+    def make(element_type, dims):
+        if element_type.startswith("i"):
+            lo, hi = (-8, 8) if element_bits(element_type) == 4 else (-128, 128)
+            return rng.integers(lo, hi, size=dims, dtype=np.int64).astype(np.int8)
+        x = rng.standard_normal(dims).astype(np.float32)
+        if element_type == "bf16":
+            return to_bf16(x)
+        return x.astype(_storage_dtype(element_type))
+
+    a = make(shape.lhs_type, a_shape)
+    if shape.quantised:
+        w = rng.standard_normal((shape.k, shape.n)).astype(np.float32)
+        q, scales = quantise_int4_blocks(w, quant_block)
+        return a, q, scales
+    return a, make(shape.rhs_type, (shape.k, shape.n)), None
+
+
+def compare(problem, result: np.ndarray, expected: np.ndarray) -> tuple[bool, str]:
+    """Integers bit-exact; floats within a tolerance stated in the message."""
+    shape = gemm_shape(problem)
+    if shape.lhs_type.startswith("i") and not shape.quantised:
+        ok = np.array_equal(result.astype(np.int64), expected.astype(np.int64))
+        return ok, "bit-exact" if ok else f"{int((result != expected).sum())} elements differ"
+    # f32 accumulation of K products: relative error grows ~ sqrt(K) x 2^-24; allow
+    # a generous 1e-4 of the result scale (f16/bf16 inputs are exact in f32).
+    scale = float(np.abs(expected).max()) or 1.0
+    err = float(np.abs(result.astype(np.float64) - expected.astype(np.float64)).max()) / scale
+    tol = 1e-4
+    return err <= tol, f"max |diff| / max |ref| = {err:.2e} (tolerance {tol:g})"
