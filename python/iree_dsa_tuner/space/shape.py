@@ -175,3 +175,24 @@ def gemm_shape(problem) -> GemmShape:
         kind=kind,
     )
 
+
+
+def parse_shape(text: str, dtype: str = "i8", has_consumer: bool = False) -> GemmShape:
+    """`MxNxK` or `BxMxNxK` plus `i8`, `bf16` or `LHSxRHS` like `i8xi4` -> a GemmShape."""
+    try:
+        dims = [int(v) for v in text.lower().split("x")]
+    except ValueError:
+        raise ValueError(f"--shape {text!r}: expected MxNxK or BxMxNxK with integer sizes") from None
+    if len(dims) not in (3, 4) or any(d < 1 for d in dims):
+        raise ValueError(f"--shape {text!r}: expected MxNxK or BxMxNxK with positive sizes")
+    types = dtype.split("x")
+    if len(types) > 2:
+        raise ValueError(f"--dtype {dtype!r}: expected TYPE or LHSxRHS (e.g. i8, bf16, i8xi4)")
+    for t in types:
+        try:
+            element_bits(t)
+        except ValueError:
+            raise ValueError(f"--dtype {dtype!r}: unknown element type {t!r}") from None
+    batch = dims[0] if len(dims) == 4 else 1
+    m, n, k = dims[-3:]
+    return simple_gemm(m, n, k, types[0], types[-1], has_consumer=has_consumer, batch=batch)

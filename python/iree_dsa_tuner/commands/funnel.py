@@ -1,0 +1,95 @@
+"""`iree-dsa-tune funnel`: prune each dispatch's space with the analytic cost model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..costmodel import run_funnel
+from ..errors import InputError
+from ..space.shape import UnsupportedProblem, parse_shape
+from ..targets import TargetDescriptionError, UnknownTarget, get_target
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "funnel",
+        help="prune each dispatch's candidate space analytically (roofline, scratchpad/DMA, latency)",
+        description="Build every tunable dispatch's candidate space on a target and push it through "
+        "the pruning funnel: legality -> roofline (compute vs memory bound, traffic with re-reads) -> "
+        "scratchpad/DMA (capacity x stage depth, minimum useful transfer) -> latency (idle cores, "
+        "descriptor queue, launches, dominated variants). Prints per dispatch the roofline numbers, "
+        "how many candidates enter and leave each stage with the top reasons, and the survivors "
+        "ranked by estimated time. Nothing is compiled or measured except the dispatch discovery.",
+        epilog="examples:\n"
+        "  iree-dsa-tune funnel --shape 1x256x256 --dtype i8 --target dsa-e1      # the seed's R5.5\n"
+        "  iree-dsa-tune funnel --shape 1x1024x4096 --dtype i8 --fused --target dsa-e1\n"
+        "  iree-dsa-tune funnel model.mlir --target dsa-e1 --dispatch main_dispatch_3 --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("model", nargs="?", metavar="MODEL.mlir", help="model or dispatch MLIR (or use --shape)")
+    p.add_argument("--shape", metavar="MxNxK", help="a single GEMM instead of a model (BxMxNxK for batched)")
+    p.add_argument("--dtype", default="i8", metavar="TYPE",
+                   help="element type(s) for --shape: i8, bf16, f32, or LHSxRHS such as i8xi4 (default i8)")
+    p.add_argument("--fused", action="store_true",
+                   help="with --shape: the GEMM has an elementwise consumer that may be fused")
+    p.add_argument("--target", default="dsa-e1", metavar="NAME", help="target (default dsa-e1; see `targets`)")
+    p.add_argument("--target-path", action="append", default=[], metavar="DIR",
+                   help="extra directory of target description files (also $IREE_DSA_TARGET_PATH)")
+    p.add_argument("--dispatch", metavar="SYM", help="only the dispatch whose symbol contains SYM")
+    p.add_argument("--top", type=int, default=10, metavar="N", help="survivors to list (default 10)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    p.set_defaults(func=run)
+
+
+def _problems(args):
+    if args.shape and args.model:
+        raise InputError("give either MODEL.mlir or --shape, not both")
+    if args.shape:
+        try:
+            return [("shape " + args.shape, parse_shape(args.shape, args.dtype, args.fused))]
+        except ValueError as e:
+            raise InputError(str(e)) from None
+    if not args.model:
+        raise InputError("nothing to do: give MODEL.mlir or --shape MxNxK")
+    from ..ir import load_problems  # imports the IREE compiler only when a model is given
+
+    problems = load_problems(args.model)
+    if args.dispatch:
+        problems = [p for p in problems if args.dispatch in p.dispatch]
+        if not problems:
+            raise InputError(f"{args.model}: no dispatch matches {args.dispatch!r}")
+    return [(p.dispatch, p) for p in problems]
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        target = get_target(args.target, args.target_path)
+    except (UnknownTarget, TargetDescriptionError) as e:
+        raise InputError(str(e)) from None
+    desc = target.describe()
+    results, skipped = [], []
+    for name, problem in _problems(args):
+        try:
+            space = target.space(problem)
+        except UnsupportedProblem as e:
+            skipped.append((name, str(e)))
+            continue
+        results.append(run_funnel(space, desc, dispatch=name))
+    if args.json:
+        print(json.dumps({
+            "target": desc.name,
+            "target_source": desc.source,
+            "dispatches": [r.to_json(limit=args.top) for r in results],
+            "skipped": [{"dispatch": n, "reason": why} for n, why in skipped],
+        }, indent=2))
+        return 0
+    print(f"target {desc.name} ({desc.source})")
+    for r in results:
+        print()
+        print(f"== {r.dispatch}: {r.space.shape.label()}")
+        print("\n".join(r.lines(limit=args.top)))
+    for name, why in skipped:
+        print()
+        print(f"== {name}: skipped: {why}")
+    return 0
