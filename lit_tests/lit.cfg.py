@@ -60,6 +60,15 @@ def _find_filecheck():
     return path
 
 
+def _examples_dir():
+    """The example models shipped inside the installed package."""
+    try:
+        import iree_dsa_tuner
+    except ImportError:
+        lit_config.fatal("cannot import iree_dsa_tuner: pip install -e '.[test]'")
+    return os.path.join(os.path.dirname(os.path.abspath(iree_dsa_tuner.__file__)), "examples")
+
+
 def _quote(path):
     return '"' + path + '"' if " " in path else path
 
@@ -81,7 +90,10 @@ config.substitutions.append(("%iree-opt", iree_opt))
 config.substitutions.append(("%host-flags", host_flags))
 config.substitutions.append(("%dsa-tune", f"{python} -m iree_dsa_tuner.cli"))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))
-config.substitutions.append(("%jsonl", f"{python} {os.path.join(config.test_source_root, 'tools', 'jsonl.py')}"))
+_tools = os.path.join(config.test_source_root, "tools")
+config.substitutions.append(("%jsonl", f"{python} {os.path.join(_tools, 'jsonl.py')}"))
+config.substitutions.append(("%expect-exit", f"{python} {os.path.join(_tools, 'expect_exit.py')}"))
+config.substitutions.append(("%examples", _examples_dir()))
 config.substitutions.append(("%PYTHON", python))
 # FileCheck (LLVM's spelling) and filecheck both run the pip package.
 config.substitutions.append(("FileCheck", filecheck))

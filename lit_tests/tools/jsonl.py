@@ -1,16 +1,27 @@
 """Read one JSON document on stdin and print it for FileCheck, one line per item.
 
-A JSON array prints one compact object per line (keys in the order the tool
-wrote them), so a CHECK line can match a whole dispatch. Anything else prints
-as one compact line. Fails (exit 1, message on stderr) when stdin is not
-exactly one JSON document, which is itself part of what the tests check.
+    ... --json | %jsonl                      one compact object per line
+    ... --json | %jsonl dispatch kind sizes  per item: dispatch=... kind=... sizes=...
+
+A JSON array prints a first line `array of N`, then one line per element; any
+other document prints as one item. With field names, each line holds just
+those fields, in the order asked, as `name=<compact JSON>` (`name=<missing>`
+when absent), so CHECK lines do not depend on the tool's key order. Fails
+(exit 1, message on stderr) when stdin is not exactly one JSON document, which
+is itself part of what the tests check.
 """
 
 import json
 import sys
 
+_MISSING = object()
 
-def main() -> int:
+
+def compact(value) -> str:
+    return json.dumps(value, separators=(", ", ": "))
+
+
+def main(fields: list[str]) -> int:
     text = sys.stdin.read()
     try:
         doc = json.loads(text)
@@ -21,9 +32,16 @@ def main() -> int:
     if isinstance(doc, list):
         print(f"array of {len(doc)}")
     for item in items:
-        print(json.dumps(item, separators=(", ", ": ")))
+        if not fields:
+            print(compact(item))
+            continue
+        parts = []
+        for name in fields:
+            value = item.get(name, _MISSING) if isinstance(item, dict) else _MISSING
+            parts.append(f"{name}=" + ("<missing>" if value is _MISSING else compact(value)))
+        print(" ".join(parts))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
