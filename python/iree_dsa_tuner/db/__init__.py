@@ -1,0 +1,22 @@
+"""Tuning records (SQLite, embedded): resume, cache across models, export."""
+
+from .database import DEFAULT_DB_PATH, DRIFT_THRESHOLD, Baseline, TuningDatabase
+from .fingerprint import (
+    DEFAULT_CANDIDATE_KEY,
+    candidate_key,
+    dispatch_fingerprint,
+    host_cpu_model,
+    target_fingerprint,
+)
+
+__all__ = [
+    "Baseline",
+    "DEFAULT_CANDIDATE_KEY",
+    "DEFAULT_DB_PATH",
+    "DRIFT_THRESHOLD",
+    "TuningDatabase",
+    "candidate_key",
+    "dispatch_fingerprint",
+    "host_cpu_model",
+    "target_fingerprint",
+]

@@ -1,0 +1,315 @@
+"""The tuning database: every measurement, failure, estimate, calibration and baseline.
+
+SQLite from the standard library, in WAL mode, committing after every record:
+a tune killed with SIGKILL loses at most the record it was writing, and a
+restarted run (or a second model with the same root op) finds everything
+else. Each process opens its own connection (SQLite connections must not
+cross a fork); several processes may write the same file, WAL and a busy
+timeout serialise them.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO
+
+from ..runners.measurement import Measurement, drift
+from .fingerprint import candidate_key as make_candidate_key
+
+SCHEMA_VERSION = 1
+DEFAULT_DB_PATH = Path(".iree-dsa-tune") / "tuning.sqlite"
+DRIFT_THRESHOLD = 0.10
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS measurements (
+    dispatch_fp TEXT NOT NULL,
+    target_fp TEXT NOT NULL,
+    candidate_key TEXT NOT NULL,
+    dispatch TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL CHECK (status IN ('ok', 'compile-error', 'run-error', 'timeout', 'wrong-numerics')),
+    median_us REAL,
+    min_us REAL,
+    repetitions INTEGER NOT NULL DEFAULT 0,
+    runner TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
+    estimate_us REAL,
+    candidate TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (dispatch_fp, target_fp, candidate_key)
+);
+CREATE TABLE IF NOT EXISTS calibration (
+    target_fp TEXT PRIMARY KEY,
+    params TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS baselines (
+    dispatch_fp TEXT NOT NULL,
+    target_fp TEXT NOT NULL,
+    dispatch TEXT NOT NULL DEFAULT '',
+    start_median_us REAL,
+    start_min_us REAL,
+    end_median_us REAL,
+    end_min_us REAL,
+    drift REAL,
+    drift_flag INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (dispatch_fp, target_fp)
+);
+"""
+
+MEASUREMENT_COLUMNS = (
+    "dispatch_fp", "target_fp", "candidate_key", "dispatch", "runner", "status", "median_us", "min_us",
+    "repetitions", "estimate_us", "reason", "candidate", "created_at",
+)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass
+class Baseline:
+    """IREE's default config on one dispatch, timed at the start and end of a run."""
+
+    dispatch_fp: str
+    target_fp: str
+    dispatch: str
+    start_median_us: float | None
+    start_min_us: float | None
+    end_median_us: float | None
+    end_min_us: float | None
+    drift: float | None
+    drift_flag: bool
+
+
+class TuningDatabase:
+    """Records keyed by (dispatch fingerprint, target fingerprint, candidate key).
+
+    A candidate measured again replaces its record (the latest measurement of a
+    config is the one that counts). Use as a context manager or call close().
+    """
+
+    def __init__(self, path: str | os.PathLike = DEFAULT_DB_PATH):
+        self.path = Path(path)
+        self._connection: sqlite3.Connection | None = None
+        self._pid: int | None = None
+        # One connection per process, shared by its threads: writes are short
+        # and each commits at once, so a lock costs nothing and keeps sqlite3's
+        # same-thread check out of the way of the runner's compile threads.
+        self._lock = threading.RLock()
+        self._connect()
+
+    # ---- connection -----------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        if self._connection is not None and self._pid == os.getpid():
+            return self._connection
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            # NORMAL under WAL survives a killed process (the WAL is in the OS
+            # page cache); only a power loss can drop the last commits.
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.executescript(_SCHEMA)
+            conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            found = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            from ..errors import InputError
+
+            raise InputError(f"{self.path}: not a usable tuning database ({e})") from None
+        if int(found) != SCHEMA_VERSION:
+            from ..errors import InputError
+
+            raise InputError(f"{self.path}: tuning database schema {found}, this tuner reads {SCHEMA_VERSION}")
+        self._connection, self._pid = conn, os.getpid()
+        return conn
+
+    def close(self) -> None:
+        if self._connection is not None and self._pid == os.getpid():
+            self._connection.close()
+        self._connection = None
+
+    def __enter__(self) -> "TuningDatabase":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _execute(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
+        with self._lock:
+            return self._connect().execute(sql, params)
+
+    # ---- measurements ---------------------------------------------------------
+    def record_measurement(
+        self,
+        dispatch_fp: str,
+        target_fp: str,
+        measurement: Measurement,
+        *,
+        candidate: dict | None = None,
+        estimate_us: float | None = None,
+    ) -> str:
+        """Store one measurement (committed before returning); returns its candidate key.
+
+        `candidate` defaults to `measurement.candidate`; None means IREE's default.
+        """
+        candidate = candidate if candidate is not None else measurement.candidate
+        if candidate is not None and hasattr(candidate, "to_json"):
+            candidate = candidate.to_json()
+        key = make_candidate_key(candidate)
+        estimate = estimate_us if estimate_us is not None else measurement.estimate_us
+        created = measurement.created_at or _now()
+        # Autocommit mode: the statement is its own transaction, durable on return.
+        self._execute(
+            "INSERT OR REPLACE INTO measurements (dispatch_fp, target_fp, candidate_key, dispatch, status, "
+            "median_us, min_us, repetitions, runner, reason, estimate_us, candidate, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (dispatch_fp, target_fp, key, measurement.dispatch, measurement.status, measurement.median_us,
+             measurement.min_us, int(measurement.repetitions), measurement.runner, measurement.reason,
+             estimate, json.dumps(candidate, sort_keys=True) if candidate is not None else None, created),
+        )
+        return key
+
+    @staticmethod
+    def _measurement(row: sqlite3.Row) -> Measurement:
+        return Measurement(
+            status=row["status"], median_us=row["median_us"], min_us=row["min_us"],
+            repetitions=row["repetitions"], reason=row["reason"], runner=row["runner"],
+            candidate=json.loads(row["candidate"]) if row["candidate"] else None,
+            estimate_us=row["estimate_us"], dispatch=row["dispatch"], created_at=row["created_at"],
+        )
+
+    def lookup(self, dispatch_fp: str, target_fp: str, candidate_key: str) -> Measurement | None:
+        row = self._execute(
+            "SELECT * FROM measurements WHERE dispatch_fp = ? AND target_fp = ? AND candidate_key = ?",
+            (dispatch_fp, target_fp, candidate_key),
+        ).fetchone()
+        return self._measurement(row) if row else None
+
+    def measurements(self, dispatch_fp: str, target_fp: str) -> list[Measurement]:
+        """Every record of one dispatch on one target, oldest first."""
+        rows = self._execute(
+            "SELECT * FROM measurements WHERE dispatch_fp = ? AND target_fp = ? ORDER BY created_at, rowid",
+            (dispatch_fp, target_fp),
+        ).fetchall()
+        return [self._measurement(r) for r in rows]
+
+    def count(self) -> int:
+        return self._execute("SELECT COUNT(*) FROM measurements").fetchone()[0]
+
+    # ---- calibration ----------------------------------------------------------
+    def save_calibration(self, target_fp: str, params: dict) -> None:
+        self._execute(
+            "INSERT OR REPLACE INTO calibration (target_fp, params, updated_at) VALUES (?, ?, ?)",
+            (target_fp, json.dumps(params, sort_keys=True), _now()),
+        )
+
+    def load_calibration(self, target_fp: str) -> dict | None:
+        row = self._execute("SELECT params FROM calibration WHERE target_fp = ?", (target_fp,)).fetchone()
+        return json.loads(row["params"]) if row else None
+
+    # ---- baselines ------------------------------------------------------------
+    def record_baseline(
+        self,
+        dispatch_fp: str,
+        target_fp: str,
+        measurement: Measurement,
+        *,
+        phase: str = "start",
+        threshold: float = DRIFT_THRESHOLD,
+    ) -> Baseline:
+        """Store the default's timing at the `start` or `end` of a run; at the end, flag drift.
+
+        A new `start` clears a previous run's end and drift.
+        """
+        if phase not in ("start", "end"):
+            raise ValueError(f"baseline phase must be 'start' or 'end', got {phase!r}")
+        with self._lock:
+            if phase == "start":
+                self._execute(
+                    "INSERT OR REPLACE INTO baselines (dispatch_fp, target_fp, dispatch, start_median_us, "
+                    "start_min_us, end_median_us, end_min_us, drift, drift_flag, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, 0, ?)",
+                    (dispatch_fp, target_fp, measurement.dispatch, measurement.median_us, measurement.min_us, _now()),
+                )
+            else:
+                previous = self.load_baseline(dispatch_fp, target_fp)
+                start = None
+                if previous is not None and previous.start_median_us is not None:
+                    start = Measurement("ok", previous.start_median_us, previous.start_min_us)
+                change, flagged = drift(start, measurement, threshold)
+                self._execute(
+                    "INSERT INTO baselines (dispatch_fp, target_fp, dispatch, end_median_us, end_min_us, drift, "
+                    "drift_flag, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (dispatch_fp, target_fp) DO UPDATE SET end_median_us = excluded.end_median_us, "
+                    "end_min_us = excluded.end_min_us, drift = excluded.drift, drift_flag = excluded.drift_flag, "
+                    "updated_at = excluded.updated_at",
+                    (dispatch_fp, target_fp, measurement.dispatch, measurement.median_us, measurement.min_us,
+                     change, int(flagged), _now()),
+                )
+            return self.load_baseline(dispatch_fp, target_fp)
+
+    def load_baseline(self, dispatch_fp: str, target_fp: str) -> Baseline | None:
+        row = self._execute("SELECT * FROM baselines WHERE dispatch_fp = ? AND target_fp = ?",
+                            (dispatch_fp, target_fp)).fetchone()
+        if row is None:
+            return None
+        return Baseline(row["dispatch_fp"], row["target_fp"], row["dispatch"], row["start_median_us"],
+                        row["start_min_us"], row["end_median_us"], row["end_min_us"], row["drift"],
+                        bool(row["drift_flag"]))
+
+    # ---- export ---------------------------------------------------------------
+    def _measurement_rows(self) -> list[dict]:
+        rows = self._execute(
+            f"SELECT {', '.join(MEASUREMENT_COLUMNS)} FROM measurements ORDER BY created_at, rowid").fetchall()
+        return [dict(r) for r in rows]
+
+    def export_csv(self, file: str | os.PathLike | IO[str]) -> int:
+        """One CSV row per measurement (candidate as JSON text); returns the row count."""
+        rows = self._measurement_rows()
+
+        def write(f: IO[str]) -> None:
+            writer = csv.DictWriter(f, fieldnames=MEASUREMENT_COLUMNS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+
+        _with_text_file(file, write)
+        return len(rows)
+
+    def export_json(self, file: str | os.PathLike | IO[str]) -> int:
+        """Measurements, calibrations and baselines as one JSON document; returns the measurement count."""
+        measurements = self._measurement_rows()
+        for row in measurements:
+            row["candidate"] = json.loads(row["candidate"]) if row["candidate"] else None
+        calibration = [
+            {"target_fp": r["target_fp"], "params": json.loads(r["params"]), "updated_at": r["updated_at"]}
+            for r in self._execute("SELECT * FROM calibration ORDER BY target_fp").fetchall()
+        ]
+        baselines = [dict(r) for r in self._execute("SELECT * FROM baselines ORDER BY dispatch_fp").fetchall()]
+        for b in baselines:
+            b["drift_flag"] = bool(b["drift_flag"])
+        document = {"schema_version": SCHEMA_VERSION, "measurements": measurements,
+                    "calibration": calibration, "baselines": baselines}
+        _with_text_file(file, lambda f: (json.dump(document, f, indent=2), f.write("\n")))
+        return len(measurements)
+
+
+def _with_text_file(file, write) -> None:
+    if hasattr(file, "write"):
+        write(file)
+        return
+    with open(file, "w", newline="") as f:
+        write(f)

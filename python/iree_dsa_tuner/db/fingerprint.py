@@ -1,0 +1,79 @@
+"""Keys of the tuning database: what a dispatch, a target and a candidate are.
+
+A record is only reusable when all three match: the same root op (in any
+model), the same target on the same compiler and CPU, the same config.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, is_dataclass
+from pathlib import Path
+
+from ..compiler import iree_version
+
+# The key of "no spec entry": IREE's own default config for the dispatch.
+DEFAULT_CANDIDATE_KEY = "default"
+
+
+def _canonical_json(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def dispatch_fingerprint(problem) -> str:
+    """sha256 of the canonical root-op problem without its dispatch symbol.
+
+    The symbol names the model and the dispatch's position in it; dropping it
+    means the same root op (kind, types, maps, sizes, fused ops) in another
+    model, or at another position, hits the same records.
+    """
+    record = dict(problem if isinstance(problem, dict) else problem.to_json())
+    record.pop("dispatch", None)
+    return _sha256(_canonical_json(record))
+
+
+def host_cpu_model(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
+    """The CPU's marketing name: host timings are only comparable on the same part."""
+    try:
+        for line in Path(cpuinfo).read_text(errors="replace").splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or platform.machine() or "unknown-cpu"
+
+
+def _is_host(description: dict) -> bool:
+    return description.get("kind") == "cpu" or description.get("name") == "host"
+
+
+def target_fingerprint(description, extra: str = "") -> str:
+    """sha256 of the target description + IREE version (+ the CPU model for host).
+
+    `description` is a dict (a TargetDescription dataclass is accepted too);
+    `extra` is anything else that changes timings, e.g. runner flags.
+    """
+    if is_dataclass(description) and not isinstance(description, type):
+        description = asdict(description)
+    if not isinstance(description, dict):
+        raise TypeError(f"a target description must be a dict, got {type(description).__name__}")
+    parts = {"description": description, "iree": iree_version(), "extra": extra}
+    if _is_host(description):
+        parts["cpu"] = host_cpu_model()
+    return _sha256(_canonical_json(parts))
+
+
+def candidate_key(config_json: dict | None) -> str:
+    """Canonical JSON of a candidate config; `default` for IREE's own config."""
+    if config_json is None:
+        return DEFAULT_CANDIDATE_KEY
+    if hasattr(config_json, "to_json"):
+        config_json = config_json.to_json()
+    return _canonical_json(config_json)

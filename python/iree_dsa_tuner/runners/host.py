@@ -1,0 +1,411 @@
+"""Timing one dispatch on the host CPU under a candidate config, with iree-benchmark-module.
+
+How a candidate is measured (IREE 3.13, each step tried on this machine):
+
+1. Once per model: `iree-compile --compile-to=executable-configurations
+   --iree-hal-dump-executable-benchmarks-to=DIR`. IREE writes one standalone
+   benchmark module per dispatch (its executable plus a function that
+   dispatches it on scratch buffers). `--compile-from=executable-sources` of a
+   dumped source does NOT produce benchmarks in 3.13 ("Executable benchmarks
+   were requested but none were generated"), so the per-dispatch benchmark
+   file is the unit we recompile, not the executable source.
+2. The dumped benchmark already carries IREE's default config, and compiling
+   it with a spec leaves both configs on the op (IREE_NOTES trap). So every
+   `lowering_config` / `translation_info` / `compilation_info` is removed once
+   with the MLIR bindings; recompiling the stripped file lets IREE configure
+   the dispatch afresh: with no spec it picks its default again, with a spec
+   the spec's config. Cost per candidate is one dispatch, whatever the model.
+3. Per candidate: `iree-compile STRIPPED --iree-codegen-tuning-spec-path=SPEC
+   --iree-hal-benchmark-dispatch-repeat-count=R
+   --iree-hal-dump-executable-configurations-to=CDIR -o cand.vmfb`; the
+   configured dump proves the spec applied (a matcher that misses is silent).
+4. `iree-benchmark-module --device=local-sync --batch_size=R
+   --benchmark_min_time=Cx --benchmark_repetitions=W+N --benchmark_format=json`:
+   local-sync runs on the calling thread (one thread). Measured in 3.13: each
+   benchmark iteration is one call that runs the dispatch R times (baked in at
+   compile time); `real_time` is per iteration whatever `--batch_size` says
+   (1 or R give the same number), and `--benchmark_min_time=Cx` fixes C
+   iterations per repetition (without it google-benchmark runs each repetition
+   for 0.5 s). So per-dispatch time is `real_time / R`; the first W
+   repetitions are warm-up and dropped.
+
+Compiles of many candidates may run in parallel (`prepare`, through an
+executor); timings never overlap: a process lock plus an flock on a file in
+the temp directory serialise them across threads and processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterable
+
+from ..compiler import HOST_FLAGS, compile_to_vmfb, find_tool, first_error_line
+from ..db.fingerprint import DEFAULT_CANDIDATE_KEY, candidate_key
+from ..errors import CompileError, CompileTimeout
+from ..spec.config import CompilationConfig
+from .base import Runner, as_config
+from .executor import Executor, make_executor
+from .measurement import COMPILE_ERROR, OK, RUN_ERROR, TIMEOUT, Measurement
+
+# Attributes that carry a chosen config; all are removed before recompiling.
+_CONFIG_ATTRIBUTES = ("lowering_config", "translation_info", "compilation_info")
+
+# Optimistic single-core rates used only to pick how many dispatches one timed
+# call repeats; a config slower than this just makes the call longer.
+_ESTIMATE_FLOPS_PER_S = 50e9
+_ESTIMATE_BYTES_PER_S = 20e9
+_MAX_DISPATCH_REPEAT = 1000
+
+_TIME_UNIT_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+_TIMING_LOCK = threading.Lock()
+TIMING_LOCK_FILE = Path(tempfile.gettempdir()) / "iree-dsa-tuner-host-timing.lock"
+
+
+@contextlib.contextmanager
+def exclusive_timing(lock_file: Path = TIMING_LOCK_FILE):
+    """Only one host timing at a time on this machine (threads and processes)."""
+    with _TIMING_LOCK:
+        with open(lock_file, "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+
+
+# ---- the compile step (module level: it runs in executor workers) -----------------
+
+@dataclass(frozen=True)
+class CompileJob:
+    """Everything one candidate compile needs; picklable for process pools."""
+
+    problem: object  # RootOpProblem
+    config: dict | None  # None: IREE's default
+    benchmark_source: str  # stripped benchmark module of the dispatch
+    out_dir: str
+    dispatch_repeat: int
+    target_flags: tuple[str, ...]
+    timeout_s: float
+
+
+@dataclass
+class CompiledCandidate:
+    """A candidate's benchmark module, or why there is none."""
+
+    key: str
+    vmfb: str | None
+    dispatch_repeat: int
+    failure: Measurement | None = None
+    lowering_config: str | None = None  # what IREE actually configured
+    compile_s: float = 0.0
+
+
+def _configured_lowering(config_dir: Path, symbol: str) -> tuple[str | None, str | None]:
+    """(lowering_config, translation_info) IREE put on `symbol`'s root op."""
+    from ..spec.reading import read_configured_dispatches
+
+    for path in sorted(config_dir.glob("*.mlir")):
+        text = path.read_text(errors="replace")
+        if symbol not in text:
+            continue
+        for dispatch in read_configured_dispatches(text):
+            if dispatch.symbol == symbol:
+                return dispatch.lowering_config, dispatch.translation_info
+    return None, None
+
+
+def compile_candidate(job: CompileJob) -> CompiledCandidate:
+    """Compile one candidate's benchmark module; failures come back as data."""
+    from ..spec.builder import build_spec
+    from ..spec.reading import canonical_attr
+
+    key = candidate_key(job.config)
+    out = Path(job.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+
+    def failed(status: str, reason: str) -> CompiledCandidate:
+        return CompiledCandidate(key, None, job.dispatch_repeat, Measurement.failure(status, reason),
+                                 compile_s=time.monotonic() - started)
+
+    flags = [f"--iree-hal-benchmark-dispatch-repeat-count={job.dispatch_repeat}"]
+    config = None
+    if job.config is not None:
+        try:
+            config = CompilationConfig.from_json(job.config)
+            spec_text = build_spec([job.problem], {job.problem.dispatch: config})
+        except Exception as e:  # an illegal candidate is a result, not a crash
+            return failed(COMPILE_ERROR, f"spec: {e}")
+        spec_path = out / "spec.mlir"
+        spec_path.write_text(spec_text)
+        flags.append(f"--iree-codegen-tuning-spec-path={spec_path}")
+    config_dir = out / "configured"
+    shutil.rmtree(config_dir, ignore_errors=True)
+    flags.append(f"--iree-hal-dump-executable-configurations-to={config_dir}")
+    vmfb = out / "candidate.vmfb"
+    try:
+        compile_to_vmfb(job.benchmark_source, vmfb, extra_flags=tuple(flags), target_flags=job.target_flags,
+                        timeout_s=job.timeout_s)
+    except CompileTimeout:
+        return failed(TIMEOUT, f"iree-compile did not finish in {job.timeout_s:g} s")
+    except CompileError as e:
+        return failed(COMPILE_ERROR, str(e))
+    lowering, _ = _configured_lowering(config_dir, job.problem.dispatch)
+    if config is not None:
+        # A matcher that misses leaves IREE's default in place without a word.
+        wanted = canonical_attr(config.lowering_config_text())
+        if lowering is None or canonical_attr(lowering) != wanted:
+            return failed(COMPILE_ERROR, f"the spec did not apply: IREE configured {lowering or 'nothing'}")
+    return CompiledCandidate(key, str(vmfb), job.dispatch_repeat, None, lowering, time.monotonic() - started)
+
+
+# ---- benchmark output ---------------------------------------------------------------
+
+def parse_benchmark_json(text: str, dispatch_repeat: int, warmup: int) -> list[float]:
+    """Per-dispatch real times (us) of each measured repetition; warm-up dropped."""
+    document = json.loads(text)
+    per_call = []
+    for entry in document.get("benchmarks", []):
+        if entry.get("run_type", "iteration") != "iteration" or entry.get("error_occurred"):
+            continue
+        scale = _TIME_UNIT_TO_US.get(entry.get("time_unit", "ns"))
+        if scale is None:
+            raise ValueError(f"unknown time unit {entry.get('time_unit')!r}")
+        per_call.append(float(entry["real_time"]) * scale)
+    return [t / dispatch_repeat for t in per_call[warmup:]]
+
+
+def _json_part(stdout: str) -> str:
+    """The JSON document in iree-benchmark-module's stdout (it may print before it)."""
+    start = stdout.find("{")
+    return stdout[start:] if start >= 0 else stdout
+
+
+# ---- the runner -----------------------------------------------------------------------
+
+@dataclass
+class _ModuleBenchmarks:
+    sources: dict[str, str] = field(default_factory=dict)  # dispatch symbol -> stripped benchmark
+    error: str | None = None
+
+
+class HostBenchRunner(Runner):
+    """Measures one dispatch of `model_path` on this CPU, one thread, per candidate config.
+
+    `repetitions` measured repetitions after `warmup` discarded ones, each of
+    `calls_per_repetition` calls of `dispatch_repeat` dispatches (picked per
+    problem so one call takes about `min_call_s`). `timeout_s` bounds each
+    compile and each timing run. `jobs` compile workers (or an `executor`)
+    serve `prepare`. Artifacts live in `work_dir` (a temporary directory,
+    removed by close(), when not given).
+    """
+
+    name = "host-bench"
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike,
+        *,
+        repetitions: int = 5,
+        warmup: int = 1,
+        timeout_s: float = 60.0,
+        jobs: int = 1,
+        executor: Executor | None = None,
+        work_dir: str | os.PathLike | None = None,
+        target_flags: tuple[str, ...] = HOST_FLAGS,
+        min_call_s: float = 0.01,
+        calls_per_repetition: int = 10,
+    ):
+        if repetitions < 1:
+            raise ValueError("repetitions must be at least 1")
+        self.model_path = Path(model_path)
+        self.repetitions = repetitions
+        self.warmup = max(0, warmup)
+        self.timeout_s = timeout_s
+        self.target_flags = tuple(target_flags)
+        self.min_call_s = min_call_s
+        self.calls_per_repetition = max(1, calls_per_repetition)
+        self._owns_executor = executor is None
+        self.executor = executor or make_executor(jobs)
+        self._owns_work_dir = work_dir is None
+        self.work_dir = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="iree-dsa-host-bench-"))
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        self._benchmarks: _ModuleBenchmarks | None = None
+        self._compiled: dict[tuple[str, str], CompiledCandidate] = {}
+        self._lock = threading.Lock()
+
+    # ---- once per model -------------------------------------------------------
+    def benchmark_sources(self) -> dict[str, str]:
+        """Dispatch symbol -> its stripped benchmark module (built on first use)."""
+        benchmarks = self._module_benchmarks()
+        if benchmarks.error:
+            raise CompileError(benchmarks.error)
+        return dict(benchmarks.sources)
+
+    def _module_benchmarks(self) -> _ModuleBenchmarks:
+        with self._lock:
+            if self._benchmarks is None:
+                self._benchmarks = self._dump_benchmarks()
+            return self._benchmarks
+
+    def _dump_benchmarks(self) -> _ModuleBenchmarks:
+        from iree.compiler import ir
+
+        from ..ir.discovery import _walk, dispatch_functions
+
+        dump_dir = self.work_dir / "benchmarks"
+        shutil.rmtree(dump_dir, ignore_errors=True)
+        try:
+            compile_to_vmfb(
+                self.model_path, os.devnull,
+                extra_flags=("--compile-to=executable-configurations", "--mlir-print-debuginfo=false",
+                             f"--iree-hal-dump-executable-benchmarks-to={dump_dir}"),
+                target_flags=self.target_flags, timeout_s=max(self.timeout_s, 300.0),
+            )
+        except Exception as e:  # the whole model failing is reported on every candidate
+            return _ModuleBenchmarks(error=f"{self.model_path}: cannot dump dispatch benchmarks: {e}")
+        stripped_dir = self.work_dir / "stripped"
+        stripped_dir.mkdir(exist_ok=True)
+        sources: dict[str, str] = {}
+        for path in sorted(dump_dir.glob("*.mlir")):
+            with ir.Context():
+                module = ir.Module.parse(path.read_text())
+                for op in _walk(module.operation):
+                    for name in _CONFIG_ATTRIBUTES:
+                        if name in op.attributes:
+                            del op.attributes[name]
+                symbols = [symbol for symbol, _ in dispatch_functions(module)]
+                text = module.operation.get_asm(assume_verified=True)
+            out = stripped_dir / path.name
+            out.write_text(text)
+            for symbol in symbols:
+                sources[symbol] = str(out)
+        return _ModuleBenchmarks(sources=sources)
+
+    # ---- per candidate --------------------------------------------------------
+    def dispatch_repeat(self, problem) -> int:
+        """Dispatches per timed call: enough that one call is about `min_call_s`."""
+        estimate_s = max(problem.flops / _ESTIMATE_FLOPS_PER_S, problem.bytes / _ESTIMATE_BYTES_PER_S, 1e-7)
+        return max(1, min(_MAX_DISPATCH_REPEAT, math.ceil(self.min_call_s / estimate_s)))
+
+    def _job(self, problem, config: CompilationConfig | None, source: str) -> CompileJob:
+        key = candidate_key(config.to_json() if config else None)
+        digest = hashlib.sha256(f"{problem.dispatch}\n{key}".encode()).hexdigest()[:16]
+        return CompileJob(problem, config.to_json() if config else None, source,
+                          str(self.work_dir / "candidates" / digest), self.dispatch_repeat(problem),
+                          self.target_flags, self.timeout_s)
+
+    def _source_or_failure(self, problem) -> tuple[str | None, Measurement | None]:
+        benchmarks = self._module_benchmarks()
+        if benchmarks.error:
+            return None, Measurement.failure(COMPILE_ERROR, benchmarks.error)
+        source = benchmarks.sources.get(problem.dispatch)
+        if source is None:
+            return None, Measurement.failure(
+                COMPILE_ERROR, f"IREE made no benchmark for {problem.dispatch} (dynamic shapes?)")
+        return source, None
+
+    def prepare(self, problem, configs: Iterable[CompilationConfig | dict | None]) -> None:
+        """Compile candidates ahead of timing, `jobs` at a time."""
+        source, failure = self._source_or_failure(problem)
+        jobs = []
+        for config in configs:
+            try:
+                config = as_config(config)
+            except Exception:
+                continue  # measure() reports it
+            key = candidate_key(config.to_json() if config else None)
+            if (problem.dispatch, key) in self._compiled or failure is not None:
+                continue
+            jobs.append(self._job(problem, config, source))
+        for compiled in self.executor.map(compile_candidate, jobs):
+            self._compiled[(problem.dispatch, compiled.key)] = compiled
+
+    def compiled(self, problem, config) -> CompiledCandidate:
+        config = as_config(config)
+        key = candidate_key(config.to_json() if config else None)
+        found = self._compiled.get((problem.dispatch, key))
+        if found is None:
+            source, failure = self._source_or_failure(problem)
+            if failure is not None:
+                return CompiledCandidate(key, None, 0, failure)
+            found = compile_candidate(self._job(problem, config, source))
+            self._compiled[(problem.dispatch, key)] = found
+        return found
+
+    def measure(self, problem, config) -> Measurement:
+        candidate_json = None
+        try:
+            config = as_config(config)
+            candidate_json = config.to_json() if config else None
+            compiled = self.compiled(problem, config)
+            result = compiled.failure or self._time(compiled)
+            details = {"dispatch_repeat": compiled.dispatch_repeat, "compile_s": round(compiled.compile_s, 3)}
+            if compiled.lowering_config:
+                details["lowering_config"] = compiled.lowering_config
+        except Exception as e:  # nothing about one candidate may stop a run
+            result, details = Measurement.failure(COMPILE_ERROR, f"{type(e).__name__}: {e}"), {}
+        return replace(result, runner=self.name, candidate=candidate_json, dispatch=problem.dispatch,
+                       details={**details, **result.details})
+
+    def _time(self, compiled: CompiledCandidate) -> Measurement:
+        argv = [
+            find_tool("iree-benchmark-module"),
+            f"--module={compiled.vmfb}",
+            "--device=local-sync",
+            # The tool asks for batch_size == the compiled repeat count on
+            # dispatch benchmarks; the iteration count is what bounds the time.
+            f"--batch_size={compiled.dispatch_repeat}",
+            f"--benchmark_min_time={self.calls_per_repetition}x",
+            f"--benchmark_repetitions={self.warmup + self.repetitions}",
+            "--benchmark_format=json",
+        ]
+        with exclusive_timing():
+            try:
+                proc = subprocess.run(argv, capture_output=True, timeout=self.timeout_s, check=False)
+            except subprocess.TimeoutExpired:
+                return Measurement.failure(TIMEOUT, f"iree-benchmark-module did not finish in {self.timeout_s:g} s")
+        stdout = proc.stdout.decode("utf-8", errors="replace")
+        stderr = proc.stderr.decode("utf-8", errors="replace")
+        if proc.returncode != 0:
+            return Measurement.failure(
+                RUN_ERROR, first_error_line(stderr, f"iree-benchmark-module exited with status {proc.returncode}"))
+        try:
+            times = parse_benchmark_json(_json_part(stdout), compiled.dispatch_repeat, self.warmup)
+        except (ValueError, KeyError) as e:
+            return Measurement.failure(RUN_ERROR, f"cannot read iree-benchmark-module output: {e}")
+        if not times:
+            return Measurement.failure(RUN_ERROR, "iree-benchmark-module reported no timed repetitions")
+        return Measurement(status=OK, median_us=statistics.median(times), min_us=min(times),
+                           repetitions=len(times), details={"times_us": [round(t, 3) for t in times]})
+
+    def close(self) -> None:
+        if self._owns_executor:
+            self.executor.close()
+        if self._owns_work_dir:
+            shutil.rmtree(self.work_dir, ignore_errors=True)
+
+
+__all__ = [
+    "CompileJob",
+    "CompiledCandidate",
+    "DEFAULT_CANDIDATE_KEY",
+    "HostBenchRunner",
+    "compile_candidate",
+    "exclusive_timing",
+    "parse_benchmark_json",
+]
