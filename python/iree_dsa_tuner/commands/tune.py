@@ -41,6 +41,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted run (recorded measurements are always reused; this is explicit)")
     p.add_argument("--no-db", action="store_true", help="measure everything afresh and record nothing")
+    p.add_argument("--dispatch", action="append", default=[], metavar="SYM",
+                   help="tune only this dispatch (repeatable; default: all)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--repetitions", type=int, default=5, help="host: benchmark repetitions per candidate (median)")
     p.add_argument("--json", metavar="REPORT", help="write the full report as JSON")
@@ -53,7 +55,7 @@ def make_runner(target, model: Path, args):
         from ..runners.dsa_sim import DsaSimRunner
 
         return DsaSimRunner(target, default_configs(model, target_compile_flags(args)))
-    from ..runners.host_bench import HostBenchRunner
+    from ..runners.host import HostBenchRunner
 
     return HostBenchRunner(model, repetitions=args.repetitions, jobs=args.jobs)
 
@@ -104,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     db = None if args.no_db else TuningDatabase(args.db)
     runner = make_runner(target, model, args)
     options = TuneOptions(strategy=args.strategy, budget=args.budget, time_budget_s=args.time_budget,
-                          seed=args.seed, jobs=args.jobs)
+                          seed=args.seed, jobs=args.jobs, dispatches=tuple(args.dispatch))
     progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
     tfp = target_fingerprint(target.describe(), extra=f"runner={getattr(runner, 'name', '')}")
     try:

@@ -114,6 +114,7 @@ class TuneOptions:
     seed: int = 0
     jobs: int = 1
     strategy_options: dict = field(default_factory=dict)
+    dispatches: tuple[str, ...] = ()  # only these symbols (all when empty)
 
 
 @dataclass
@@ -261,6 +262,8 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
 
     runnable = [p for p in problems if isinstance(p, RootOpProblem)]
     for n, problem in enumerate(problems, start=1):
+        if options.dispatches and problem.dispatch not in options.dispatches:
+            continue
         if problem not in runnable or problem.kind not in ("contraction", "convolution"):
             report.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind,
                                    "reason": getattr(problem, "reason", "") or f"{problem.kind} ops are not tuned yet"})

@@ -1,0 +1,113 @@
+"""The tune loop end to end on the DSA model, the DB cache, and resume after SIGKILL."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from iree_dsa_tuner.db import TuningDatabase
+from iree_dsa_tuner.db.fingerprint import target_fingerprint
+from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
+from iree_dsa_tuner.search.driver import TuneOptions, default_configs, tune_model
+from iree_dsa_tuner.targets import get_target
+
+from conftest import INPUTS
+
+MODEL = INPUTS / "mlp3.mlir"
+
+
+class CountingRunner:
+    """Wraps a runner and remembers what it was asked to measure."""
+
+    name = "dsa-sim"
+
+    def __init__(self, inner):
+        self.inner, self.calls = inner, []
+
+    def measure(self, problem, config):
+        self.calls.append((problem.dispatch, None if config is None else json.dumps(config.to_json(), sort_keys=True)))
+        return self.inner.measure(problem, config)
+
+    def close(self):
+        pass
+
+
+def run_tune(db, budget=8, strategy="pruned"):
+    target = get_target("dsa-e1")
+    runner = CountingRunner(DsaSimRunner(target, default_configs(MODEL)))
+    tfp = target_fingerprint(target.describe(), extra="runner=dsa-sim")
+    report = tune_model(MODEL, target, runner, db, TuneOptions(strategy=strategy, budget=budget), target_fp=tfp)
+    return report, runner
+
+
+def test_tune_dsa_writes_a_verified_spec_never_slower_than_default(tmp_path):
+    with TuningDatabase(tmp_path / "db.sqlite") as db:
+        report, runner = run_tune(db)
+    assert report.verified and report.spec_text
+    assert len(report.dispatches) == 3
+    for d in report.dispatches:
+        assert d.default_us and d.best_us
+        best = d.best_us if d.chosen == "tuned" else d.default_us
+        assert best <= d.default_us
+        assert d.measured <= 8
+        assert d.space_size > d.survivors > 0
+    assert "compilation_info" in report.spec_text
+
+
+def test_second_run_is_served_from_the_database(tmp_path):
+    with TuningDatabase(tmp_path / "db.sqlite") as db:
+        first, _ = run_tune(db)
+    with TuningDatabase(tmp_path / "db.sqlite") as db:
+        second, runner = run_tune(db)
+    measured_again = [c for c in runner.calls if c[1] is not None]
+    # Calibration may move the ranking, but nothing measured before is measured again.
+    assert sum(d.cached for d in second.dispatches) > 0
+    assert len(measured_again) < sum(d.measured for d in first.dispatches)
+
+
+KILLER = textwrap.dedent("""
+    import os, signal, sys
+    sys.path.insert(0, {tests!r})
+    from test_tune import run_tune, CountingRunner
+    import test_tune
+    from iree_dsa_tuner.db import TuningDatabase
+    from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
+    original = DsaSimRunner.measure
+    count = 0
+    def dying_measure(self, problem, config):
+        global count
+        count += 1
+        if count == {kill_after}:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return original(self, problem, config)
+    DsaSimRunner.measure = dying_measure
+    run_tune(TuningDatabase({db!r}))
+""")
+
+
+def test_resume_after_sigkill_remeasures_nothing(tmp_path):
+    db_path = str(tmp_path / "db.sqlite")
+    script = KILLER.format(tests=os.path.dirname(__file__), kill_after=12, db=db_path)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    with TuningDatabase(db_path) as db:
+        recorded = {(m.dispatch, json.dumps(m.candidate, sort_keys=True) if m.candidate else None) for m in db_all(db)}
+        assert len(recorded) >= 5
+        report, runner = run_tune(db)
+    again = [c for c in runner.calls if c in recorded and c[1] is not None]
+    assert again == []
+    assert report.verified
+
+
+def db_all(db):
+    rows = db._execute("SELECT dispatch_fp, target_fp FROM measurements").fetchall()
+    out = []
+    for dfp, tfp in {(r[0], r[1]) for r in rows}:
+        out.extend(db.measurements(dfp, tfp))
+    return out
