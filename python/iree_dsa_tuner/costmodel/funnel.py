@@ -47,6 +47,8 @@ REASONS: tuple[tuple[str, str], ...] = (
     ("latency", "unfused consumer: second launch"),
     ("latency", "slower than the best estimate by more than the slack"),
     ("latency", "dominated: a variant of the same tiles is as fast with fewer cores/buffers/lanes"),
+    ("legal", "vector tile reaches llvm-cpu's vector-size limit (m x n x k elements)"),
+    ("legal", "vector M step larger than the per-core M tile"),
 )
 _CODE = {text: i for i, (_, text) in enumerate(REASONS)}
 # Traffic within this factor of compulsory counts as "no re-reads" (rounding of tiles).
@@ -230,6 +232,9 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     _prune(code, alive, cols["vec_k"] < 1, REASONS[1][1])
     _prune(code, alive, (vec_n > tile_n) & (vec_n > min(space.choices["vec_n"])), REASONS[2][1])
     _prune(code, alive, (qb > 0) & (geo.tk % np.maximum(qb, 1) != 0), REASONS[3][1])
+    vector_elements = cols["vec_m"] * np.minimum(vec_n, tile_n) * cols["vec_k"]
+    _prune(code, alive, vector_elements >= desc.max_vector_elements, REASONS[17][1])
+    _prune(code, alive, cols["vec_m"] > geo.tm, REASONS[18][1])
     close_stage("legal", entering)
 
     fits = geo.footprint_bytes <= desc.scratchpad_bytes

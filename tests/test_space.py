@@ -1,0 +1,119 @@
+"""Candidate spaces: sizes, laziness, problem kinds."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from iree_dsa_tuner.ir.problems import AttentionProblem, ConvolutionProblem, ContractionProblem, OperandInfo
+from iree_dsa_tuner.space import (
+    KNOBS,
+    TilingCandidate,
+    UnsupportedProblem,
+    candidates_to_columns,
+    gemm_shape,
+    simple_gemm,
+    tile_ladder,
+)
+from iree_dsa_tuner.space.shape import parse_shape
+from iree_dsa_tuner.targets import get_target
+
+
+@pytest.fixture(scope="module")
+def e1():
+    return get_target("dsa-e1")
+
+
+def test_tile_ladder():
+    assert tile_ladder(256, 8) == (2, 4, 8, 16, 32, 64, 128, 256)
+    assert tile_ladder(4096, 8) == (32, 64, 128, 256, 512, 1024, 2048, 4096)
+    assert tile_ladder(50, 8) == (1, 2, 4, 8, 16, 32, 50)
+    assert tile_ladder(1, 8) == (1,)
+
+
+def test_r56_space_factors(e1):
+    # The seed's R5.6: tile M/N/K 8 choices each, 4 parallelism, 3 vector widths,
+    # 3 DMA depths, 2 fusion. Note 8*8*8*4*3*3*2 is 36864; the seed's "13824" is
+    # 8*8*8*3*3*3, so its product does not match its own factors.
+    space = e1.space(simple_gemm(256, 2048, 2048, "i8", has_consumer=True))
+    dims = space.dimensions()
+    assert [dims[k] for k in ("tile_m", "tile_n", "tile_k", "parallelism", "vec_n", "dma_stages", "fusion")] == \
+        [8, 8, 8, 4, 3, 3, 2]
+    assert space.size == 8 * 8 * 8 * 4 * 3 * 3 * 2 == 36864
+    # A batch-1 INT4 GEMM trades the (trivial) M tile for the quant block: exactly 13824.
+    int4 = e1.space(simple_gemm(1, 2048, 2048, "i8", "i4", has_consumer=True))
+    assert int4.size == 13824 and int4.dimensions()["quant_block"] == 3
+
+
+def test_space_is_lazy_and_consistent(e1):
+    space = e1.space(simple_gemm(1, 256, 256, "i8"))
+    cols = space.columns()
+    listed = list(space)
+    assert len(listed) == space.size == len(cols["tile_n"])
+    again = candidates_to_columns(listed)
+    for k in KNOBS:
+        assert (again[k] == cols[k]).all()
+    first = next(iter(space))
+    assert isinstance(first, TilingCandidate) and first.vec_m == 1  # derived: min(tile_m, array rows)
+    chunks = list(space.chunks(1000))
+    assert sum(len(c["tile_m"]) for c in chunks) == space.size
+
+
+def test_vector_step_respects_llvm_cpu_limit(e1):
+    desc = e1.describe()
+    cols = e1.space(simple_gemm(256, 2048, 2048, "i8")).columns()
+    import numpy as np
+    vec = cols["vec_m"] * np.minimum(cols["vec_n"], cols["tile_n"]) * cols["vec_k"]
+    assert (vec < desc.max_vector_elements).all() and (cols["vec_k"] >= 1).all()
+
+
+def _operand(*shape, t="i8"):
+    return OperandInfo(tuple(shape), t)
+
+
+def test_attention_is_rejected_clearly(e1):
+    att = AttentionProblem("main$async_dispatch_7_attention", "iree_linalg_ext.attention", (8, 50, 256, 256, 50),
+                           ("parallel",) * 5, {"batch": (0,), "m": (1,), "k1": (2,), "k2": (3,), "n": (4,)}, (),
+                           (_operand(8, 50, 256, t="f32"),) * 3, _operand(8, 50, 256, t="f32"))
+    with pytest.raises(UnsupportedProblem, match="attention.*not implemented yet"):
+        e1.space(att)
+
+
+def test_contraction_problem_mapping(e1):
+    # batch_matmul 1x50x4096x1024 as torch exports it: loops b, m, n, k.
+    p = ContractionProblem("d0", "linalg.batch_matmul", (1, 50, 4096, 1024),
+                           ("parallel", "parallel", "parallel", "reduction"),
+                           {"batch": (0,), "m": (1,), "n": (2,), "k": (3,)}, (),
+                           (_operand(1, 50, 1024), _operand(1, 1024, 4096)), _operand(1, 50, 4096, t="i32"))
+    shape = gemm_shape(p)
+    assert (shape.batch, shape.m, shape.n, shape.k) == (1, 50, 4096, 1024)
+    config = e1.to_config(p, next(iter(e1.space(p))))
+    assert config.distribution[0] == 1 and config.distribution[3] == 0 and config.vector_reduction[3] >= 1
+
+
+def test_convolution_as_implicit_gemm(e1):
+    # NHWC conv, batch 2: loops n, oh, ow, oc, fh, fw, ic.
+    p = ConvolutionProblem("conv", "linalg.conv_2d_nhwc_hwcf", (2, 16, 16, 64, 3, 3, 32),
+                           ("parallel",) * 4 + ("reduction",) * 3,
+                           {"batch": (0,), "output_image": (1, 2), "output_channel": (3,),
+                            "filter_loop": (4, 5), "input_channel": (6,)}, (),
+                           (_operand(2, 18, 18, 32), _operand(3, 3, 32, 64)), _operand(2, 16, 16, 64, t="i32"))
+    shape = gemm_shape(p)
+    assert (shape.m, shape.n, shape.k) == (2 * 16 * 16, 64, 9 * 32)
+    assert shape.inner("m") == 16 and shape.inner("k") == 32
+    space = e1.space(p)
+    assert max(space.choices["tile_m"]) == 16  # the tile lands on the innermost output-image loop
+    config = e1.to_config(p, next(iter(space)))
+    assert config.pipeline == "ConvTileAndDecomposeExpert"
+    assert config.vector_reduction[4] == config.vector_reduction[5] == 1
+
+
+def test_parse_shape():
+    s = parse_shape("1x256x256", "i8")
+    assert (s.m, s.n, s.k, s.out_type) == (1, 256, 256, "i32")
+    q = parse_shape("2x1x64x128", "i8xi4")
+    assert q.batch == 2 and q.rhs_type == "i4" and q.out_type == "f32"
+    with pytest.raises(ValueError, match="MxNxK"):
+        parse_shape("12", "i8")
+    assert math.prod([1]) == 1
