@@ -1,0 +1,213 @@
+"""The tuning database: keys, roundtrip, durability under SIGKILL, export, the CLI."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from dataclasses import replace
+
+import pytest
+
+from iree_dsa_tuner.db import (
+    DEFAULT_CANDIDATE_KEY,
+    TuningDatabase,
+    candidate_key,
+    dispatch_fingerprint,
+    target_fingerprint,
+)
+from iree_dsa_tuner.ir.problems import ContractionProblem, OperandInfo
+from iree_dsa_tuner.runners import Measurement
+
+TFP = "t" * 64
+CONFIG = {"pipeline": "DoubleTilingExpert", "distribution": [0, 256, 0],
+          "vector_common_parallel": [1, 64, 0], "vector_reduction": [0, 0, 16]}
+
+
+def matvec(symbol: str, n: int = 2048) -> ContractionProblem:
+    return ContractionProblem(
+        dispatch=symbol, op_name="linalg.matmul", loop_sizes=(1, n, 2048),
+        loop_types=("parallel", "parallel", "reduction"), dim_groups={"batch": (), "m": (0,), "n": (1,), "k": (2,)},
+        indexing_maps=("affine_map<(d0, d1, d2) -> (d0, d2)>", "affine_map<(d0, d1, d2) -> (d2, d1)>",
+                       "affine_map<(d0, d1, d2) -> (d0, d1)>"),
+        inputs=(OperandInfo((1, 2048), "f32"), OperandInfo((2048, n), "f32")), output=OperandInfo((1, n), "f32"))
+
+
+def test_dispatch_fingerprint_ignores_the_symbol_but_not_the_op():
+    a = dispatch_fingerprint(matvec("model_a_dispatch_0_matmul_1x2048x2048_f32"))
+    b = dispatch_fingerprint(matvec("other$async_dispatch_7_matmul_1x2048x2048_f32"))
+    c = dispatch_fingerprint(matvec("model_a_dispatch_0_matmul_1x1024x2048_f32", n=1024))
+    assert a == b
+    assert a != c
+    assert len(a) == 64
+
+
+def test_target_fingerprint_covers_description_iree_and_cpu(monkeypatch):
+    from iree_dsa_tuner.db import fingerprint
+
+    host = {"name": "host", "kind": "cpu", "clock_hz": 2.6e9}
+    base = target_fingerprint(host)
+    assert base == target_fingerprint(dict(reversed(list(host.items()))))  # key order does not matter
+    assert base != target_fingerprint({**host, "clock_hz": 3.0e9})
+    assert base != target_fingerprint(host, extra="--repetitions=9")
+    monkeypatch.setattr(fingerprint, "host_cpu_model", lambda: "Some Other CPU")
+    assert base != target_fingerprint(host)
+    dsa = {"name": "dsa-e1", "kind": "dsa"}
+    dsa_fp = target_fingerprint(dsa)
+    monkeypatch.setattr(fingerprint, "iree_version", lambda: "9.9.9")
+    assert dsa_fp != target_fingerprint(dsa)
+
+
+def test_candidate_key_is_canonical():
+    reordered = dict(reversed(list(CONFIG.items())))
+    assert candidate_key(CONFIG) == candidate_key(reordered)
+    assert candidate_key(None) == DEFAULT_CANDIDATE_KEY
+    assert json.loads(candidate_key(CONFIG)) == CONFIG
+
+
+def test_roundtrip_lookup_and_listing(tmp_path):
+    dfp = dispatch_fingerprint(matvec("d0"))
+    with TuningDatabase(tmp_path / "t.sqlite") as db:
+        key = db.record_measurement(dfp, TFP, Measurement("ok", 270.5, 260.0, 5, runner="host-bench",
+                                                          candidate=CONFIG, dispatch="d0"), estimate_us=250.0)
+        db.record_measurement(dfp, TFP, Measurement("ok", 1380.0, 1300.0, 5, runner="host-bench", dispatch="d0"))
+        db.record_measurement(dfp, TFP, Measurement("compile-error", reason="x.mlir:1:2: error: large vector sizes",
+                                                    candidate={**CONFIG, "vector_reduction": [0, 0, 512]}))
+        assert key == candidate_key(CONFIG)
+    with TuningDatabase(tmp_path / "t.sqlite") as db:
+        found = db.lookup(dfp, TFP, candidate_key(CONFIG))
+        assert (found.status, found.median_us, found.min_us, found.repetitions) == ("ok", 270.5, 260.0, 5)
+        assert found.candidate == CONFIG and found.estimate_us == 250.0 and found.runner == "host-bench"
+        assert db.lookup(dfp, TFP, DEFAULT_CANDIDATE_KEY).median_us == 1380.0
+        assert db.lookup(dfp, "other-target", candidate_key(CONFIG)) is None
+        listed = db.measurements(dfp, TFP)
+        assert [m.status for m in listed] == ["ok", "ok", "compile-error"]
+        assert "large vector sizes" in listed[2].reason
+        # Measuring a candidate again replaces its record.
+        db.record_measurement(dfp, TFP, Measurement("ok", 250.0, 240.0, 5, candidate=CONFIG))
+        assert db.lookup(dfp, TFP, candidate_key(CONFIG)).median_us == 250.0
+        assert db.count() == 3
+
+
+def test_calibration_and_baseline_drift(tmp_path):
+    with TuningDatabase(tmp_path / "t.sqlite") as db:
+        assert db.load_calibration(TFP) is None
+        db.save_calibration(TFP, {"efficiency": {"f32": 0.42}, "launch_us": 3.0})
+        assert db.load_calibration(TFP) == {"efficiency": {"f32": 0.42}, "launch_us": 3.0}
+        start = db.record_baseline("d", TFP, Measurement("ok", 1000.0, 950.0, 5), phase="start")
+        assert start.start_median_us == 1000.0 and start.end_median_us is None and not start.drift_flag
+        steady = db.record_baseline("d", TFP, Measurement("ok", 1050.0, 990.0, 5), phase="end")
+        assert steady.drift == pytest.approx(0.05) and not steady.drift_flag
+        drifted = db.record_baseline("d", TFP, Measurement("ok", 1200.0, 1100.0, 5), phase="end")
+        assert drifted.drift == pytest.approx(0.2) and drifted.drift_flag
+
+
+def test_export_csv_and_json(tmp_path):
+    with TuningDatabase(tmp_path / "t.sqlite") as db:
+        db.record_measurement("dfp", TFP, Measurement("ok", 1.5, 1.25, 3, candidate=CONFIG, dispatch="d0"))
+        db.record_measurement("dfp", TFP, Measurement("timeout", reason="did not finish in 60 s", dispatch="d0"))
+        db.save_calibration(TFP, {"a": 1})
+        db.record_baseline("dfp", TFP, Measurement("ok", 2.0, 1.9, 3), phase="start")
+        buffer = io.StringIO()
+        assert db.export_csv(buffer) == 2
+        rows = list(csv.DictReader(io.StringIO(buffer.getvalue())))
+        assert [r["status"] for r in rows] == ["ok", "timeout"]
+        assert json.loads(rows[0]["candidate"]) == CONFIG and float(rows[0]["median_us"]) == 1.5
+        assert rows[1]["reason"] == "did not finish in 60 s" and rows[1]["median_us"] == ""
+        db.export_json(tmp_path / "out.json")
+    document = json.loads((tmp_path / "out.json").read_text())
+    assert document["measurements"][0]["candidate"] == CONFIG
+    assert document["calibration"] == [{"target_fp": TFP, "params": {"a": 1},
+                                        "updated_at": document["calibration"][0]["updated_at"]}]
+    assert document["baselines"][0]["start_median_us"] == 2.0
+
+
+_WRITER = textwrap.dedent("""\
+    import sys, time
+    from iree_dsa_tuner.db import TuningDatabase
+    from iree_dsa_tuner.runners import Measurement
+    db = TuningDatabase(sys.argv[1])
+    for i in range(100000):
+        db.record_measurement("dfp", "tfp", Measurement("ok", float(i), float(i), 1),
+                              candidate={"pipeline": "DoubleTilingExpert", "distribution": [i],
+                                         "vector_common_parallel": [0], "vector_reduction": [0]})
+        # Report only after the commit returned: everything printed must survive.
+        print(i, flush=True)
+""")
+
+
+def test_records_survive_sigkill_and_the_database_reopens(tmp_path):
+    path = tmp_path / "killed.sqlite"
+    proc = subprocess.Popen([sys.executable, "-c", _WRITER, str(path)], stdout=subprocess.PIPE, text=True)
+    acknowledged = -1
+    deadline = time.monotonic() + 60
+    while acknowledged < 30 and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        acknowledged = int(line)
+    os.kill(proc.pid, signal.SIGKILL)  # mid-way: the writer is in its loop
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    assert acknowledged >= 30, "the writer did not get going"
+    with TuningDatabase(path) as db:
+        stored = {m.median_us for m in db.measurements("dfp", "tfp")}
+        assert set(map(float, range(acknowledged + 1))) <= stored
+        # The reopened database takes new records.
+        db.record_measurement("dfp", "tfp", Measurement("run-error", reason="after the kill"))
+        assert db.lookup("dfp", "tfp", DEFAULT_CANDIDATE_KEY).reason == "after the kill"
+
+
+def test_one_connection_per_process_after_fork(tmp_path):
+    db = TuningDatabase(tmp_path / "f.sqlite")
+    db.record_measurement("dfp", "tfp", Measurement("ok", 1.0, 1.0, 1))
+    pid = os.fork()
+    if pid == 0:  # the child must not reuse the parent's connection
+        try:
+            db.record_measurement("dfp", "tfp", Measurement("ok", 2.0, 2.0, 1, candidate=CONFIG))
+            os._exit(0)
+        except BaseException:
+            os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 0
+    assert db.lookup("dfp", "tfp", candidate_key(CONFIG)).median_us == 2.0
+    db.close()
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+def test_cli_db_export(tmp_path):
+    path = tmp_path / "t.sqlite"
+    with TuningDatabase(path) as db:
+        db.record_measurement("dfp", TFP, Measurement("ok", 3.0, 2.0, 5, candidate=CONFIG, dispatch="d0"))
+    r = run_cli("db", "export", "--csv", "--db", path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0].startswith("dispatch_fp,target_fp,candidate_key")
+    assert len(r.stdout.splitlines()) == 2
+    out = tmp_path / "export.json"
+    r = run_cli("db", "export", "--json", "--db", path, "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(out.read_text())["measurements"][0]["median_us"] == 3.0
+    assert not (tmp_path / "export.json.partial").exists()
+
+
+def test_cli_db_export_errors_are_one_line(tmp_path):
+    r = run_cli("db", "export", "--csv", "--db", tmp_path / "missing.sqlite")
+    assert r.returncode == 2 and "no tuning database" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "missing.sqlite").exists()
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not sqlite at all " * 100)
+    r = run_cli("db", "export", "--json", "--db", junk)
+    assert r.returncode == 2 and "not a usable tuning database" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    r = run_cli("db", "export", "--db", junk)  # no format
+    assert r.returncode == 2
