@@ -24,7 +24,10 @@ def add_parser(subparsers) -> None:
         "that every config is applied and numerics match IREE's defaults.",
     )
     p.add_argument("-o", "--output-dir", default="iree-dsa-demo", metavar="DIR",
-                   help="where the spec is written (default: ./iree-dsa-demo)")
+                   help="where the specs and the tuning database go (default: ./iree-dsa-demo)")
+    p.add_argument("--no-tune", action="store_true", help="stop after inspect -> spec -> verify")
+    p.add_argument("--host-budget", type=int, default=6, metavar="N",
+                   help="host measurements for the batch-1 dispatch (default 6)")
     p.set_defaults(func=run)
 
 
@@ -45,4 +48,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"numerics @{n.function}: {'match' if n.ok else 'MISMATCH'} (max err {n.max_error:.3g}, tolerance {n.tolerance:.3g})")
     print(f"\nverify: {'OK' if report.ok else 'FAILED'}; use it with: "
           f"iree-compile --iree-codegen-tuning-spec-path={spec_path} ...")
-    return 0 if report.ok else 1
+    if not report.ok:
+        return 1
+    if args.no_tune:
+        return 0
+    from . import tune
+
+    db = str(out / "tuning.sqlite")
+    batch1 = next(p.dispatch for p in problems if isinstance(p, RootOpProblem))
+    runs = [
+        ("dsa-e1: every dispatch, simulated", ["--target", "dsa-e1", "-o", str(out / "spec.dsa-e1.mlir")]),
+        (f"host: {batch1}, measured with iree-benchmark-module (one thread)",
+         ["--target", "host", "--dispatch", batch1, "--budget", str(args.host_budget), "--repetitions", "3",
+          "-o", str(out / "spec.host.mlir")]),
+    ]
+    parser = argparse.ArgumentParser(prog="iree-dsa-tune")
+    tune.add_parser(parser.add_subparsers())
+    for title, extra in runs:
+        print(f"\n== tune {title}")
+        tune_args = parser.parse_args(["tune", str(DEFAULT_MODEL), "--db", db, "--quiet", *extra])
+        tune.run(tune_args)
+    return 0
