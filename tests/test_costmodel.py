@@ -1,0 +1,106 @@
+"""Roofline (R5.5), the pruning funnel (R5.4, R5.6) and its throughput."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from iree_dsa_tuner.costmodel import REASONS, roofline, run_funnel
+from iree_dsa_tuner.space import simple_gemm
+from iree_dsa_tuner.targets import get_target
+
+
+@pytest.fixture(scope="module")
+def e1():
+    return get_target("dsa-e1")
+
+
+def test_r55_worked_example_exactly(e1):
+    # M=1, N=256, K=256 INT8 on 256 TOPS / 68 GB/s.
+    r = roofline(simple_gemm(1, 256, 256, "i8"), e1.describe())
+    assert r.ops == 131072
+    # Bytes, counted explicitly: weights 256x256 INT8 = 65536 (the seed's "~65536"),
+    # A = 256 B, C = 256 x i32 = 1024 B; compulsory = 66816.
+    assert r.weight_bytes == 65536 and r.lhs_bytes == 256 and r.out_bytes == 1024
+    assert r.compulsory_bytes == 66816
+    assert r.seed_intensity == 2.0
+    assert r.intensity == pytest.approx(1.96, abs=0.01)
+    assert r.ridge == pytest.approx(3765, abs=1)
+    assert r.memory_bound and r.regime == "memory-bound"
+    assert r.seed_bound_ops_per_s == pytest.approx(136e9)
+    assert r.bound_ops_per_s == pytest.approx(133.4e9, rel=1e-3)
+    text = "\n".join(r.lines())
+    assert "131072" in text and "3765 op/B" in text and "136.0 GOP/s" in text
+
+
+def test_funnel_r55_reports_every_stage(e1):
+    result = run_funnel(e1.space(simple_gemm(1, 256, 256, "i8")), e1.describe())
+    assert [s.name for s in result.stages] == ["legal", "roofline", "scratchpad", "latency"]
+    # Counts chain: what leaves one stage enters the next.
+    for before, after in zip(result.stages, result.stages[1:]):
+        assert before.left == after.entered
+    assert result.stages[0].entered == result.size
+    assert result.stages[-1].left == result.survivor_count > 0
+    # Every pruned candidate keeps its stage and reason; reason tallies add up.
+    for s in result.stages:
+        assert sum(c for _, c in s.reasons) == s.pruned
+    pruned = np.flatnonzero(result.reason_code)
+    assert all(result.stage_of(i) in ("legal", "roofline", "scratchpad", "latency") for i in pruned[:50])
+    assert result.reason_of(int(pruned[0])) in [text for _, text in REASONS]
+
+
+@pytest.mark.parametrize("shape", [
+    simple_gemm(256, 2048, 2048, "i8", has_consumer=True),   # the R5.6 factors: 36864 points
+    simple_gemm(1, 2048, 2048, "i8", "i4", has_consumer=True),  # 13824 points with the quant block
+])
+def test_r56_funnel_shrinks_to_tens(e1, shape):
+    result = run_funnel(e1.space(shape), e1.describe())
+    assert result.size in (36864, 13824)
+    assert 10 <= result.survivor_count <= 200
+    assert result.shrink >= 10
+    # The roofline and scratchpad stages alone already remove most of the space.
+    after_sram = result.stages[2].left
+    assert after_sram < result.size / 3
+
+
+def test_pi0_gemm_funnel(e1):
+    result = run_funnel(e1.space(simple_gemm(1, 1024, 4096, "i8", has_consumer=True)), e1.describe())
+    assert 5 <= result.survivor_count <= 200
+    best = result.survivors(1)[0]
+    # Memory-bound: the best estimate sits near the roofline bound plus launch.
+    rl = result.roofline
+    assert rl.memory_bound
+    assert best.estimate_s >= rl.bound_seconds
+    assert best.estimate_s < 1.3 * rl.bound_seconds + best.launch_s
+    assert best.candidate.fusion == 1
+
+
+def test_funnel_survivors_fit_and_rank(e1):
+    desc = e1.describe()
+    result = run_funnel(e1.space(simple_gemm(50, 1024, 4096, "i8", has_consumer=True)), desc)
+    order = result.order
+    assert (result.geometry.footprint_bytes[order] <= desc.scratchpad_bytes).all()
+    est = result.estimate.total_s[order]
+    assert (np.diff(est) >= 0).all()
+
+
+def test_funnel_throughput(e1):
+    space = e1.space(simple_gemm(256, 2048, 2048, "i8", has_consumer=True))
+    cols = space.columns()
+    run_funnel(space, e1.describe(), columns=cols)  # warm-up
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        run_funnel(space, e1.describe(), columns=cols)
+        times.append(time.perf_counter() - t0)
+    rate = space.size / float(np.median(times))
+    assert rate >= 100_000, f"{rate:.0f} candidates/s"
+
+
+def test_json_form(e1):
+    result = run_funnel(e1.space(simple_gemm(1, 256, 256, "i8")), e1.describe())
+    js = result.to_json(limit=3)
+    assert js["roofline"]["ops"] == 131072 and js["roofline"]["ridge_op_per_byte"] == pytest.approx(3764.7, abs=0.1)
+    assert js["stages"][0]["entered"] == result.size and len(js["ranked"]) == 3
