@@ -19,15 +19,17 @@ How a candidate is measured (IREE 3.13, each step tried on this machine):
    --iree-hal-benchmark-dispatch-repeat-count=R
    --iree-hal-dump-executable-configurations-to=CDIR -o cand.vmfb`; the
    configured dump proves the spec applied (a matcher that misses is silent).
-4. `iree-benchmark-module --device=local-sync --batch_size=R
-   --benchmark_min_time=Cx --benchmark_repetitions=W+N --benchmark_format=json`:
-   local-sync runs on the calling thread (one thread). Measured in 3.13: each
-   benchmark iteration is one call that runs the dispatch R times (baked in at
-   compile time); `real_time` is per iteration whatever `--batch_size` says
-   (1 or R give the same number), and `--benchmark_min_time=Cx` fixes C
-   iterations per repetition (without it google-benchmark runs each repetition
-   for 0.5 s). So per-dispatch time is `real_time / R`; the first W
-   repetitions are warm-up and dropped.
+4. `iree-benchmark-module --device=local-sync --batch_size=B
+   --benchmark_min_time=Bx --benchmark_repetitions=W+N --benchmark_format=json`:
+   local-sync runs on the calling thread (one thread). Measured in 3.13: the
+   benchmark function loops `--batch_size` times over a body holding R
+   dispatches (R baked in at compile time), google-benchmark counts B
+   iterations per call, and `real_time` is per iteration, i.e. the time of R
+   dispatches whatever B is (B = 1 and B = R give the same number). With
+   `--benchmark_min_time=Bx` each repetition is exactly one call (without it a
+   repetition runs for 0.5 s). So per-dispatch time is `real_time / R`; B only
+   sets how long a repetition is. The first W repetitions are warm-up and
+   dropped.
 
 Compiles of many candidates may run in parallel (`prepare`, through an
 executor); timings never overlap: a process lock plus an flock on a file in
@@ -67,7 +69,10 @@ _CONFIG_ATTRIBUTES = ("lowering_config", "translation_info", "compilation_info")
 # call repeats; a config slower than this just makes the call longer.
 _ESTIMATE_FLOPS_PER_S = 50e9
 _ESTIMATE_BYTES_PER_S = 20e9
-_MAX_DISPATCH_REPEAT = 1000
+# R is unrolled into the compiled module (a compile-time cost); B is a
+# runtime loop, so long repetitions of tiny dispatches come from B.
+_MAX_DISPATCH_REPEAT = 100
+_MAX_BATCH = 100_000
 
 _TIME_UNIT_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
@@ -206,9 +211,10 @@ class _ModuleBenchmarks:
 class HostBenchRunner(Runner):
     """Measures one dispatch of `model_path` on this CPU, one thread, per candidate config.
 
-    `repetitions` measured repetitions after `warmup` discarded ones, each of
-    `calls_per_repetition` calls of `dispatch_repeat` dispatches (picked per
-    problem so one call takes about `min_call_s`). `timeout_s` bounds each
+    `repetitions` measured repetitions after `warmup` discarded ones. Each
+    repetition runs the compiled body of `dispatch_repeat` dispatches (about
+    `min_call_s` by a rough estimate) `batch` times, at least
+    `min_batch` and about `min_repetition_s` in all. `timeout_s` bounds each
     compile and each timing run. `jobs` compile workers (or an `executor`)
     serve `prepare`. Artifacts live in `work_dir` (a temporary directory,
     removed by close(), when not given).
@@ -227,8 +233,9 @@ class HostBenchRunner(Runner):
         executor: Executor | None = None,
         work_dir: str | os.PathLike | None = None,
         target_flags: tuple[str, ...] = HOST_FLAGS,
-        min_call_s: float = 0.01,
-        calls_per_repetition: int = 10,
+        min_call_s: float = 0.002,
+        min_repetition_s: float = 0.1,
+        min_batch: int = 5,
     ):
         if repetitions < 1:
             raise ValueError("repetitions must be at least 1")
@@ -238,7 +245,8 @@ class HostBenchRunner(Runner):
         self.timeout_s = timeout_s
         self.target_flags = tuple(target_flags)
         self.min_call_s = min_call_s
-        self.calls_per_repetition = max(1, calls_per_repetition)
+        self.min_repetition_s = min_repetition_s
+        self.min_batch = max(1, min_batch)
         self._owns_executor = executor is None
         self.executor = executor or make_executor(jobs)
         self._owns_work_dir = work_dir is None
@@ -297,10 +305,18 @@ class HostBenchRunner(Runner):
         return _ModuleBenchmarks(sources=sources)
 
     # ---- per candidate --------------------------------------------------------
+    @staticmethod
+    def _estimate_s(problem) -> float:
+        return max(problem.flops / _ESTIMATE_FLOPS_PER_S, problem.bytes / _ESTIMATE_BYTES_PER_S, 1e-7)
+
     def dispatch_repeat(self, problem) -> int:
-        """Dispatches per timed call: enough that one call is about `min_call_s`."""
-        estimate_s = max(problem.flops / _ESTIMATE_FLOPS_PER_S, problem.bytes / _ESTIMATE_BYTES_PER_S, 1e-7)
-        return max(1, min(_MAX_DISPATCH_REPEAT, math.ceil(self.min_call_s / estimate_s)))
+        """Dispatches compiled into one benchmark body: about `min_call_s` of work."""
+        return max(1, min(_MAX_DISPATCH_REPEAT, math.ceil(self.min_call_s / self._estimate_s(problem))))
+
+    def batch(self, problem, dispatch_repeat: int) -> int:
+        """Body executions per repetition: about `min_repetition_s`, at least `min_batch`."""
+        wanted = math.ceil(self.min_repetition_s / (dispatch_repeat * self._estimate_s(problem)))
+        return max(self.min_batch, min(_MAX_BATCH, wanted))
 
     def _job(self, problem, config: CompilationConfig | None, source: str) -> CompileJob:
         key = candidate_key(config.to_json() if config else None)
@@ -353,8 +369,10 @@ class HostBenchRunner(Runner):
             config = as_config(config)
             candidate_json = config.to_json() if config else None
             compiled = self.compiled(problem, config)
-            result = compiled.failure or self._time(compiled)
-            details = {"dispatch_repeat": compiled.dispatch_repeat, "compile_s": round(compiled.compile_s, 3)}
+            batch = self.batch(problem, compiled.dispatch_repeat)
+            result = compiled.failure or self._time(compiled, batch)
+            details = {"dispatch_repeat": compiled.dispatch_repeat, "batch": batch,
+                       "compile_s": round(compiled.compile_s, 3)}
             if compiled.lowering_config:
                 details["lowering_config"] = compiled.lowering_config
         except Exception as e:  # nothing about one candidate may stop a run
@@ -362,15 +380,14 @@ class HostBenchRunner(Runner):
         return replace(result, runner=self.name, candidate=candidate_json, dispatch=problem.dispatch,
                        details={**details, **result.details})
 
-    def _time(self, compiled: CompiledCandidate) -> Measurement:
+    def _time(self, compiled: CompiledCandidate, batch: int) -> Measurement:
         argv = [
             find_tool("iree-benchmark-module"),
             f"--module={compiled.vmfb}",
             "--device=local-sync",
-            # The tool asks for batch_size == the compiled repeat count on
-            # dispatch benchmarks; the iteration count is what bounds the time.
-            f"--batch_size={compiled.dispatch_repeat}",
-            f"--benchmark_min_time={self.calls_per_repetition}x",
+            # One call per repetition: B loop trips of R dispatches each.
+            f"--batch_size={batch}",
+            f"--benchmark_min_time={batch}x",
             f"--benchmark_repetitions={self.warmup + self.repetitions}",
             "--benchmark_format=json",
         ]
