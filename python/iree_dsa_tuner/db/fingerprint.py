@@ -12,6 +12,7 @@ from dataclasses import asdict, is_dataclass
 from pathlib import Path
 
 from ..compiler import iree_version
+from ..spec.config import CompilationConfig, ConfigError
 
 # The key of "no spec entry": IREE's own default config for the dispatch.
 DEFAULT_CANDIDATE_KEY = "default"
@@ -76,4 +77,11 @@ def candidate_key(config_json: dict | None) -> str:
         return DEFAULT_CANDIDATE_KEY
     if hasattr(config_json, "to_json"):
         config_json = config_json.to_json()
+    else:
+        # The same config written with or without its defaults (pipeline,
+        # empty extra) must be one record, so configs are normalised first.
+        try:
+            config_json = CompilationConfig.from_json(config_json).to_json()
+        except ConfigError:
+            pass  # not an llvm-cpu config (another target's knobs): keyed as given
     return _canonical_json(config_json)

@@ -369,10 +369,12 @@ class HostBenchRunner(Runner):
             config = as_config(config)
             candidate_json = config.to_json() if config else None
             compiled = self.compiled(problem, config)
-            batch = self.batch(problem, compiled.dispatch_repeat)
-            result = compiled.failure or self._time(compiled, batch)
-            details = {"dispatch_repeat": compiled.dispatch_repeat, "batch": batch,
-                       "compile_s": round(compiled.compile_s, 3)}
+            details = {"dispatch_repeat": compiled.dispatch_repeat, "compile_s": round(compiled.compile_s, 3)}
+            if compiled.failure is not None:
+                result = compiled.failure
+            else:
+                details["batch"] = self.batch(problem, compiled.dispatch_repeat)
+                result = self._time(compiled, details["batch"])
             if compiled.lowering_config:
                 details["lowering_config"] = compiled.lowering_config
         except Exception as e:  # nothing about one candidate may stop a run

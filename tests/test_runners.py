@@ -1,0 +1,194 @@
+"""Runners: the host benchmark runner on tiny shapes, replay, the executor seam."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from conftest import matmul_model, write_model
+from iree_dsa_tuner.db import DEFAULT_CANDIDATE_KEY, TuningDatabase, candidate_key, dispatch_fingerprint
+from iree_dsa_tuner.ir import load_problems, tunable
+from iree_dsa_tuner.runners import (
+    COMPILE_ERROR,
+    OK,
+    RUN_ERROR,
+    TIMEOUT,
+    HostBenchRunner,
+    LocalProcessPool,
+    LocalThreadPool,
+    Measurement,
+    ReplayRunner,
+    SerialExecutor,
+    drift,
+    make_runner,
+)
+from iree_dsa_tuner.runners.host import exclusive_timing, parse_benchmark_json
+
+SMALL_CONFIG = {"distribution": [4, 64, 0], "vector_common_parallel": [4, 16, 0], "vector_reduction": [0, 0, 8]}
+# m x n x k = 64 x 256 x 64 vector elements: far past llvm-cpu's vector size limit.
+OVERSIZED = {"distribution": [64, 256, 0], "vector_common_parallel": [64, 256, 0], "vector_reduction": [0, 0, 64]}
+GOOD_64 = {"distribution": [32, 64, 0], "vector_common_parallel": [8, 32, 0], "vector_reduction": [0, 0, 8]}
+
+
+def _problem(model):
+    return tunable(load_problems(model))[0]
+
+
+# ---- pure logic ------------------------------------------------------------------------
+
+def test_parse_benchmark_json_divides_by_the_compiled_repeat_and_drops_warmup():
+    entries = [{"run_type": "iteration", "real_time": t, "time_unit": "us"} for t in (9000.0, 2600.0, 2500.0, 2700.0)]
+    entries.append({"run_type": "aggregate", "aggregate_name": "median", "real_time": 2650.0, "time_unit": "us"})
+    times = parse_benchmark_json(json.dumps({"benchmarks": entries}), dispatch_repeat=10, warmup=1)
+    assert times == [260.0, 250.0, 270.0]
+    ns = [{"run_type": "iteration", "real_time": 5000.0, "time_unit": "ns"}]
+    assert parse_benchmark_json(json.dumps({"benchmarks": ns}), dispatch_repeat=1, warmup=0) == [5.0]
+
+
+def test_measurement_status_is_checked_and_failures_are_one_line():
+    with pytest.raises(ValueError):
+        Measurement("fine")
+    m = Measurement.failure(COMPILE_ERROR, "a.mlir:1:1: error: boom\nnote: more")
+    assert m.reason == "a.mlir:1:1: error: boom" and m.median_us is None and not m.ok
+
+
+def test_drift_flags_more_than_ten_percent():
+    start = Measurement(OK, 100.0, 95.0, 5)
+    assert drift(start, Measurement(OK, 109.0, 100.0, 5)) == (pytest.approx(0.09), False)
+    assert drift(start, Measurement(OK, 85.0, 80.0, 5)) == (pytest.approx(-0.15), True)
+    assert drift(start, Measurement.failure(RUN_ERROR, "x")) == (None, False)
+
+
+def test_replay_runner_answers_from_records_and_counts_calls(tmp_path, inputs):
+    problem = _problem(inputs / "mlp3.mlir")
+    records = [
+        Measurement(OK, 40.0, 39.0, 5, candidate=None, dispatch=problem.dispatch),
+        Measurement(OK, 20.0, 19.0, 5, candidate=GOOD_64, dispatch=dispatch_fingerprint(problem)),
+        Measurement(COMPILE_ERROR, reason="large vector sizes", candidate=OVERSIZED).to_json(),
+    ]
+    runner = ReplayRunner(records)
+    assert runner.baseline(problem).median_us == 40.0
+    assert runner.measure(problem, GOOD_64).median_us == 20.0  # by fingerprint
+    assert runner.measure(problem, OVERSIZED).status == COMPILE_ERROR  # any dispatch
+    missing = runner.measure(problem, SMALL_CONFIG)
+    assert missing.status == RUN_ERROR and "no recorded measurement" in missing.reason
+    assert runner.calls == 4
+
+
+def test_replay_from_database(tmp_path, inputs):
+    problem = _problem(inputs / "mlp3.mlir")
+    with TuningDatabase(tmp_path / "t.sqlite") as db:
+        db.record_measurement(dispatch_fingerprint(problem), "tfp", Measurement(OK, 7.0, 6.0, 3, candidate=GOOD_64))
+        runner = ReplayRunner.from_database(db, "tfp", [problem])
+    assert runner.measure(problem, GOOD_64).median_us == 7.0
+
+
+def _square(x):
+    return x * x
+
+
+def test_executors_keep_order():
+    items = list(range(7))
+    assert SerialExecutor().map(_square, items) == [x * x for x in items]
+    with LocalThreadPool(3) as pool:
+        assert pool.map(_square, items) == [x * x for x in items]
+
+
+@pytest.mark.slow
+def test_local_process_pool_keeps_order():
+    with LocalProcessPool(2) as pool:
+        assert pool.map(_square, list(range(5))) == [0, 1, 4, 9, 16]
+
+
+def test_make_runner_knows_the_simulator_slot():
+    from iree_dsa_tuner.runners import RUNNER_CLASSES, runner_class
+
+    assert runner_class("host-bench") is HostBenchRunner
+    assert "dsa-sim" in RUNNER_CLASSES
+    assert isinstance(make_runner("replay", []), ReplayRunner)
+
+
+def test_timings_never_overlap(tmp_path):
+    active, overlaps = [0], [0]
+
+    def timed():
+        with exclusive_timing(tmp_path / "lock"):
+            active[0] += 1
+            overlaps[0] = max(overlaps[0], active[0])
+            time.sleep(0.02)
+            active[0] -= 1
+
+    threads = [threading.Thread(target=timed) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert overlaps[0] == 1
+
+
+# ---- the host runner, for real --------------------------------------------------------
+
+@pytest.mark.slow
+def test_host_runner_measures_default_and_a_config(tmp_path):
+    model = write_model(tmp_path, "mm4.mlir", matmul_model(4, 64, 64))
+    problem = _problem(model)
+    with HostBenchRunner(model, repetitions=3, warmup=1, timeout_s=120) as runner:
+        default = runner.baseline(problem)
+        tuned = runner.measure(problem, SMALL_CONFIG)
+    for m in (default, tuned):
+        assert m.status == OK, m.reason
+        assert 0 < m.min_us <= m.median_us < 1000, m
+        assert m.repetitions == 3 and m.runner == "host-bench" and m.dispatch == problem.dispatch
+    assert default.candidate is None and tuned.candidate["vector_reduction"] == [0, 0, 8]
+    # The configured dump proves which config each measurement ran.
+    assert "vector_reduction = [0, 0, 8]" in tuned.details["lowering_config"]
+    assert "vector_reduction = [0, 0, 16]" in default.details["lowering_config"]
+
+
+@pytest.mark.slow
+def test_host_runner_records_a_compile_error_and_goes_on(tmp_path):
+    model = write_model(tmp_path, "mm64.mlir", matmul_model(64, 256, 256))
+    problem = _problem(model)
+    db = TuningDatabase(tmp_path / "t.sqlite")
+    dfp = dispatch_fingerprint(problem)
+    with HostBenchRunner(model, repetitions=2, warmup=0, timeout_s=120, jobs=2) as runner:
+        configs = [OVERSIZED, GOOD_64, {**GOOD_64, "distribution": [32, 64]}]
+        runner.prepare(problem, configs)  # compiled in parallel
+        results = [runner.measure(problem, c) for c in configs]
+        for config, m in zip(configs, results):
+            db.record_measurement(dfp, "tfp", m)
+    failed, measured, illegal = results
+    assert failed.status == COMPILE_ERROR
+    assert "error:" in failed.reason and "large vector sizes" in failed.reason  # IREE's own first error line
+    assert measured.status == OK and measured.median_us > 0, measured.reason
+    assert illegal.status == COMPILE_ERROR and "distribution has 2 entries" in illegal.reason
+    stored = db.lookup(dfp, "tfp", candidate_key(OVERSIZED))
+    assert stored.status == COMPILE_ERROR and "large vector sizes" in stored.reason
+    assert db.lookup(dfp, "tfp", candidate_key(GOOD_64)).status == OK
+    db.close()
+
+
+@pytest.mark.slow
+def test_host_runner_times_out_as_a_result(tmp_path):
+    model = write_model(tmp_path, "mm4.mlir", matmul_model(4, 64, 64))
+    problem = _problem(model)
+    with HostBenchRunner(model, repetitions=2, timeout_s=120) as runner:
+        runner.prepare(problem, [None])
+        runner.timeout_s = 0.001  # the benchmark run cannot finish in time
+        timed_out_run = runner.measure(problem, None)
+        timed_out_compile = runner.measure(problem, SMALL_CONFIG)  # not prepared: compiles now, too slowly
+    assert timed_out_run.status == TIMEOUT and "iree-benchmark-module" in timed_out_run.reason
+    assert timed_out_compile.status == TIMEOUT and "iree-compile" in timed_out_compile.reason
+
+
+@pytest.mark.slow
+def test_host_runner_reports_a_dispatch_the_model_lacks(tmp_path, inputs):
+    model = write_model(tmp_path, "mm4.mlir", matmul_model(4, 64, 64))
+    other = _problem(inputs / "mlp3.mlir")
+    with HostBenchRunner(model, timeout_s=120) as runner:
+        m = runner.measure(other, None)
+    assert m.status == COMPILE_ERROR and "no benchmark" in m.reason
+    assert DEFAULT_CANDIDATE_KEY == candidate_key(m.candidate)
