@@ -2,6 +2,7 @@
 
     ... --json | %jsonl                      one compact object per line
     ... --json | %jsonl dispatch kind sizes  per item: dispatch=... kind=... sizes=...
+    ... --json | %jsonl --key ops dispatch status   items of the top-level "ops" list
 
 A JSON array prints a first line `array of N`, then one line per element; any
 other document prints as one item. With field names, each line holds just
@@ -22,12 +23,20 @@ def compact(value) -> str:
 
 
 def main(fields: list[str]) -> int:
+    key = None
+    if fields[:1] == ["--key"] and len(fields) >= 2:
+        key, fields = fields[1], fields[2:]
     text = sys.stdin.read()
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         print(f"jsonl.py: stdin is not one JSON document: {e}", file=sys.stderr)
         return 1
+    if key is not None:
+        if not isinstance(doc, dict) or key not in doc:
+            print(f"jsonl.py: the document has no top-level key {key!r}", file=sys.stderr)
+            return 1
+        doc = doc[key]
     items = doc if isinstance(doc, list) else [doc]
     if isinstance(doc, list):
         print(f"array of {len(doc)}")

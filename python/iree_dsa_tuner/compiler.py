@@ -203,3 +203,20 @@ def iree_version() -> str:
         return getattr(v, "VERSION", "") or getattr(v, "REVISIONS", {}).get("IREE", "unknown")
     except Exception:
         return "unknown"
+
+
+def mlir_parse_error(path: str | os.PathLike, exc: Exception, what: str = "") -> str:
+    """`path:line:col: error: message` for an MLIRError from parsing a string of `path`.
+
+    The bindings parse text, so their locations say "-"; the line and column
+    are right, the file name is put back here.
+    """
+    diagnostics = getattr(exc, "error_diagnostics", None) or []
+    prefix = f"{what}: " if what else ""
+    if diagnostics:
+        d = diagnostics[0]
+        m = re.search(r":(\d+):(\d+)", str(d.location))
+        where = f"{path}:{m.group(1)}:{m.group(2)}" if m else str(path)
+        return f"{where}: error: {prefix}{d.message}"
+    lines = [line for line in str(exc).splitlines() if line.strip()]
+    return f"{path}: error: {prefix}{lines[-1] if lines else 'cannot parse'}"

@@ -161,9 +161,9 @@ class AttentionProblem(RootOpProblem):
 
     @property
     def flops(self) -> int:
-        # Q@K^T and P@V: 2 * (batch * m * k1) * n and 2 * (batch * m * n) * k2.
+        # S = Q @ K^T costs 2*b*m*k2*k1; O = P @ V costs 2*b*m*k2*n.
         s = {k: math.prod(v) for k, v in self.sizes().items()}
-        return 2 * s.get("batch", 1) * s.get("m", 1) * s.get("n", 1) * (s.get("k1", 1) + s.get("k2", 1))
+        return 2 * s.get("batch", 1) * s.get("m", 1) * s.get("k2", 1) * (s.get("k1", 1) + s.get("n", 1))
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from iree.compiler import ir
 
-from ..compiler import run_iree_tool
+from ..compiler import mlir_parse_error, run_iree_tool
 from ..errors import InputError
 
 
@@ -30,7 +30,7 @@ def link_spec_texts(texts: list[tuple[str, str]]) -> str:
             try:
                 spec = ir.Module.parse(text)
             except ir.MLIRError as e:
-                raise InputError(f"{name}: not a valid tuning spec: {str(e).splitlines()[0]}") from None
+                raise InputError(mlir_parse_error(name, e, "not a valid tuning spec")) from None
             ir.InsertionPoint(outer.body).insert(spec.operation.clone())
         nested = outer.operation.get_asm(use_local_scope=True)
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from iree.compiler import ir
 
+from ..compiler import mlir_parse_error
 from ..errors import InputError
 from ..ir.discovery import _root_op, _walk, dispatch_functions
 from .builder import ENTRY_POINT, matcher_name
@@ -82,9 +83,7 @@ def read_spec(path: str | Path) -> list[SpecMatcher]:
         try:
             module = ir.Module.parse(text)
         except ir.MLIRError as e:
-            first = str(e).splitlines()
-            detail = next((line.strip() for line in first if "error" in line.lower() and line.strip() != first[0].strip()), first[0])
-            raise InputError(f"{p}: not a valid tuning spec: {detail}") from None
+            raise InputError(mlir_parse_error(p, e, "not a valid tuning spec")) from None
         sequences = {}
         matcher_names: list[str] = []
         has_entry = False
