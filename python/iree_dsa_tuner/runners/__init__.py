@@ -2,9 +2,8 @@
 
 - `host-bench` (`HostBenchRunner`): the host CPU, for real, with iree-benchmark-module.
 - `replay` (`ReplayRunner`): recorded measurements played back (tests, no hardware).
-- `dsa-sim` (`SimulatorRunner`): the DSA functional + timing model. It lives with
-  the DSA target plugin (`compiler/plugins/dsa`, package `iree_dsa_plugin`),
-  which owns the simulator; `make_runner("dsa-sim", ...)` loads it from there.
+- `dsa-sim` (`DsaSimRunner`): the DSA plugin's cycle-approximate timing model
+  (`iree_dsa_plugin.timing`), reached through the target's interface.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from .replay import ReplayRunner
 RUNNER_CLASSES = {
     "host-bench": "iree_dsa_tuner.runners.host:HostBenchRunner",
     "replay": "iree_dsa_tuner.runners.replay:ReplayRunner",
-    "dsa-sim": "iree_dsa_plugin.runner:SimulatorRunner",
+    "dsa-sim": "iree_dsa_tuner.runners.dsa_sim:DsaSimRunner",
 }
 
 
