@@ -75,7 +75,8 @@ def test_roundtrip_lookup_and_listing(tmp_path):
     dfp = dispatch_fingerprint(matvec("d0"))
     with TuningDatabase(tmp_path / "t.sqlite") as db:
         key = db.record_measurement(dfp, TFP, Measurement("ok", 270.5, 260.0, 5, runner="host-bench",
-                                                          candidate=CONFIG, dispatch="d0"), estimate_us=250.0)
+                                                          candidate=CONFIG, dispatch="d0",
+                                                          details={"dispatch_repeat": 3}), estimate_us=250.0)
         db.record_measurement(dfp, TFP, Measurement("ok", 1380.0, 1300.0, 5, runner="host-bench", dispatch="d0"))
         db.record_measurement(dfp, TFP, Measurement("compile-error", reason="x.mlir:1:2: error: large vector sizes",
                                                     candidate={**CONFIG, "vector_reduction": [0, 0, 512]}))
@@ -84,6 +85,7 @@ def test_roundtrip_lookup_and_listing(tmp_path):
         found = db.lookup(dfp, TFP, candidate_key(CONFIG))
         assert (found.status, found.median_us, found.min_us, found.repetitions) == ("ok", 270.5, 260.0, 5)
         assert found.candidate == CONFIG and found.estimate_us == 250.0 and found.runner == "host-bench"
+        assert found.details == {"dispatch_repeat": 3} and found.dispatch == "d0"
         assert db.lookup(dfp, TFP, DEFAULT_CANDIDATE_KEY).median_us == 1380.0
         assert db.lookup(dfp, "other-target", candidate_key(CONFIG)) is None
         listed = db.measurements(dfp, TFP)

@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS measurements (
     reason TEXT NOT NULL DEFAULT '',
     estimate_us REAL,
     candidate TEXT,
+    details TEXT,
     created_at TEXT NOT NULL,
     PRIMARY KEY (dispatch_fp, target_fp, candidate_key)
 );
@@ -70,7 +71,7 @@ CREATE TABLE IF NOT EXISTS baselines (
 
 MEASUREMENT_COLUMNS = (
     "dispatch_fp", "target_fp", "candidate_key", "dispatch", "runner", "status", "median_us", "min_us",
-    "repetitions", "estimate_us", "reason", "candidate", "created_at",
+    "repetitions", "estimate_us", "reason", "candidate", "details", "created_at",
 )
 
 
@@ -175,11 +176,12 @@ class TuningDatabase:
         # Autocommit mode: the statement is its own transaction, durable on return.
         self._execute(
             "INSERT OR REPLACE INTO measurements (dispatch_fp, target_fp, candidate_key, dispatch, status, "
-            "median_us, min_us, repetitions, runner, reason, estimate_us, candidate, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "median_us, min_us, repetitions, runner, reason, estimate_us, candidate, details, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (dispatch_fp, target_fp, key, measurement.dispatch, measurement.status, measurement.median_us,
              measurement.min_us, int(measurement.repetitions), measurement.runner, measurement.reason,
-             estimate, json.dumps(candidate, sort_keys=True) if candidate is not None else None, created),
+             estimate, json.dumps(candidate, sort_keys=True) if candidate is not None else None,
+             json.dumps(measurement.details, sort_keys=True, default=str) if measurement.details else None, created),
         )
         return key
 
@@ -190,6 +192,7 @@ class TuningDatabase:
             repetitions=row["repetitions"], reason=row["reason"], runner=row["runner"],
             candidate=json.loads(row["candidate"]) if row["candidate"] else None,
             estimate_us=row["estimate_us"], dispatch=row["dispatch"], created_at=row["created_at"],
+            details=json.loads(row["details"]) if row["details"] else {},
         )
 
     def lookup(self, dispatch_fp: str, target_fp: str, candidate_key: str) -> Measurement | None:
@@ -294,6 +297,7 @@ class TuningDatabase:
         measurements = self._measurement_rows()
         for row in measurements:
             row["candidate"] = json.loads(row["candidate"]) if row["candidate"] else None
+            row["details"] = json.loads(row["details"]) if row["details"] else {}
         calibration = [
             {"target_fp": r["target_fp"], "params": json.loads(r["params"]), "updated_at": r["updated_at"]}
             for r in self._execute("SELECT * FROM calibration ORDER BY target_fp").fetchall()
