@@ -33,7 +33,10 @@ How a candidate is measured (IREE 3.13, each step tried on this machine):
 
 Compiles of many candidates may run in parallel (`prepare`, through an
 executor); timings never overlap: a process lock plus an flock on a file in
-the temp directory serialise them across threads and processes.
+the temp directory serialise them across threads and processes. Call
+`prepare` for a batch and then `measure` each candidate, rather than compiling
+the next batch in the background while timing: on a 2-core box a concurrent
+iree-compile shows up in the timings.
 """
 
 from __future__ import annotations
