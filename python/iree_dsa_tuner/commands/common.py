@@ -19,6 +19,14 @@ def target_compile_flags(args: argparse.Namespace) -> tuple[str, ...]:
 
     Every target, the DSA included, drives IREE's llvm-cpu code generation as
     its functional path (a pure-Python package cannot add a HAL backend), so
-    dispatch formation is the host's for all of them.
+    dispatch formation is the host's for all of them. The target is still
+    looked up, so a misspelt name is an error rather than silently the host.
     """
+    from ..errors import InputError
+    from ..targets import UnknownTarget, get_target
+
+    try:
+        get_target(args.target, search_paths=getattr(args, "target_path", ()))
+    except UnknownTarget as e:
+        raise InputError(str(e).strip("'\"")) from None
     return HOST_FLAGS
