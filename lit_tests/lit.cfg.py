@@ -23,6 +23,16 @@ if _build_dir:
 # Model files used by the tests, and helpers, are not tests themselves.
 config.excludes = ["inputs", "lit.cfg.py", "tools", "Output"]
 
+# A hung test (IREE 3.13's iree-compile can deadlock, rarely, while loading a
+# tuning spec on its thread pool) should fail in minutes, not eat CI's budget.
+# lit can only enforce this with psutil installed.
+try:
+    import psutil  # noqa: F401
+
+    config.maxIndividualTestTime = int(lit_config.params.get("timeout", 300))
+except ImportError:
+    pass
+
 # Pass through what the tools need; nothing machine-specific is baked in.
 for var in ("HOME", "PATH", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH", "IREE_COMPILER_DYLIB"):
     if var in os.environ:
