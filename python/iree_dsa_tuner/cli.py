@@ -59,7 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     except TunerError as e:
         if args.debug:
             raise
-        print(f"iree-dsa-tune: error: {e}", file=sys.stderr)
+        message = str(e)
+        # IREE-style messages ("file:3:5: error: ...") already say they are errors.
+        print(f"iree-dsa-tune: {message}" if ": error: " in message else f"iree-dsa-tune: error: {message}",
+              file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
         print("iree-dsa-tune: interrupted", file=sys.stderr)

@@ -27,6 +27,17 @@ HOST_FLAGS = (
 
 DEFAULT_TIMEOUT_S = 300.0
 
+
+def tuning_spec_flags(spec_path: str | os.PathLike) -> tuple[str, ...]:
+    """Flags that make iree-compile apply a tuning spec.
+
+    `--mlir-disable-threading`: IREE 3.13 can deadlock loading the transform
+    library when a spec is given (seen once in CI: a worker blocked on a mutex in
+    getOrLoadTransformLibraryModule, 0 % CPU for minutes). Single-threaded
+    compiles gave byte-identical output and were no slower on 2 cores.
+    """
+    return (f"--iree-codegen-tuning-spec-path={spec_path}", "--mlir-disable-threading")
+
 # "file.mlir:12:3: error: message" -- the first error line IREE prints.
 _DIAG_RE = re.compile(r"^(?P<loc>[^\n]*?:\d+:\d+): error: (?P<msg>.*)$", re.M)
 
@@ -179,14 +190,23 @@ def compile_to_vmfb(
     extra_flags: tuple[str, ...] = (),
     target_flags: tuple[str, ...] = HOST_FLAGS,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    retries: int = 1,
 ) -> CompileResult:
-    """Compile `model` to a VM flatbuffer at `out_path`."""
+    """Compile `model` to a VM flatbuffer at `out_path`.
+
+    A compile that times out is tried again `retries` times: a rare deadlock in
+    IREE is not a property of the input, and a second try usually finishes.
+    """
     path = check_input_file(model)
     argv = [find_tool("iree-compile"), *target_flags, *extra_flags, str(path), "-o", str(out_path)]
-    try:
-        proc = subprocess.run(argv, capture_output=True, timeout=timeout_s, check=False)
-    except subprocess.TimeoutExpired:
-        raise CompileTimeout(f"{path}: iree-compile did not finish in {timeout_s:g} s") from None
+    for attempt in range(retries + 1):
+        try:
+            proc = subprocess.run(argv, capture_output=True, timeout=timeout_s, check=False)
+            break
+        except subprocess.TimeoutExpired:
+            if attempt == retries:
+                raise CompileTimeout(f"{path}: iree-compile did not finish in {timeout_s:g} s "
+                                     f"({retries + 1} tries)") from None
     stderr = proc.stderr.decode("utf-8", errors="replace")
     if proc.returncode != 0 and _is_crash(proc.returncode, stderr):
         raise CompileError(_crash_diagnosis(path, proc.returncode), stderr)

@@ -46,5 +46,5 @@ def run(args: argparse.Namespace) -> int:
     print(format_table(["dispatch", "kind", "root op", "sizes / reason", "flops", "bytes", "op/B"], rows,
                        right_align={4, 5, 6}))
     tunable = sum(1 for r in records if r["kind"] in ("contraction", "convolution"))
-    print(f"\n{len(records)} dispatches, {tunable} tunable")
+    print(f"\n{len(records)} dispatch{'es' if len(records) != 1 else ''}, {tunable} tunable")
     return 0

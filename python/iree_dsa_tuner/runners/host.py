@@ -57,7 +57,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
 
-from ..compiler import HOST_FLAGS, compile_to_vmfb, find_tool, first_error_line
+from ..compiler import HOST_FLAGS, compile_to_vmfb, find_tool, first_error_line, tuning_spec_flags
 from ..db.fingerprint import DEFAULT_CANDIDATE_KEY, candidate_key
 from ..errors import CompileError, CompileTimeout
 from ..spec.config import CompilationConfig
@@ -160,13 +160,13 @@ def compile_candidate(job: CompileJob) -> CompiledCandidate:
             return failed(COMPILE_ERROR, f"spec: {e}")
         spec_path = out / "spec.mlir"
         spec_path.write_text(spec_text)
-        flags.append(f"--iree-codegen-tuning-spec-path={spec_path}")
+        flags.extend(tuning_spec_flags(spec_path))
     config_dir = out / "configured"
     shutil.rmtree(config_dir, ignore_errors=True)
     flags.append(f"--iree-hal-dump-executable-configurations-to={config_dir}")
     vmfb = out / "candidate.vmfb"
     try:
-        compile_to_vmfb(job.benchmark_source, vmfb, extra_flags=tuple(flags), target_flags=job.target_flags,
+        compile_to_vmfb(job.benchmark_source, vmfb, extra_flags=tuple(flags), target_flags=job.target_flags, retries=0,
                         timeout_s=job.timeout_s)
     except CompileTimeout:
         return failed(TIMEOUT, f"iree-compile did not finish in {job.timeout_s:g} s")

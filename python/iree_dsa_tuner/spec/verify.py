@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..compiler import HOST_FLAGS, compile_to_vmfb, run_iree_tool
+from ..compiler import HOST_FLAGS, compile_to_vmfb, tuning_spec_flags
 from ..errors import CompileError, InputError
 from ..ir.discovery import problems_from_sources, executable_sources
 from ..ir.problems import RootOpProblem
@@ -129,7 +129,7 @@ def verify_spec(
     target_flags: tuple[str, ...] = HOST_FLAGS,
     check_numerics: bool = True,
     seed: int = 0,
-    timeout_s: float = 600.0,
+    timeout_s: float = 120.0,
 ) -> VerifyReport:
     model, spec = Path(model), Path(spec)
     matchers = read_spec(spec)
@@ -145,7 +145,7 @@ def verify_spec(
         try:
             compile_to_vmfb(
                 model, tuned_vmfb, target_flags=target_flags, timeout_s=timeout_s,
-                extra_flags=(f"--iree-codegen-tuning-spec-path={spec}",
+                extra_flags=(*tuning_spec_flags(spec),
                              f"--iree-hal-dump-executable-configurations-to={config_dir}"),
             )
         except CompileError as e:
