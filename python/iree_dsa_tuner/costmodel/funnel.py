@@ -22,6 +22,7 @@ import numpy as np
 from ..space.candidate import KNOBS, TilingCandidate
 from ..space.space import CandidateSpace
 from ..targets.description import TargetDescription
+from .cpu import cpu_estimate
 from .estimate import Estimate, estimate
 from .geometry import TileGeometry, tile_geometry
 from .roofline import RooflineReport, roofline
@@ -216,7 +217,9 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     cols = columns if columns is not None else space.columns()
     n = len(cols["tile_m"])
     geo = tile_geometry(shape, desc, cols)
-    est = estimate(shape, desc, cols, geo)
+    cpu = desc.kind == "cpu"
+    # A CPU is modelled by its register blocking, a DSA by its scratchpad and DMA.
+    est = cpu_estimate(shape, desc, cols) if cpu else estimate(shape, desc, cols, geo)
     code = np.zeros(n, dtype=np.int16)
     alive = np.ones(n, dtype=bool)
     stages: list[StageCount] = []
@@ -237,7 +240,9 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     _prune(code, alive, cols["vec_m"] > geo.tm, REASONS[18][1])
     close_stage("legal", entering)
 
-    fits = geo.footprint_bytes <= desc.scratchpad_bytes
+    # Caches are not a capacity limit (they spill to the next level), so on a CPU
+    # every tile "fits"; the cost of not fitting is in the estimate.
+    fits = np.ones(n, dtype=bool) if cpu else geo.footprint_bytes <= desc.scratchpad_bytes
     # (1) roofline (R5.1): attainable time from compute and traffic with re-reads.
     entering = alive.copy()
     reference_pool = alive & fits
@@ -249,6 +254,8 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
         compulsory = shape.compulsory_bytes
         rereads = (geo.traffic_bytes - geo.unfused_extra_bytes) > _REREAD_TOLERANCE * compulsory
         _prune(code, alive, slow & compute_dominant, REASONS[4][1])
+        if cpu:  # no DMA ports or unfused round trips: slow memory means re-streaming
+            _prune(code, alive, slow, REASONS[6][1])
         _prune(code, alive, slow & port_bound, REASONS[5][1])
         _prune(code, alive, slow & rereads, REASONS[6][1])
         _prune(code, alive, slow, REASONS[7][1])
@@ -270,10 +277,11 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     if alive.any():
         best = est.total_s[alive].min()
         slow = est.total_s > desc.latency_slack * best
-        latency_dominant = est.latency_s >= np.maximum(est.compute_s, est.memory_s)
-        _prune(code, alive, slow & latency_dominant, REASONS[12][1])
-        _prune(code, alive, slow & (cols["dma_stages"] == 1), REASONS[13][1])
-        _prune(code, alive, slow & (geo.unfused_extra_bytes > 0), REASONS[14][1])
+        if not cpu:  # DMA descriptors, buffering and fusion are DSA knobs
+            latency_dominant = est.latency_s >= np.maximum(est.compute_s, est.memory_s)
+            _prune(code, alive, slow & latency_dominant, REASONS[12][1])
+            _prune(code, alive, slow & (cols["dma_stages"] == 1), REASONS[13][1])
+            _prune(code, alive, slow & (geo.unfused_extra_bytes > 0), REASONS[14][1])
         _prune(code, alive, slow, REASONS[15][1])
         _prune(code, alive, _dominated(cols, geo, est, alive), REASONS[16][1])
     close_stage("latency", entering)

@@ -102,6 +102,15 @@ class RooflineReport:
         ]
 
 
+def _bandwidth(shape: GemmShape, desc: TargetDescription) -> float:
+    """DRAM for a DSA; for a CPU, its fastest cache level when the operands fit the LLC."""
+    if desc.kind == "cpu" and shape.compulsory_bytes <= desc.shared_bytes:
+        model = desc.extras.get("host_model", {})
+        if "near_cache_bandwidth_gbps" in model:
+            return float(model["near_cache_bandwidth_gbps"]) * 1e9
+    return desc.dram_bytes_per_s
+
+
 def roofline(shape: GemmShape, desc: TargetDescription) -> RooflineReport:
     ob = shape.operand_bytes()
     compute_type = desc.compute_type(shape.lhs_type, shape.rhs_type)
@@ -114,6 +123,6 @@ def roofline(shape: GemmShape, desc: TargetDescription) -> RooflineReport:
         out_bytes=ob["out"],
         compulsory_bytes=sum(ob.values()),
         peak_ops_per_s=desc.peak_ops(compute_type),
-        bandwidth_bytes_per_s=desc.dram_bytes_per_s,
+        bandwidth_bytes_per_s=_bandwidth(shape, desc),
         compute_type=compute_type,
     )

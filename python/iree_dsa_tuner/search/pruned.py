@@ -9,14 +9,32 @@ from __future__ import annotations
 
 from .context import SearchContext
 
-# Fraction of the budget spent on the model's ranking before local refinement.
-OPTIONS = {"explore_fraction": 0.6}
+# explore_fraction: share of the budget spent on the model's ranking before
+# local refinement. max_per_vector_step: candidates that differ only in outer
+# tiles often tie in the model; measuring many of them teaches little, so the
+# explore phase takes at most this many per vector step before taking more.
+OPTIONS = {"explore_fraction": 0.6, "max_per_vector_step": 2}
+
+
+def diverse_prefix(ranked, count: int, per_step: int) -> list:
+    """The first `count` of `ranked`, at most `per_step` per (vec_m, vec_n, vec_k) first."""
+    chosen, seen, held = [], {}, []
+    for c in ranked:
+        key = (c.vec_m, c.vec_n, c.vec_k)
+        if seen.get(key, 0) < per_step:
+            seen[key] = seen.get(key, 0) + 1
+            chosen.append(c)
+        else:
+            held.append(c)
+        if len(chosen) == count:
+            return chosen
+    return chosen + held[: count - len(chosen)]
 
 
 def tune(ctx: SearchContext, options: dict | None = None) -> None:
     opts = {**OPTIONS, **(options or {})}
     first = max(1, int(round(ctx.budget * opts["explore_fraction"])))
-    ctx.measure(list(ctx.ranked[:first]))
+    ctx.measure(diverse_prefix(ctx.ranked, first, opts["max_per_vector_step"]))
     while ctx.remaining > 0:
         best = ctx.best()
         if best is None:

@@ -69,12 +69,16 @@ def host_space(problem, desc: TargetDescription) -> CandidateSpace:
     host_knobs = desc.extras.get("host_space", {})
     vector_m = tuple(int(v) for v in host_knobs.get("vector_m", (1,)))
     vector_k = tuple(int(v) for v in host_knobs.get("vector_k", (1,)))
+    max_divisor_row = int(host_knobs.get("max_divisor_row", 0))
     m_inner, k_inner = shape.inner("m"), shape.inner("k")
     choices = {
         "tile_m": tile_ladder(m_inner, desc.tile_choices),
         "tile_n": tile_ladder(shape.inner("n"), desc.tile_choices),
         "tile_k": (k_inner,),
-        "vec_m": tuple(sorted({min(v, m_inner) for v in vector_m})),
+        # Register rows that divide M avoid peeled remainder code (IREE_NOTES: m
+        # tiles not dividing M ran 2-7x slower), so small divisors join the list.
+        "vec_m": tuple(sorted({min(v, m_inner) for v in vector_m}
+                              | {d for d in range(1, max_divisor_row + 1) if m_inner % d == 0})),
         "vec_n": desc.vector_widths,
         "vec_k": tuple(sorted({min(v, k_inner) for v in vector_k})),
         "parallelism": (desc.cores,),

@@ -53,6 +53,10 @@ class GemmShape:
     loop_is_inner: tuple[bool, ...] = ()
     loop_sizes: tuple[int, ...] = ()
     kind: str = "contraction"
+    # Role of the loop that indexes each operand's contiguous (last) dimension:
+    # [K, N] weights stream along n, PyTorch's [N, K] along k.
+    lhs_inner_role: str = "k"
+    rhs_inner_role: str = "n"
 
     def inner(self, role: str) -> int:
         """Size of the innermost loop of a role: the loop a group tile lands on.
@@ -125,6 +129,18 @@ def simple_gemm(m: int, n: int, k: int, lhs_type: str = "i8", rhs_type: str | No
                      roles, (True,) * len(roles), sizes)
 
 
+def _inner_role(problem, operand: int, roles: list[str]) -> str:
+    """Role of the loop indexing operand `operand`'s last dimension ("" if not a bare loop)."""
+    import re
+
+    if operand >= len(problem.indexing_maps):
+        return ""
+    results = problem.indexing_maps[operand].split("->")[-1]
+    last = results.strip().rstrip(">").strip().strip("()").split(",")[-1].strip()
+    m = re.fullmatch(r"d(\d+)", last)
+    return roles[int(m.group(1))] if m and int(m.group(1)) < len(roles) else ""
+
+
 def gemm_shape(problem) -> GemmShape:
     """The GEMM view of a problem; attention and untunable dispatches are refused."""
     if isinstance(problem, GemmShape):
@@ -173,6 +189,8 @@ def gemm_shape(problem) -> GemmShape:
         loop_is_inner=tuple(inner),
         loop_sizes=tuple(problem.loop_sizes),
         kind=kind,
+        lhs_inner_role=_inner_role(problem, 0, roles),
+        rhs_inner_role=_inner_role(problem, 1, roles),
     )
 
 

@@ -1,0 +1,96 @@
+"""Analytic time of llvm-cpu's DoubleTilingExpert schedules (the host's L0 model).
+
+A CPU has no scratchpad or DMA: what decides speed is how one vector step
+(vec_m x vec_n x vec_k of `vector_common_parallel` / `vector_reduction`)
+maps onto the register file and the FMA/load ports, and how the operands
+stream from the cache hierarchy. Per candidate, vectorised:
+
+- compute: steps x cycles per reduction element / clock, where a step is one
+  vec_m x vec_n register tile and
+    cycles = max(accumulators / FMA ports, loads / load ports, FMA latency)
+  (accumulators = vec_m * ceil(vec_n / lanes); loads = B vectors + A
+  broadcasts; the latency floor is the dependent chain on each accumulator),
+  times a spill penalty when accumulators + operands exceed the registers,
+  a remainder penalty when the vector tile does not divide its loop, and an
+  unroll penalty when one step's FMAs exceed the I-cache friendly budget;
+- loop overhead: a fixed cost per innermost vector_reduction iteration;
+- memory: bytes streamed from the cache (B once per vec_m rows, A once per
+  vec_n columns) over the cache or DRAM bandwidth, slowed by short contiguous
+  runs of the streamed weights ([K, N] weights stream vec_n elements per row);
+- launch: one dispatch.
+The inputs come from the target description (`[host_model]`), never from code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..space.shape import GemmShape
+from ..targets.description import TargetDescription
+from .estimate import Estimate
+from .geometry import ceil_div
+
+_F32 = 4
+
+
+def cpu_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray]) -> Estimate:
+    model = desc.extras.get("host_model", {})
+    registers = float(model.get("vector_registers", 32))
+    load_ports = float(model.get("load_ports", 2))
+    latency = float(model.get("fma_latency_cycles", 4))
+    loop_cycles = float(model.get("loop_overhead_cycles", 6))
+    unroll_budget = float(model.get("unroll_budget", 512))
+    remainder_penalty = float(model.get("remainder_penalty", 2.5))
+    spill_penalty = float(model.get("spill_penalty", 2.0))
+    stream_overhead = float(model.get("stream_overhead_bytes", 256))
+    cache_bw = float(model.get("cache_bandwidth_gbps", desc.dram_bytes_per_s / 1e9)) * 1e9
+    near_bw = float(model.get("near_cache_bandwidth_gbps", 2 * cache_bw / 1e9)) * 1e9
+
+    m_in, n_in, k_in = shape.inner("m"), shape.inner("n"), shape.inner("k")
+    rows = shape.batch * shape.outer("m") * shape.outer("n") * shape.outer("k")
+    lanes = desc.mac_n  # 32-bit accumulator lanes per vector register
+    fma_ports = desc.mac_m
+    vm = np.minimum(cols["vec_m"], m_in)
+    vn = np.minimum(cols["vec_n"], n_in)
+    vk = np.minimum(np.maximum(cols["vec_k"], 1), k_in)
+    tm = np.minimum(cols["tile_m"], m_in)
+    tn = np.minimum(cols["tile_n"], n_in)
+
+    vn_regs = ceil_div(vn, lanes)
+    accumulators = vm * vn_regs
+    loads = vn_regs + vm
+    cycles_per_k = np.maximum.reduce([accumulators / fma_ports, loads / load_ports,
+                                      np.full(accumulators.shape, latency)])
+    cycles_per_k = cycles_per_k * np.where(accumulators + vn_regs + 1 > registers, spill_penalty, 1.0)
+    # Remainders anywhere (vector tile in the distribution tile, distribution
+    # tile's last piece) mean peeled or masked code on the hot path.
+    divides = ((tm % vm) == 0) & (((m_in % tm) % vm) == 0) & ((tn % vn) == 0) & (((n_in % tn) % vn) == 0)
+    cycles_per_k = cycles_per_k * np.where(divides, 1.0, remainder_penalty)
+    unrolled = accumulators * vk
+    cycles_per_k = cycles_per_k * np.maximum(1.0, unrolled / unroll_budget)
+    # Wider element types than the accumulator's 32 bits are not on the table;
+    # narrower ones (i8 with dot-product instructions) do more MACs per lane.
+    macs_per_lane = max(1, desc.mac_k_for(desc.compute_type(shape.lhs_type, shape.rhs_type)))
+    steps = rows * ceil_div(m_in, vm) * ceil_div(n_in, vn)
+    compute_s = steps * k_in * cycles_per_k / macs_per_lane / desc.clock_hz
+    overhead_s = steps * ceil_div(k_in, vk) * loop_cycles / desc.clock_hz
+
+    ops = shape.operand_bytes()
+    # Compulsory traffic from the last-level cache (or DRAM when it does not
+    # fit), slowed by short contiguous runs of the streamed weights.
+    run_bytes = np.where(shape.rhs_inner_role == "n", vn * shape.rhs_bytes, k_in * shape.rhs_bytes)
+    stream_efficiency = run_bytes / (run_bytes + stream_overhead)
+    bandwidth_scalar = cache_bw if shape.compulsory_bytes <= desc.shared_bytes else desc.dram_bytes_per_s
+    bandwidth = np.full(len(vm), bandwidth_scalar, dtype=float)
+    outer_s = shape.compulsory_bytes / (bandwidth * stream_efficiency)
+    # Reuse traffic from the near cache: B is re-streamed once per vec_m rows
+    # and A once per vec_n columns, so few accumulator rows make a GEMM bound
+    # by cache bandwidth rather than by FMAs.
+    reuse = ops["rhs"] * ceil_div(m_in, vm) + ops["lhs"] * ceil_div(n_in, vn) + ops["out"]
+    inner_s = reuse / near_bw
+    memory_s = np.maximum(outer_s, inner_s)
+    launch_s = np.full(len(vm), desc.launch_s)
+    total = np.maximum(compute_s, memory_s) + overhead_s + launch_s
+    return Estimate(compute_s=compute_s, memory_s=memory_s, latency_s=overhead_s, launch_s=launch_s,
+                    roofline_s=np.maximum(compute_s, memory_s), total_s=total,
+                    busy_cores=np.ones(len(vm), dtype=np.int64), bandwidth=bandwidth)
