@@ -1,0 +1,186 @@
+"""How well the host cost model ranks candidates, before and after calibration.
+
+    python bench/cost_model_fidelity.py [--shape NAME ...] [--json OUT]
+    python bench/cost_model_fidelity.py --quick     # one tiny shape, smoke mode
+
+Per host shape, a fixed candidate set -- the 16 legal candidates with the best
+uncalibrated estimates plus 8 other legal ones drawn at random (seeded) -- is
+measured once with the host runner (iree-benchmark-module, one thread) and
+recorded in this run's tuning database. Every ranking below is computed on those
+same measurements:
+
+- before: the cost model with no calibration;
+- after (driver): the calibration the tuner itself stores: `tune_model` (pruned,
+  budget 16, no verification) runs on the shape with the same database (the fixed
+  set's measurements are served from it, anything else is measured), fits the
+  model's efficiency weights to what it measured and saves them; they are read
+  back with `db.load_calibration(target_fp)` and applied through the driver's
+  `_CostView`;
+- after (held-out): `fit_calibration` (the driver's fit) on the fixed sets of
+  every *other* shape of this run, i.e. what a new shape sees from earlier ones.
+
+Figures: Spearman rank correlation of estimate vs measured time, and whether the
+measured best of the set is among the 5 best estimates (the driver's `fidelity`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import common
+
+DEFAULT_SHAPES = ("f32_kn_1x2048x2048", "f32_kn_1x4096x1024", "f32_kn_1x1024x4096", "f32_kn_16x1024x1024",
+                  "f32_kn_50x1024x1024", "f32_nk_1x2048x2048", "i8_kn_50x1024x1024")
+QUICK_SHAPES = ("f32_kn_1x128x256",)
+
+
+def ranking_fidelity(candidates, times_us: dict, view) -> dict:
+    """The driver's fidelity figures for `view`'s estimates on the measured candidates."""
+    from iree_dsa_tuner.search.context import Trial
+    from iree_dsa_tuner.search.driver import fidelity
+
+    trials = [Trial(c, times_us[c], view.estimate_us(c)) for c in candidates if times_us.get(c) is not None]
+    return fidelity(trials)
+
+
+def pick_candidates(view, top: int, extra: int, seed: int) -> list:
+    """The `top` legal candidates by estimate, then `extra` other legal ones at random."""
+    by_estimate = sorted(view.legal, key=lambda c: (view.estimate_us(c), str(c)))
+    chosen = by_estimate[:top]
+    rest = by_estimate[top:]
+    chosen += random.Random(seed).sample(rest, min(extra, len(rest)))
+    return chosen
+
+
+def measure_shape(entry, model: Path, target, db, target_fp: str, args) -> dict:
+    from iree_dsa_tuner.db.fingerprint import dispatch_fingerprint
+    from iree_dsa_tuner.runners.host import HostBenchRunner
+    from iree_dsa_tuner.search.driver import TuneOptions, _CostView, tune_model
+
+    problem = common.root_problem(model)
+    before = _CostView(problem, target, None)
+    candidates = pick_candidates(before, args.top, args.extra, args.seed)
+    runner = HostBenchRunner(model, repetitions=args.repetitions)
+    times_us, terms = {}, {}
+    dfp = dispatch_fingerprint(problem)
+    started = time.perf_counter()
+    try:
+        for c in candidates:
+            config = target.to_config(problem, c)
+            m = runner.measure(problem, config)
+            m.dispatch = problem.dispatch
+            db.record_measurement(dfp, target_fp, m, candidate=config.to_json(), estimate_us=before.estimate_us(c))
+            times_us[c] = m.median_us if m.ok else None
+            if m.ok:
+                terms[c] = before.terms(c)
+        measure_s = time.perf_counter() - started
+        options = TuneOptions(strategy="pruned", budget=args.budget, seed=args.seed)
+        report = tune_model(model, target, runner, db, options, target_fp=target_fp, verify=False)
+    finally:
+        runner.close()
+    calibration = db.load_calibration(target_fp)
+    after = _CostView(problem, target, calibration)
+    d = report.dispatches[0]
+    return {
+        "name": entry.name, "label": entry.label, "problem": problem, "candidates": candidates,
+        "times_us": times_us, "terms": terms, "measure_s": measure_s,
+        "failed": sum(1 for t in times_us.values() if t is None),
+        "before": ranking_fidelity(candidates, times_us, before),
+        "after_driver": ranking_fidelity(candidates, times_us, after), "calibration_driver": calibration,
+        "tune_run": {"measured": d.measured, "cached": d.cached, "fidelity_in_run": d.fidelity},
+    }
+
+
+def held_out(results: list[dict], target) -> None:
+    """Calibrate on every other shape's fixed set; rank this shape with it."""
+    from iree_dsa_tuner.search.driver import _CostView, fit_calibration
+
+    for r in results:
+        points = [(o["terms"][c], o["times_us"][c] * 1e-6) for o in results if o is not r
+                  for c in o["candidates"] if c in o["terms"] and o["times_us"].get(c)]
+        calibration = fit_calibration(points)
+        r["calibration_held_out"] = calibration
+        if calibration is None:
+            r["after_held_out"] = {}
+            continue
+        view = _CostView(r["problem"], target, calibration)
+        r["after_held_out"] = ranking_fidelity(r["candidates"], r["times_us"], view)
+
+
+def _cell(fid: dict) -> tuple[str, str]:
+    if not fid:
+        return "-", "-"
+    rho = "-" if fid.get("spearman") is None else f"{fid['spearman']:.2f}"
+    return rho, "yes" if fid.get("best_in_top5") else "no"
+
+
+def print_results(results: list[dict]) -> dict:
+    rows = []
+    for r in results:
+        b, a, h = _cell(r["before"]), _cell(r["after_driver"]), _cell(r.get("after_held_out", {}))
+        fitted = (r["calibration_driver"] or {}).get("points")
+        rows.append([r["label"], len(r["candidates"]) - r["failed"], *b, fitted or "none", *a, *h])
+    common.print_table(["shape", "measured", "rho before", "top5 before", "calib. points", "rho after", "top5 after",
+                        "rho held-out", "top5 held-out"], rows,
+                       title="Spearman(estimate, measured) and 'measured best in the estimate's top 5', "
+                             "same measurements; after = the driver's stored calibration (fitted on "
+                             "'calib. points' measurements; none = the tuner stored none, ranking unchanged)")
+    summary = {}
+    for key in ("before", "after_driver", "after_held_out"):
+        rhos = [r[key]["spearman"] for r in results if r.get(key) and r[key].get("spearman") is not None]
+        top5 = sum(1 for r in results if r.get(key) and r[key].get("best_in_top5"))
+        summary[key] = {"median_spearman": common.median(rhos) if rhos else None, "top5": top5, "shapes": len(results)}
+    common.print_table(["ranking", "median rho", "best in top 5"],
+                       [[k, common.fmt(v["median_spearman"], ".2f"), f"{v['top5']}/{v['shapes']}"]
+                        for k, v in summary.items()], title="summary")
+    return summary
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--shape", action="append", default=[], metavar="NAME",
+                        help=f"host shapes (default {', '.join(DEFAULT_SHAPES)})")
+    parser.add_argument("--quick", action="store_true", help="smoke mode: one tiny shape, 6 + 2 candidates")
+    parser.add_argument("--top", type=int, default=16, help="candidates with the best estimates (default 16)")
+    parser.add_argument("--extra", type=int, default=8, help="random other legal candidates (default 8)")
+    parser.add_argument("--budget", type=int, default=16, help="the calibrating tune run's budget")
+    parser.add_argument("--repetitions", type=int, default=5, help="host runner repetitions per candidate")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", metavar="OUT")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.top, args.extra, args.budget, args.repetitions = min(args.top, 6), min(args.extra, 2), min(args.budget, 6), 1
+
+    from iree_dsa_tuner.db import TuningDatabase
+    from iree_dsa_tuner.db.fingerprint import target_fingerprint
+    from iree_dsa_tuner.targets import get_target
+
+    machine = common.print_header("bench/cost_model_fidelity.py: host cost model ranking, before/after calibration")
+    names = args.shape or list(QUICK_SHAPES if args.quick else DEFAULT_SHAPES)
+    entries = [common.gen_basket.find_entry(n) for n in names]
+    target = get_target("host")
+    target_fp = target_fingerprint(target.describe(), extra="runner=host-bench")
+    results = []
+    with tempfile.TemporaryDirectory(prefix="fidelity-") as tmp:
+        models = common.write_models(entries, Path(tmp) / "models")
+        with TuningDatabase(Path(tmp) / "tuning.sqlite") as db:
+            for n, entry in enumerate(entries, start=1):
+                common.progress(f"[{n}/{len(entries)}] {entry.label}: measuring {args.top}+{args.extra} candidates")
+                results.append(measure_shape(entry, models[entry.name], target, db, target_fp, args))
+    held_out(results, target)
+    summary = print_results(results)
+    common.write_json(args.json, {
+        "bench": "cost_model_fidelity", "machine": machine, "args": vars(args), "summary": summary,
+        "shapes": [{**{k: v for k, v in r.items() if k not in ("problem", "candidates", "times_us", "terms")},
+                    "measurements": [{"candidate": c.to_json(), "time_us": r["times_us"][c]} for c in r["candidates"]]}
+                   for r in results],
+    })
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

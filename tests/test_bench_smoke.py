@@ -1,0 +1,83 @@
+"""The benchmarks' smallest modes run end to end, so the scripts cannot rot.
+
+Each script runs as a user runs it (`python bench/NAME.py --quick --json OUT`) on
+one tiny shape; the test checks that it finishes, prints its tables and writes
+the raw numbers it promises. No timing is asserted: these are smoke runs on a
+shared machine.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+
+import gen_basket  # noqa: E402
+
+
+def run_script(name: str, *args: str, tmp_path: Path) -> tuple[str, dict]:
+    out = tmp_path / f"{name}.json"
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / f"{name}.py"), "--quick", "--json", str(out), *args],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout, json.loads(out.read_text())
+
+
+def test_basket_has_every_shape_issue_4_names(tmp_path):
+    entries = gen_basket.basket()
+    names = {e.name for e in entries}
+    assert len(entries) == len(names) == 11 + 5 + 3
+    assert {"f32_kn_1x2048x2048", "f32_nk_1x2048x2048", "i8_kn_256x1152x1152", "f32_kn_256x1152x4304"} <= names
+    written = gen_basket.write_basket(tmp_path, entries)
+    nk = written["f32_nk_1x1024x4096"].read_text()
+    assert "affine_map<(d0, d1, d2) -> (d1, d2)>" in nk and "tensor<1024x4096xf32>" in nk
+    i8 = written["i8_kn_50x1024x1024"].read_text()
+    assert "tensor<50x1024xi8>" in i8 and "tensor<50x1024xi32>" in i8 and "linalg.matmul" in i8
+
+
+def test_basket_models_are_one_tunable_contraction_each(tmp_path):
+    from iree_dsa_tuner.ir import load_problems
+
+    entries = [gen_basket.find_entry(n) for n in ("f32_kn_1x128x256", "f32_nk_1x128x256", "i8_kn_4x128x256")]
+    for entry, path in zip(entries, gen_basket.write_basket(tmp_path, entries).values()):
+        problems = load_problems(path)
+        assert [p.kind for p in problems] == ["contraction"], entry.name
+
+
+@pytest.mark.slow
+def test_host_basket_quick(tmp_path):
+    stdout, raw = run_script("host_basket", tmp_path=tmp_path)
+    assert "geomean speedups" in stdout and "targets" in stdout
+    (shape,) = raw["shapes"]
+    assert shape["default_us"] > 0 and shape["tuned_us"] > 0 and shape["numpy_us"] > 0
+    assert shape["tune"]["measured"] <= 4
+    assert raw["numpy"].get("numpy")
+
+
+@pytest.mark.slow
+def test_search_efficiency_quick(tmp_path):
+    stdout, raw = run_script("search_efficiency", tmp_path=tmp_path)
+    assert "(a) dsa-e1" in stdout and "(b) host" in stdout
+    (dsa,) = raw["dsa"]["shapes"]
+    assert dsa["optimum_us"] > 0 and dsa["space"] >= dsa["legal"] >= dsa["survivors"] > 0
+    for by_strategy in dsa["results"].values():
+        for result in by_strategy.values():
+            # Nothing a strategy measures can beat the exhaustive optimum of the model.
+            assert 0 < result["fraction"] <= 1.0 + 1e-9
+    (host,) = raw["host"]["shapes"]
+    assert host["optimum_us"] > 0
+
+
+@pytest.mark.slow
+def test_cost_model_fidelity_quick(tmp_path):
+    stdout, raw = run_script("cost_model_fidelity", tmp_path=tmp_path)
+    assert "rho before" in stdout
+    (shape,) = raw["shapes"]
+    assert len(shape["measurements"]) == 8
+    assert set(raw["summary"]) == {"before", "after_driver", "after_held_out"}
