@@ -13,6 +13,7 @@ from ..report import format_table, write_output
 from ..report.table import check_writable
 from ..search import STRATEGIES
 from ..search.driver import TuneOptions, default_configs, tune_model
+from ..search.proposer import PROPOSER_TIMEOUT_S, TRIGGERS, ExternalProposer
 from .common import add_target_argument, target_compile_flags
 
 DEFAULT_DB = "iree-dsa-tuning.sqlite"
@@ -46,6 +47,23 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--repetitions", type=int, default=5, help="host: benchmark repetitions per candidate (median)")
     p.add_argument("--json", metavar="REPORT", help="write the full report as JSON")
+    p.add_argument("--proposer", metavar="CMD",
+                   help="L2 proposer: a command given the problem, target and history as one JSON object on "
+                        "stdin, printing a JSON list of configs; each passes legality, is measured, and is "
+                        "checked (applied + numerics) before it may win (tools/proposers/register_blocking.py)")
+    p.add_argument("--proposer-budget", type=int, default=None, metavar="N",
+                   help="measurements per dispatch held back for proposals (default: budget/4, at least 1)")
+    p.add_argument("--proposer-when", default="always", choices=TRIGGERS,
+                   help="always (default), or below-target: only when L1's best is under 95%% of the "
+                        "cost model's roofline bound")
+    p.add_argument("--proposer-min-share", type=float, default=0.0, metavar="F",
+                   help="ask the proposer only for dispatches with at least this share of the model's default "
+                        "time (0..1; default 0: all); dispatches are asked in descending share")
+    p.add_argument("--proposer-timeout", type=float, default=PROPOSER_TIMEOUT_S, metavar="S",
+                   help=f"seconds a proposer may take per dispatch (default {PROPOSER_TIMEOUT_S:g})")
+    p.add_argument("--plot", metavar="DIR",
+                   help="write roofline.png (default and tuned point per dispatch) and funnel.png to DIR "
+                        "(needs matplotlib: pip install 'iree-dsa-tuner[plot]')")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.set_defaults(func=run)
 
@@ -86,9 +104,28 @@ def summary_table(report) -> str:
                      f"{report.seconds:.1f} s")
     for s in report.skipped:
         lines.append(f"skipped {s['dispatch']}: {s['reason']}")
+    for d in report.dispatches:
+        if d.proposer is not None and not d.note.startswith("same root op"):
+            lines.append(proposer_line(d))
     lines.append("(measured+cached / funnel survivors / space; rho = Spearman of estimate vs measured, "
                  "* = measured best in the model's top 5)")
     return "\n".join(lines)
+
+
+def proposer_line(d) -> str:
+    """One line per dispatch on what L2 did: asked or why not, what came of the proposals."""
+    run = d.proposer
+    head = f"L2 {d.dispatch} (share {100 * (run.amdahl_share or 0):.0f}%): "
+    if not run.invoked:
+        return head + f"not asked: {run.decision}"
+    if run.error:
+        return head + f"proposer failed: {run.error}"
+    counts = {}
+    for p in run.proposals:
+        counts[p.status] = counts.get(p.status, 0) + 1
+    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "nothing proposed"
+    won = " -> a proposal won" if d.chosen == "tuned" and d.best_source == "proposer" else ""
+    return head + f"{len(run.proposals)} proposals: {summary}{won}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -101,12 +138,32 @@ def run(args: argparse.Namespace) -> int:
         check_writable(args.json)
     if args.budget < 1:
         raise InputError("--budget must be at least 1")
+    if args.plot:
+        # Before any work: a missing plotting library must not cost a whole tuning run.
+        from ..report.plots import PlotError, check_plotting
+
+        try:
+            check_plotting(args.plot)
+        except PlotError as e:
+            raise InputError(str(e)) from None
+    proposer = None
+    if args.proposer:
+        if args.proposer_budget is not None and args.proposer_budget < 0:
+            raise InputError("--proposer-budget must be at least 0")
+        if not 0.0 <= args.proposer_min_share <= 1.0:
+            raise InputError("--proposer-min-share must be between 0 and 1")
+        try:
+            proposer = ExternalProposer.from_command(args.proposer, timeout_s=args.proposer_timeout)
+        except ValueError as e:
+            raise InputError(f"--proposer: {e}") from None
     target = get_target(args.target, search_paths=args.target_path)
     model = Path(args.model)
     db = None if args.no_db else TuningDatabase(args.db)
     runner = make_runner(target, model, args)
     options = TuneOptions(strategy=args.strategy, budget=args.budget, time_budget_s=args.time_budget,
-                          seed=args.seed, jobs=args.jobs, dispatches=tuple(args.dispatch))
+                          seed=args.seed, jobs=args.jobs, dispatches=tuple(args.dispatch), proposer=proposer,
+                          proposer_budget=args.proposer_budget, proposer_when=args.proposer_when,
+                          proposer_min_share=args.proposer_min_share)
     progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
     tfp = target_fingerprint(target.describe(), extra=f"runner={getattr(runner, 'name', '')}")
     try:
@@ -118,6 +175,11 @@ def run(args: argparse.Namespace) -> int:
     print(summary_table(report))
     if args.json:
         write_output(args.json, json.dumps(report.to_json(), indent=2) + "\n")
+    if args.plot:
+        from ..report.plots import write_plots
+
+        for path in write_plots(report.to_json(), args.plot):
+            print(f"plot: {path}")
     if report.spec_text:
         write_output(args.output, report.spec_text)
         print(f"\nspec: {args.output} (verified: every config applied, numerics match)")

@@ -20,7 +20,29 @@ from ..spec.config import CompilationConfig, ConfigError
 from ..spec.reading import read_configured_dispatches
 from ..spec.verify import verify_spec
 from . import get_strategy
+from ..space.candidate import TilingCandidate
 from .context import SearchContext, Trial
+from .proposer import (
+    DUPLICATE,
+    FAILED,
+    ILLEGAL,
+    MEASURED,
+    NOT_APPLIED,
+    OVER_BUDGET,
+    VERIFIED,
+    NumericsVerdict,
+    Proposal,
+    ProposerError,
+    ProposerRun,
+    call_proposer,
+    check_proposal,
+    proposer_name,
+    proposer_request,
+    run_timer,
+    should_invoke,
+    target_request_description,
+    verify_proposal,
+)
 
 
 @dataclass
@@ -42,6 +64,15 @@ class DispatchResult:
     fidelity: dict = field(default_factory=dict)
     seconds: float = 0.0
     trials: list[Trial] = field(default_factory=list)
+    # For the roofline and funnel plots and the Amdahl ranking (R8.3).
+    flops: int = 0
+    bytes: int = 0
+    intensity: float = 0.0
+    compute_type: str = ""
+    funnel: list[dict] = field(default_factory=list)  # per funnel stage: entered, left
+    amdahl_share: float | None = None  # default time over the model's tuned dispatches' default time
+    best_source: str = ""  # "search" | "refine" | "proposer" (the best trial's origin)
+    proposer: ProposerRun | None = None
 
     @property
     def speedup(self) -> float | None:
@@ -66,6 +97,10 @@ class DispatchResult:
             if self.bound_us and (self.best_us or self.default_us) else None,
             "chosen": self.chosen, "config": self.best_config.to_json() if self.best_config and self.chosen == "tuned" else None,
             "note": self.note, "fidelity": self.fidelity, "seconds": round(self.seconds, 2),
+            "flops": self.flops, "bytes": self.bytes, "intensity": self.intensity,
+            "compute_type": self.compute_type, "funnel": self.funnel, "amdahl_share": self.amdahl_share,
+            "best_source": self.best_source if self.chosen == "tuned" else "default",
+            "proposer": self.proposer.to_json() if self.proposer else None,
             "trials": [
                 {"candidate": t.candidate.to_json(), "time_us": t.time_us, "estimate_us": t.estimate_us,
                  "source": t.source, "reason": t.reason} for t in self.trials
@@ -115,6 +150,13 @@ class TuneOptions:
     jobs: int = 1
     strategy_options: dict = field(default_factory=dict)
     dispatches: tuple[str, ...] = ()  # only these symbols (all when empty)
+    # L2 (search/proposer.py): a callable request -> list of config JSON, e.g. ExternalProposer.
+    proposer: Callable[[dict], list] | None = None
+    proposer_budget: int | None = None  # measurements held back for proposals (None: budget // 4, >= 1)
+    proposer_when: str = "always"  # "always" | "below-target" (proposer.TRIGGERS)
+    proposer_min_share: float = 0.0  # ask only for dispatches with at least this Amdahl share
+    # Gate (c): (model, problem, config) -> NumericsVerdict; None = proposer.verify_proposal.
+    proposal_check: Callable | None = None
 
 
 @dataclass
@@ -128,6 +170,8 @@ class TuneReport:
     verified: bool = False
     verify_notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    target_description: dict = field(default_factory=dict)
+    proposer: str = ""
 
     def to_json(self) -> dict:
         tuned = [d for d in self.dispatches if d.default_us]
@@ -139,6 +183,7 @@ class TuneReport:
             "total_default_us": total_default, "total_best_us": total_best,
             "speedup": (total_default / total_best) if total_best else None,
             "dispatches": [d.to_json() for d in self.dispatches], "skipped": self.skipped,
+            "proposer": self.proposer or None, "target_description": self.target_description,
         }
 
 
@@ -231,8 +276,195 @@ def _log(progress: Callable[[str], None] | None, text: str) -> None:
         progress(text)
 
 
+def _trial_status(trial: Trial) -> str:
+    if trial.time_us is not None:
+        return "ok"
+    return trial.reason.split(":", 1)[0] if trial.reason else "failed"
+
+
+class _DispatchTuning:
+    """One dispatch between the phases of `tune_model`: its view, search context and result.
+
+    A class rather than closures in the loop: the L2 phase runs after every dispatch's
+    L1 search, and a closure would see the last dispatch's variables, not its own.
+    """
+
+    def __init__(self, problem, view: _CostView, result: DispatchResult, timed, calibration_points,
+                 options: TuneOptions, progress):
+        self.problem, self.view, self.result = problem, view, result
+        self.timed, self.calibration_points = timed, calibration_points
+        self.options, self.progress = options, progress
+        self.deadline: float | None = None
+        self.extra_estimates: dict[TilingCandidate, float] = {}
+        self.proposals_by_trial: dict[int, Proposal] = {}
+        self.target = None
+        self.ctx: SearchContext | None = None
+        self.l1_seconds = 0.0
+
+    def estimate_us(self, c) -> float | None:
+        if c in self.view.index:
+            return self.view.estimate_us(c)
+        return self.extra_estimates.get(c)
+
+    def measure_batch(self, cands):
+        out = []
+        for c in cands:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                out.append((None, "time budget exhausted"))
+                continue
+            try:
+                config = self.target.to_config(self.problem, c)
+            except (ConfigError, ValueError) as e:
+                out.append((None, f"illegal: {e}"))
+                continue
+            m = self.timed(self.problem, config, self.estimate_us(c))
+            if m.details.get("cached"):
+                self.result.cached += 1
+            else:
+                self.result.measured += 1
+            if m.ok:
+                if c in self.view.index:  # proposals outside the space have no model terms to fit
+                    self.calibration_points.append((self.view.terms(c), m.median_us * 1e-6))
+                out.append((m.median_us, ""))
+            else:
+                self.result.failed += 1
+                out.append((None, f"{m.status}: {m.reason}"))
+        best = min((t for t, _ in out if t is not None), default=None)
+        _log(self.progress, f"    measured {len(self.ctx.trials) + len(cands)}/{self.options.budget}"
+                            + (f", batch best {best:.1f} us" if best is not None else ""))
+        return out
+
+
+def _history(work: _DispatchTuning, default_config: CompilationConfig | None, base) -> list[dict]:
+    """What was measured for a dispatch, as the proposer protocol's history (default first)."""
+    history = [{"config": default_config.to_json() if default_config else None,
+                "time_us": work.result.default_us, "status": base.status if base is not None else "ok",
+                "reason": getattr(base, "reason", ""), "source": "default"}]
+    for t in work.ctx.trials:
+        try:
+            config = work.target.to_config(work.problem, t.candidate).to_json()
+        except (ConfigError, ValueError):
+            continue
+        history.append({"config": config, "time_us": t.time_us, "status": _trial_status(t),
+                        "reason": t.reason, "source": t.source})
+    return history
+
+
+def _run_proposer(work: _DispatchTuning, run: ProposerRun, request: dict, proposer) -> None:
+    """Ask the proposer, gate (a) every proposal, measure (b) the legal ones within the budget."""
+    elapsed = run_timer()
+    run.invoked = True
+    try:
+        answer = call_proposer(proposer, request)
+    except ProposerError as e:
+        run.error = str(e)
+        run.seconds = elapsed()
+        _log(work.progress, f"    proposer failed: {e}")
+        return
+    run.seconds = elapsed()
+    ctx, problem = work.ctx, work.problem
+    proposed: set[TilingCandidate] = set()
+    for raw in answer:
+        rationale = str(raw.get("rationale", "")) if isinstance(raw, dict) else ""
+        proposal = Proposal(raw, ILLEGAL, rationale=rationale)
+        run.proposals.append(proposal)
+        try:
+            config, candidate = check_proposal(raw, problem, work.target)
+        except (ConfigError, ValueError) as e:
+            proposal.reason = str(e)
+            continue
+        if ctx.measured(candidate) or candidate in proposed:
+            seen = ctx._seen.get(candidate)
+            proposal.status, proposal.reason = DUPLICATE, "already measured"
+            proposal.time_us = seen.time_us if seen is not None else None
+            continue
+        proposed.add(candidate)
+        if ctx.remaining <= 0:
+            proposal.status, proposal.reason = OVER_BUDGET, f"the dispatch's budget of {ctx.budget} is spent"
+            continue
+        if candidate not in work.view.index:
+            work.extra_estimates[candidate] = _single_estimate_us(problem, work.target, candidate)
+        trials = ctx.measure([candidate], source="proposer")
+        if not trials:
+            proposal.status, proposal.reason = OVER_BUDGET, "not measured"
+            continue
+        trial = trials[0]
+        proposal.time_us = trial.time_us
+        proposal.status, proposal.reason = (MEASURED, "") if trial.time_us is not None else (FAILED, trial.reason)
+        work.proposals_by_trial[id(trial)] = proposal
+    _log(work.progress, f"    proposer: {len(run.proposals)} proposals, {run.count(ILLEGAL)} illegal, "
+                        f"{len(work.proposals_by_trial)} measured")
+
+
+def _single_estimate_us(problem, target, candidate) -> float | None:
+    """The cost model's time for a candidate outside the enumerated space (a proposal)."""
+    from ..costmodel import run_funnel
+    from ..space.space import candidates_to_columns
+
+    try:
+        funnel = run_funnel(target.space(problem), target.describe(), columns=candidates_to_columns([candidate]))
+        return float(funnel.estimate.total_s[0] * 1e6)
+    except Exception:  # an estimate is a nicety for the fidelity figures, never a reason to stop
+        return None
+
+
+def _gated_best(work: _DispatchTuning, model: Path, check) -> Trial | None:
+    """The fastest trial allowed to win: a proposal must pass gate (c) first.
+
+    Only a proposal that would actually replace the default is checked (a compile
+    and a run of the model); one that fails is excluded and the next best is taken.
+    """
+    excluded: set[int] = set()
+    while True:
+        ok = [t for t in work.ctx.trials if t.time_us is not None and id(t) not in excluded]
+        if not ok:
+            return None
+        best = min(ok, key=lambda t: (t.time_us, str(t.candidate)))
+        proposal = work.proposals_by_trial.get(id(best))
+        if proposal is None or proposal.status == VERIFIED:
+            return best
+        default = work.result.default_us
+        if default is not None and best.time_us >= (1 - WIN_MARGIN) * default:
+            return best  # it will not replace the default, so it never enters a spec
+        config = work.target.to_config(work.problem, best.candidate)
+        _log(work.progress, f"    checking the proposal's numerics ({best.time_us:.1f} us)")
+        try:
+            verdict = check(model, work.problem, config)
+        except Exception as e:  # a checker that breaks proves nothing: the proposal may not win
+            verdict = NumericsVerdict(NOT_APPLIED, f"check failed: {type(e).__name__}: {e}")
+        proposal.status, proposal.reason = verdict.status, verdict.reason
+        if verdict.ok:
+            return best
+        best.reason = f"{verdict.status}: {verdict.reason}"
+        excluded.add(id(best))
+
+
+def _default_config_for(problem, runner, model: Path, cache: dict) -> CompilationConfig | None:
+    """IREE's default config of a dispatch as the runner measures it (for the proposer's history)."""
+    defaults = getattr(runner, "defaults", None)
+    if isinstance(defaults, dict) and problem.dispatch in defaults:
+        config = defaults[problem.dispatch]
+        untuned = getattr(runner, "untuned_dsa_config", None)
+        return untuned(problem, config) if untuned is not None else config
+    if "configs" not in cache:
+        try:
+            cache["configs"] = default_configs(model)
+        except Exception:  # the history then says "default" without its tiles
+            cache["configs"] = {}
+    return cache["configs"].get(problem.dispatch)
+
+
 def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: str,
                progress: Callable[[str], None] | None = None, verify: bool = True) -> TuneReport:
+    """Tune every dispatch of `model`: L1 search per dispatch, then L2 proposals, then verify.
+
+    Phases: (1) per dispatch in model order: space -> funnel -> default measured ->
+    strategy (with the proposer's share of the budget held back when one is set);
+    (2) L2, when `options.proposer` is set: dispatches in descending Amdahl share
+    (their default time over the model's), each asked only when its share reaches
+    `proposer_min_share` and the trigger holds; (3) per dispatch: the best trial that
+    passed the gate, the drift check, the choice; (4) one spec for all winners, verified.
+    """
     from ..db.fingerprint import candidate_key, dispatch_fingerprint
     from ..ir import load_problems
     from ..runners.measurement import Measurement
@@ -240,11 +472,21 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
     t_start = time.perf_counter()
     model = Path(model)
     report = TuneReport(str(model), target.name, options.strategy)
+    report.target_description = target_request_description(target)
     problems = load_problems(model)
     strategy = get_strategy(options.strategy)
     calibration = db.load_calibration(target_fp) if db is not None else None
     calibration_points: list[tuple[list[float], float]] = []
-    seen_fps: dict[tuple, DispatchResult] = {}
+    seen_fps: dict[tuple, _DispatchTuning] = {}
+    twins: list[tuple[DispatchResult, _DispatchTuning]] = []
+    works: list[_DispatchTuning] = []
+    bases: dict[str, Measurement] = {}
+    proposer = options.proposer
+    reserve = 0
+    if proposer is not None:
+        reserve = options.proposer_budget if options.proposer_budget is not None else max(1, options.budget // 4)
+        reserve = max(0, min(reserve, options.budget))
+        report.proposer = proposer_name(proposer)
 
     def timed(problem, config, estimate_us=None) -> Measurement:
         dfp = dispatch_fingerprint(problem)
@@ -260,6 +502,7 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
                                   estimate_us=estimate_us)
         return m
 
+    # ---- phase 1: L0 -> L1 per dispatch ------------------------------------------------
     runnable = [p for p in problems if isinstance(p, RootOpProblem)]
     for n, problem in enumerate(problems, start=1):
         if options.dispatches and problem.dispatch not in options.dispatches:
@@ -271,13 +514,16 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
         t0 = time.perf_counter()
         shape = "x".join(str(s) for s in problem.loop_sizes)
         result = DispatchResult(problem.dispatch, f"{problem.op_name} {shape} {problem.lhs_type}")
+        result.flops, result.bytes, result.intensity = problem.flops, problem.bytes, problem.intensity
+        try:
+            result.compute_type = target.describe().compute_type(problem.lhs_type, problem.rhs_type)
+        except KeyError:
+            result.compute_type = ""
         # One matcher cannot tell apart root ops with equal types, maps and sizes,
         # so such dispatches share the first one's answer.
         fp = matcher_key(problem)
         if fp in seen_fps:
-            twin = seen_fps[fp]
-            result.__dict__.update({k: v for k, v in twin.__dict__.items() if k not in ("dispatch", "trials")})
-            result.note = f"same root op as {twin.dispatch}"
+            twins.append((result, seen_fps[fp]))
             report.dispatches.append(result)
             continue
         try:
@@ -286,49 +532,52 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
             report.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind, "reason": f"no space: {e}"})
             continue
         result.space_size, result.survivors, result.bound_us = view.space_size, len(view.ranked), view.bound_us
+        result.funnel = [{"stage": s.name, "entered": s.entered, "left": s.left} for s in view.funnel.stages]
         _log(progress, f"[{n}/{len(problems)}] {problem.dispatch}: space {view.space_size}, "
                        f"{len(view.ranked)} survive the funnel; measuring the default")
         base = timed(problem, None)
+        bases[problem.dispatch] = base
         result.default_us = base.median_us if base.ok else None
-        deadline = (time.perf_counter() + options.time_budget_s) if options.time_budget_s else None
+        work = _DispatchTuning(problem, view, result, timed, calibration_points, options, progress)
+        work.target = target
+        if options.time_budget_s:
+            work.deadline = time.perf_counter() + options.time_budget_s
+        work.ctx = SearchContext(view.legal, view.ranked, work.estimate_us, work.measure_batch,
+                                 options.budget - reserve, seed=options.seed)
+        strategy.tune(work.ctx, options.strategy_options)
+        work.l1_seconds = time.perf_counter() - t0
+        seen_fps[fp] = work
+        works.append(work)
+        report.dispatches.append(result)
 
-        def measure_batch(cands):
-            out = []
-            for c in cands:
-                if deadline is not None and time.perf_counter() > deadline:
-                    out.append((None, "time budget exhausted"))
-                    continue
-                try:
-                    config = target.to_config(problem, c)
-                except (ConfigError, ValueError) as e:
-                    out.append((None, f"illegal: {e}"))
-                    continue
-                m = timed(problem, config, view.estimate_us(c))
-                if m.details.get("cached"):
-                    result.cached += 1
-                else:
-                    result.measured += 1
-                if m.ok:
-                    calibration_points.append((view.terms(c), m.median_us * 1e-6))
-                    out.append((m.median_us, ""))
-                else:
-                    result.failed += 1
-                    out.append((None, f"{m.status}: {m.reason}"))
-            best = min((t for t, _ in out if t is not None), default=None)
-            _log(progress, f"    measured {len(ctx.trials) + len(cands)}/{options.budget}"
-                           + (f", batch best {best:.1f} us" if best is not None else ""))
-            return out
+    # ---- phase 2: L2 proposals, largest Amdahl share first (R3.3, R8.3) -------------------
+    group_default: dict[int, float] = {id(w): w.result.default_us or 0.0 for w in works}
+    for _, work in twins:
+        group_default[id(work)] += work.result.default_us or 0.0  # a twin runs the same config
+    total_default = sum(group_default.values())
+    for work in works:
+        work.result.amdahl_share = (group_default[id(work)] / total_default) if total_default else None
+    if proposer is not None:
+        check = options.proposal_check or verify_proposal
+        defaults_cache: dict = {}
+        for work in sorted(works, key=lambda w: -(w.result.amdahl_share or 0.0)):
+            _run_l2(work, report, proposer, options, strategy, runner, model, bases, reserve, defaults_cache)
+    else:
+        check = None
 
-        ctx = SearchContext(view.legal, view.ranked, view.estimate_us, measure_batch, options.budget, seed=options.seed)
-        strategy.tune(ctx, options.strategy_options)
-        result.trials = ctx.trials
-        result.fidelity = fidelity(ctx.trials)
-        best = ctx.best()
+    # ---- phase 3: the gated best per dispatch ---------------------------------------------
+    for work in works:
+        result, problem = work.result, work.problem
+        t0 = time.perf_counter()
+        result.trials = work.ctx.trials
+        result.fidelity = fidelity(work.ctx.trials)
+        best = _gated_best(work, model, check) if check is not None else work.ctx.best()
         end = runner.measure(problem, None) if getattr(runner, "measures_drift", False) else None
         if end is not None and end.ok:
             result.default_end_us = end.median_us
         if best is not None:
             result.best_us = best.time_us
+            result.best_source = best.source
             result.best_config = target.to_config(problem, best.candidate)
         if best is not None and (result.default_us is None or best.time_us < (1 - WIN_MARGIN) * result.default_us):
             result.chosen = "tuned"
@@ -337,11 +586,15 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
                                           if best is not None else "no candidate measured successfully")
         if result.drift is not None and result.drift > 0.10:
             result.note += f" default drifted {result.drift:.0%} during the run (noisy machine)"
-        result.seconds = time.perf_counter() - t0
-        seen_fps[fp] = result
-        report.dispatches.append(result)
-        _log(progress, f"    -> {result.chosen}: default {result.default_us or float('nan'):.1f} us, "
-                       f"best {result.best_us or float('nan'):.1f} us")
+        result.seconds = work.l1_seconds + (result.proposer.seconds if result.proposer else 0.0) \
+            + (time.perf_counter() - t0)
+        _log(progress, f"    {problem.dispatch} -> {result.chosen}: default {result.default_us or float('nan'):.1f} us, "
+                       f"best {result.best_us or float('nan'):.1f} us" + (f" ({result.best_source})" if best else ""))
+    for twin_result, work in twins:
+        keep = {k: getattr(twin_result, k) for k in ("dispatch", "shape", "trials")}
+        twin_result.__dict__.update({k: v for k, v in work.result.__dict__.items() if k not in keep})
+        twin_result.__dict__.update(keep)
+        twin_result.note = f"same root op as {work.result.dispatch}"
 
     if db is not None:
         fitted = fit_calibration(calibration_points)
@@ -352,6 +605,32 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
         _verify_and_fall_back(model, problems, report, progress)
     report.seconds = time.perf_counter() - t_start
     return report
+
+
+def _run_l2(work: _DispatchTuning, report: TuneReport, proposer, options: TuneOptions, strategy, runner,
+            model: Path, bases: dict, reserve: int, defaults_cache: dict) -> None:
+    """L2 for one dispatch: ask (or not, and say why), gate, measure; unused budget goes back to L1."""
+    result, ctx = work.result, work.ctx
+    run = ProposerRun(report.proposer, amdahl_share=result.amdahl_share)
+    result.proposer = run
+    l1_best = ctx.best()
+    invoke, run.decision = should_invoke(options.proposer_when, result.amdahl_share, options.proposer_min_share,
+                                         l1_best.time_us if l1_best else None, result.bound_us)
+    ctx.budget = options.budget
+    if options.time_budget_s:
+        work.deadline = time.perf_counter() + max(0.0, options.time_budget_s - work.l1_seconds)
+    if not invoke:
+        _log(work.progress, f"{result.dispatch}: proposer not asked ({run.decision})")
+        if reserve and ctx.remaining > 0:
+            strategy.tune(ctx, options.strategy_options)  # the held-back budget goes to L1 after all
+        return
+    run.budget = ctx.remaining
+    _log(work.progress, f"{result.dispatch}: asking the proposer (share {result.amdahl_share or 0:.1%}, "
+                        f"budget {run.budget})")
+    default_config = _default_config_for(work.problem, runner, model, defaults_cache)
+    request = proposer_request(work.problem, work.target, _history(work, default_config, bases.get(result.dispatch)),
+                               run.budget, result.amdahl_share)
+    _run_proposer(work, run, request, proposer)
 
 
 def _verify_and_fall_back(model: Path, problems, report: TuneReport, progress) -> None:

@@ -1,0 +1,275 @@
+"""The L2 proposer hook (R3.3): the gate, failures, Amdahl ranking, and the shipped proposer."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from iree_dsa_tuner.ir import load_problems
+from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
+from iree_dsa_tuner.search.driver import TuneOptions, _CostView, default_configs, tune_model
+from iree_dsa_tuner.search.proposer import (
+    DUPLICATE,
+    ILLEGAL,
+    VERIFIED,
+    WRONG_NUMERICS,
+    ExternalProposer,
+    NumericsVerdict,
+    check_proposal,
+    proposer_request,
+    should_invoke,
+    verify_proposal,
+)
+from iree_dsa_tuner.spec.config import ConfigError
+from iree_dsa_tuner.targets import get_target
+
+from conftest import INPUTS, matmul_model, write_model
+
+MODEL = INPUTS / "mlp3.mlir"
+REPO = Path(__file__).resolve().parent.parent
+REGISTER_BLOCKING = REPO / "tools" / "proposers" / "register_blocking.py"
+SMALL = "mlp3_dispatch_2_matmul_8x128x256_f32"  # the smallest space of the three: fast to search whole
+
+
+def key(config) -> str:
+    return json.dumps(config.to_json() if hasattr(config, "to_json") else config, sort_keys=True)
+
+
+class RecordingRunner:
+    """A DSA simulator runner that remembers every config it measured."""
+
+    name = "dsa-sim"
+
+    def __init__(self, target):
+        self.inner = DsaSimRunner(target, default_configs(MODEL))
+        self.defaults = self.inner.defaults
+        self.untuned_dsa_config = self.inner.untuned_dsa_config
+        self.measured: list[tuple[str, str | None]] = []
+
+    def measure(self, problem, config):
+        self.measured.append((problem.dispatch, None if config is None else key(config)))
+        return self.inner.measure(problem, config)
+
+    def close(self):
+        pass
+
+
+@pytest.fixture(scope="module")
+def dsa():
+    return get_target("dsa-e1")
+
+
+def tune(target, runner, verify=True, **options):
+    options.setdefault("budget", 8)
+    return tune_model(MODEL, target, runner, None, TuneOptions(**options), target_fp="test", verify=verify)
+
+
+def oversized_vector_config() -> dict:
+    # vector m x n x k = 8 x 64 x 16 = 8192 elements: llvm-cpu's limit, illegal on dsa-e1 and host.
+    return {"pipeline": "DoubleTilingExpert", "distribution": [8, 64, 0], "vector_common_parallel": [8, 64, 0],
+            "vector_reduction": [0, 0, 16],
+            "extra": {"iree_dsa.dma_stages": 2, "iree_dsa.fusion": 0, "iree_dsa.parallelism": 16,
+                      "iree_dsa.tile_k": 256, "iree_dsa.vector_width": 64}}
+
+
+def test_illegal_proposals_are_never_measured_and_never_win(dsa):
+    wrong_count = {"pipeline": "DoubleTilingExpert", "distribution": [8, 64], "vector_common_parallel": [8, 32],
+                   "vector_reduction": [0, 0]}
+    proposals = [wrong_count, oversized_vector_config(), "not a config", {"pipeline": "Nope"}]
+    runner = RecordingRunner(dsa)
+    report = tune(dsa, runner, budget=6, proposer=lambda request: proposals)
+    measured = {k for _, k in runner.measured}
+    for d in report.dispatches:
+        run = d.proposer
+        assert run.invoked and not run.error
+        assert [p.status for p in run.proposals] == [ILLEGAL] * 4
+        reasons = [p.reason for p in run.proposals]
+        assert "2 entries but the op has 3 loops" in reasons[0]
+        assert "vector-size limit" in reasons[1]
+        assert d.best_source != "proposer"
+        assert not any(t.source == "proposer" for t in d.trials)
+    assert key(wrong_count) not in measured and key(oversized_vector_config()) not in measured
+    assert report.verified
+
+
+def test_check_proposal_rejects_what_the_target_would_compile_differently(dsa):
+    problem = next(p for p in load_problems(MODEL) if p.dispatch == SMALL)
+    config = oversized_vector_config()
+    config["vector_reduction"] = [0, 0, 1]
+    config["vector_common_parallel"] = [8, 128, 0]  # vector wider than the 64-wide distribution tile
+    with pytest.raises(ConfigError, match="different config"):
+        check_proposal(config, problem, dsa)
+    config["vector_common_parallel"] = [8, 64, 0]
+    check_proposal(config, problem, dsa)  # legal: no exception
+
+
+def exhaustive_best(target, dispatch: str) -> dict:
+    """The fastest legal config of a dispatch on the simulator (what an oracle proposer knows)."""
+    problem = next(p for p in load_problems(MODEL) if p.dispatch == dispatch)
+    runner = DsaSimRunner(target, {})
+    view = _CostView(problem, target)
+    best = min(view.legal, key=lambda c: runner.measure(problem, target.to_config(problem, c)).median_us)
+    return target.to_config(problem, best).to_json()
+
+
+def test_best_proposal_wins_after_passing_the_gate(dsa):
+    oracle = exhaustive_best(dsa, SMALL)
+    checked = []
+
+    def check(model, problem, config):
+        verdict = verify_proposal(model, problem, config)  # the real gate: applied + numerics
+        checked.append((problem.dispatch, verdict))
+        return verdict
+
+    runner = RecordingRunner(dsa)
+    report = tune(dsa, runner, strategy="random", budget=3, proposer_budget=1, dispatches=(SMALL,),
+                  proposer=lambda request: [oracle], proposal_check=check)
+    (d,) = report.dispatches
+    assert [p.status for p in d.proposer.proposals] == [VERIFIED]
+    assert checked and checked[0][1].ok
+    assert d.chosen == "tuned" and d.best_source == "proposer"
+    assert key(d.best_config) == key(oracle)
+    assert d.measured == 3  # the proposal counted against the budget
+    assert report.verified and "compilation_info" in report.spec_text
+    assert report.to_json()["dispatches"][0]["best_source"] == "proposer"
+
+
+def test_numerically_wrong_proposal_never_wins_even_when_fastest(dsa):
+    oracle = exhaustive_best(dsa, SMALL)
+    report = tune(dsa, RecordingRunner(dsa), strategy="random", budget=3, proposer_budget=1, dispatches=(SMALL,),
+                  proposer=lambda request: [oracle],
+                  proposal_check=lambda model, problem, config: NumericsVerdict(WRONG_NUMERICS, "simulated mismatch"))
+    (d,) = report.dispatches
+    (proposal,) = d.proposer.proposals
+    assert proposal.status == WRONG_NUMERICS and proposal.reason == "simulated mismatch"
+    fastest = min((t for t in d.trials if t.time_us is not None), key=lambda t: t.time_us)
+    assert fastest.source == "proposer"  # it was the fastest measured ...
+    assert fastest.reason.startswith(WRONG_NUMERICS)
+    assert d.best_source != "proposer"  # ... and still did not win
+    assert d.best_config is None or key(d.best_config) != key(oracle)
+
+
+FAILING = {
+    "exit 1": [sys.executable, "-c", "import sys; print('boom', file=sys.stderr); sys.exit(1)"],
+    "garbage": [sys.executable, "-c", "print('this is not json')"],
+    "not a list": [sys.executable, "-c", "print('{\"a\": 1}')"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(FAILING))
+def test_failing_external_proposer_is_recorded_and_the_run_completes(dsa, case):
+    # One case also goes through the final spec verification (the slow part); the others stop before it.
+    verify = case == "exit 1"
+    report = tune(dsa, RecordingRunner(dsa), budget=4, proposer=ExternalProposer(tuple(FAILING[case])), verify=verify)
+    assert len(report.dispatches) == 3 and (report.verified or not verify)
+    for d in report.dispatches:
+        assert d.proposer.invoked and d.proposer.error
+        assert d.default_us and d.trials
+    errors = {d.proposer.error for d in report.dispatches}
+    expected = {"exit 1": "exited with status 1: boom", "garbage": "not JSON", "not a list": "expected a JSON list"}
+    assert all(expected[case] in e for e in errors)
+
+
+def test_proposer_timeout_and_exception_are_recorded(dsa):
+    slow = ExternalProposer((sys.executable, "-c", "import time; time.sleep(30)"), timeout_s=0.5)
+
+    def broken(request):
+        raise RuntimeError("proposer bug")
+
+    for proposer, text in ((slow, "no answer in 0.5 s"), (broken, "RuntimeError: proposer bug")):
+        report = tune(dsa, RecordingRunner(dsa), budget=3, dispatches=(SMALL,), proposer=proposer, verify=False)
+        assert report.dispatches[0].proposer.error == text
+
+
+def test_proposer_asked_in_descending_amdahl_share_above_the_threshold(dsa):
+    asked = []
+
+    def record(request):
+        asked.append((request["problem"]["dispatch"], request["amdahl_share"]))
+        assert request["history"][0]["source"] == "default" and request["history"][0]["config"]
+        assert request["target"]["max_vector_elements"] == 8192
+        assert request["problem"]["dim_groups"] == {"batch": [], "m": [0], "n": [1], "k": [2]}
+        return []
+
+    report = tune(dsa, RecordingRunner(dsa), budget=4, proposer=record, verify=False)
+    shares = [s for _, s in asked]
+    assert len(asked) == 3 and shares == sorted(shares, reverse=True)
+    assert abs(sum(shares) - 1.0) < 1e-9
+    smallest = asked[-1][0]
+
+    asked.clear()
+    report = tune(dsa, RecordingRunner(dsa), budget=4, proposer=record, verify=False,
+                  proposer_min_share=(shares[1] + shares[2]) / 2)
+    assert [d for d, _ in asked] == [d for d, _ in sorted(asked, key=lambda a: -a[1])] and len(asked) == 2
+    skipped = next(d for d in report.dispatches if d.dispatch == smallest)
+    assert not skipped.proposer.invoked and "below the threshold" in skipped.proposer.decision
+    assert skipped.measured == 4  # the held-back budget went back to the search
+
+
+def test_triggers():
+    assert should_invoke("always", 0.5, 0.0, 10.0, 9.9) == (True, "always")
+    assert should_invoke("below-target", 0.5, 0.0, 10.0, 9.9)[0] is False  # 99% of the bound
+    assert should_invoke("below-target", 0.5, 0.0, 10.0, 5.0)[0] is True  # 50%
+    assert should_invoke("always", 0.1, 0.2, 10.0, 5.0)[0] is False
+    with pytest.raises(ValueError):
+        should_invoke("sometimes", 0.5, 0.0, 1.0, 1.0)
+
+
+def test_duplicate_proposal_is_not_measured_twice(dsa):
+    def echo_best(request):
+        done = [h for h in request["history"] if h["time_us"] is not None and h["source"] != "default"]
+        return [min(done, key=lambda h: h["time_us"])["config"]]
+
+    runner = RecordingRunner(dsa)
+    report = tune(dsa, runner, budget=4, dispatches=(SMALL,), proposer=echo_best, verify=False)
+    assert [p.status for p in report.dispatches[0].proposer.proposals] == [DUPLICATE]
+    keys = [k for _, k in runner.measured if k is not None]
+    assert len(keys) == len(set(keys))
+
+
+# ---- the shipped proposer --------------------------------------------------------------
+
+def run_register_blocking(request: dict) -> list[dict]:
+    proc = subprocess.run([sys.executable, str(REGISTER_BLOCKING)], input=json.dumps(request), capture_output=True,
+                          text=True, timeout=60, check=True)
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("m,n,k", [(1, 2048, 2048), (50, 1024, 1024), (8, 256, 128), (256, 1152, 1152)])
+def test_register_blocking_proposals_pass_the_host_legality_gate(tmp_path, m, n, k):
+    host = get_target("host")
+    (problem,) = load_problems(write_model(tmp_path, "mm.mlir", matmul_model(m, n, k)))
+    proposals = run_register_blocking(proposer_request(problem, host, [], budget=8, amdahl_share=1.0))
+    assert 1 <= len(proposals) <= 8
+    for raw in proposals:
+        config, candidate = check_proposal(raw, problem, host)
+        assert len(config.distribution) == len(problem.loop_sizes)
+        assert candidate.vec_m * candidate.vec_n * candidate.vec_k < host.describe().max_vector_elements
+        if m == 1:
+            assert 64 <= candidate.vec_n <= 128  # the matvec rule
+        else:
+            assert m % candidate.vec_m == 0 and candidate.vec_m > 1 and candidate.vec_k <= 16
+            assert candidate.tile_m % candidate.vec_m == 0 and candidate.tile_n % candidate.vec_n == 0
+
+
+@pytest.mark.slow
+def test_register_blocking_end_to_end_on_the_host(tmp_path):
+    model = write_model(tmp_path, "mm.mlir", matmul_model(8, 256, 128))
+    report_path = tmp_path / "report.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "iree_dsa_tuner.cli", "tune", str(model), "--target", "host", "-o",
+         str(tmp_path / "spec.mlir"), "--no-db", "--budget", "3", "--proposer-budget", "2", "--repetitions", "3",
+         "--proposer", f"{sys.executable} {REGISTER_BLOCKING}", "--json", str(report_path), "--quiet"],
+        capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    (d,) = json.loads(report_path.read_text())["dispatches"]
+    run = d["proposer"]
+    assert run["invoked"] and not run["error"] and run["budget"] == 2
+    statuses = [p["status"] for p in run["proposals"]]
+    assert statuses and ILLEGAL not in statuses
+    assert sum(1 for t in d["trials"] if t["source"] == "proposer") >= 1
+    assert f"L2 {d['dispatch']}" in proc.stdout
