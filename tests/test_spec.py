@@ -11,7 +11,7 @@ import pytest
 
 from iree_dsa_tuner import build_spec, load_problems, verify_spec
 from iree_dsa_tuner.spec import CompilationConfig, ConfigError, SpecError, link_spec_texts
-from iree_dsa_tuner.spec.numerics import _compare, function_inputs
+from iree_dsa_tuner.spec.numerics import _compare
 from iree_dsa_tuner.spec.reading import read_spec
 
 from conftest import matmul_model, write_model
@@ -123,12 +123,6 @@ def test_numerics_comparison_can_fail():
     off = ints.copy()
     off[3] += 1
     assert not _compare("f", 0, "i32", off, ints).ok
-
-
-def test_function_inputs_from_abi_declaration():
-    decl = "sync func @main(%input0: tensor<1x2048xf32>, %input1: tensor<2048x2048xi8>) -> (%output0: tensor<1x2048xf32>)"
-    assert function_inputs(decl) == [((1, 2048), "f32"), ((2048, 2048), "i8")]
-    assert function_inputs("sync func @f(%input0: tensor<?x4xf32>) -> ()") is None
 
 
 def test_int8_model_numerics_exact(inputs, tmp_path):

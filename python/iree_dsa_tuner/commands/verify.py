@@ -19,7 +19,9 @@ def add_parser(subparsers) -> None:
         "dispatch. Each matcher's root op is `applied` (exactly the spec's lowering_config and "
         "translation_info), `not-applied` (IREE kept its default: the silent traps), or `failed` "
         "(compile error). Then run the module on seeded random inputs and compare with the same "
-        "model compiled with IREE's defaults (integers exact, floats within a dtype tolerance). "
+        "model evaluated with numpy from its linalg form (or, for ops the evaluator does not cover such as "
+        "convolution windows and attention, IREE's default build; the report says which), integers "
+        "exact, floats within a dtype tolerance. "
         "Exit 0 only when every op is applied and numerics match.",
     )
     p.add_argument("model", metavar="MODEL.mlir")
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         for n in report.numerics:
             verdict = "match" if n.ok else "MISMATCH"
             print(f"numerics {n.function} output {n.output} ({n.element_type}): {verdict}, "
-                  f"max err {n.max_error:.3g} (tolerance {n.tolerance:.3g}) {n.detail}".rstrip())
+                  f"max err {n.max_error:.3g} (tolerance {n.tolerance:.3g}) vs {n.reference or '-'} {n.detail}".rstrip())
         applied = sum(v.status == "applied" for v in report.ops)
         print(f"\n{applied}/{len(report.ops)} applied; " + ("OK" if report.ok else "FAILED"))
     if not report.ok:

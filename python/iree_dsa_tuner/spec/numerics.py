@@ -33,12 +33,13 @@ class NumericsResult:
     max_error: float  # exact difference for integers, normwise relative for floats
     tolerance: float
     detail: str = ""
+    reference: str = ""
 
     def to_json(self) -> dict:
         return {
             "function": self.function, "output": self.output, "element_type": self.element_type,
             "ok": self.ok, "max_error": self.max_error, "tolerance": self.tolerance,
-            "detail": self.detail,
+            "detail": self.detail, "reference": self.reference,
         }
 
 
@@ -46,18 +47,6 @@ def _parse_tensor(text: str) -> tuple[tuple[int, ...], str]:
     parts = text.split("x")
     dims = tuple(int(p) for p in parts[:-1]) if len(parts) > 1 else ()
     return dims, parts[-1]
-
-
-def function_inputs(declaration: str) -> list[tuple[tuple[int, ...], str]] | None:
-    """Input tensor types from `iree.abi.declaration`; None when one is not a static tensor."""
-    args = declaration.split("->")[0]
-    inputs = []
-    for arg in re.findall(r"%\w+: ([^,)]+(?:<[^>]*>)?)", args):
-        m = _TENSOR_RE.fullmatch(arg.strip())
-        if not m or "?" in m.group(1):
-            return None
-        inputs.append(_parse_tensor(m.group(1)))
-    return inputs
 
 
 def random_input(shape: tuple[int, ...], element_type: str, rng: np.random.Generator):
@@ -89,7 +78,11 @@ def _load(vmfb: Path):
 
 def _to_device(rt, ctx, value: np.ndarray, element_type: str):
     if element_type == "bf16":
-        return rt.asdevicearray(ctx.config.device, _bf16_bits(value), element_type=rt.HalElementType.BFLOAT_16)
+        # numpy has no bf16: hand the runtime the bit pattern in a bf16-typed buffer view.
+        device = ctx.config.device
+        return device.allocator.allocate_buffer_copy(
+            memory_type=rt.MemoryType.DEVICE_LOCAL, allowed_usage=rt.BufferUsage.DEFAULT,
+            device=device, buffer=_bf16_bits(value), element_type=rt.HalElementType.BFLOAT_16)
     return value
 
 
@@ -100,35 +93,66 @@ def _to_numpy(result, element_type: str) -> np.ndarray:
     return np.asarray(array)
 
 
-def compare_modules(tuned_vmfb: Path, reference_vmfb: Path, *, seed: int = 0) -> list[NumericsResult]:
+def _invoke(rt, ctx, module, name: str, args, types) -> list:
+    device_args = [_to_device(rt, ctx, a, et) for a, et in zip(args, types)]
+    out = ctx.modules[module.name][name](*device_args)
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def compare_modules(
+    tuned_vmfb: Path,
+    reference_vmfb: Path | None,
+    signatures: dict[str, list[tuple[tuple[int, ...], str]]],
+    output_types: dict[str, list[str]],
+    *,
+    numpy_reference=None,
+    seed: int = 0,
+) -> list[NumericsResult]:
+    """Run each function of `signatures` on seeded inputs: tuned module vs the reference.
+
+    The reference is `numpy_reference(name, *args)` where it can evaluate the
+    function, else the module at `reference_vmfb` (IREE's defaults); each
+    result says which one it used.
+    """
     rt, tuned_ctx, tuned_module = _load(tuned_vmfb)
-    _, ref_ctx, ref_module = _load(reference_vmfb)
+    ref = _load(reference_vmfb) if reference_vmfb is not None else None
     results: list[NumericsResult] = []
-    for name in tuned_module.function_names:
-        if name.startswith("__"):
-            continue
-        fn = tuned_module.lookup_function(name)
-        declaration = fn.reflection.get("iree.abi.declaration", "")
-        inputs = function_inputs(declaration)
-        if inputs is None:
-            results.append(NumericsResult(name, -1, "", False, float("nan"), 0.0,
-                                          "cannot make inputs: an argument is not a static tensor"))
-            continue
-        outputs_decl = declaration.split("->", 1)[1] if "->" in declaration else ""
-        output_types = [_parse_tensor(m)[1] for m in _TENSOR_RE.findall(outputs_decl)]
+    for name, inputs in signatures.items():
         rng = np.random.default_rng(seed)
         args = [random_input(shape, et, rng) for shape, et in inputs]
-        tuned_args = [_to_device(rt, tuned_ctx, a, et) for a, (_, et) in zip(args, inputs)]
-        ref_args = [_to_device(rt, ref_ctx, a, et) for a, (_, et) in zip(args, inputs)]
-        got = tuned_ctx.modules[tuned_module.name][name](*tuned_args)
-        want = ref_ctx.modules[ref_module.name][name](*ref_args)
-        got = list(got) if isinstance(got, (tuple, list)) else [got]
-        want = list(want) if isinstance(want, (tuple, list)) else [want]
+        types = [et for _, et in inputs]
+        outs = output_types.get(name, [])
+        try:
+            got = _invoke(rt, tuned_ctx, tuned_module, name, args, types)
+        except Exception as e:  # the runtime reports bad modules as exceptions
+            results.append(NumericsResult(name, -1, "", False, float("nan"), 0.0, f"tuned module failed to run: {e}"))
+            continue
+        want, used = None, "numpy"
+        if numpy_reference is not None:
+            try:
+                want = numpy_reference(name, *[_bf16_round(a) if et == "bf16" else a for a, et in zip(args, types)])
+            except Exception as e:  # NotEvaluable and friends: fall back to IREE's default build
+                want, used = None, f"iree-default (numpy: {str(e).splitlines()[0][:80]})"
+        if want is None:
+            if ref is None:
+                results.append(NumericsResult(name, -1, "", False, float("nan"), 0.0, "no reference"))
+                continue
+            if not used.startswith("iree-default"):
+                used = "iree-default"
+            want = _invoke(rt, ref[1], ref[2], name, args, types)
         for i, (g, w) in enumerate(zip(got, want)):
-            et = output_types[i] if i < len(output_types) else "f32"
-            g, w = _to_numpy(g, et), _to_numpy(w, et)
-            results.append(_compare(name, i, et, g, w))
+            et = outs[i] if i < len(outs) else "f32"
+            g = _to_numpy(g, et)
+            w = _to_numpy(w, et) if not isinstance(w, np.ndarray) else w
+            result = _compare(name, i, et, g, np.asarray(w))
+            result.reference = used
+            results.append(result)
     return results
+
+
+def _bf16_round(values: np.ndarray) -> np.ndarray:
+    """What the device sees of a float32 array handed over as bf16 (truncated bits)."""
+    return (_bf16_bits(values).astype(np.uint32) << 16).view(np.float32)
 
 
 def _compare(name: str, index: int, element_type: str, got: np.ndarray, want: np.ndarray) -> NumericsResult:

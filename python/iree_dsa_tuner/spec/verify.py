@@ -5,7 +5,9 @@ so "iree-compile accepted it" proves nothing. `verify_spec` compiles the model
 with the spec, reads every configured dispatch, and compares the root op's
 lowering_config and the function's translation_info with what the spec's
 matcher attaches. Then it runs the compiled module on seeded random inputs
-and compares with the same function compiled with IREE's default configs.
+and compares with a numpy evaluation of the model's linalg form
+(`spec.reference`), or, for ops that evaluator does not cover, with the same
+function compiled with IREE's default configs.
 """
 
 from __future__ import annotations
@@ -122,6 +124,64 @@ def _targets(matchers: list[SpecMatcher], problems: list[RootOpProblem]) -> list
     return sorted(pairs, key=lambda pair: order.get(pair[1], len(order)))
 
 
+def _buffer_view_types(evaluator, func, seen=()) -> tuple[list[str | None], list[str | None]]:
+    """Tensor types behind a function's `!hal.buffer_view` arguments and results.
+
+    Torch exports wrap the model in ABI functions taking buffer views; the
+    tensor types sit on the `hal.tensor.import` / `export` ops, here or in the
+    `$async` function the wrapper calls.
+    """
+    from iree.compiler import ir
+
+    from ..ir.discovery import _walk
+
+    block = func.regions[0].blocks[0]
+    args = list(block.arguments)
+    arg_types: list[str | None] = [str(a.type) if str(a.type).startswith("tensor<") else None for a in args]
+    result_types: list[str | None] = []
+    exports = {}
+    for op in _walk(func):
+        if op.name == "hal.tensor.import":
+            source = op.operands[0]  # the buffer view; a wait fence may follow
+            if source in args:
+                arg_types[args.index(source)] = str(op.results[0].type)
+        elif op.name == "hal.tensor.export":
+            exports[op.results[0]] = str(op.operands[0].type)
+        elif op.name == "util.call":
+            callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+            if callee in evaluator.functions and callee not in seen:
+                inner_args, inner_results = _buffer_view_types(evaluator, evaluator.functions[callee], seen + (callee,))
+                for position, value in enumerate(op.operands):
+                    if value in args and position < len(inner_args) and inner_args[position]:
+                        arg_types[args.index(value)] = inner_args[position]
+                for r, t in zip(op.results, inner_results):
+                    if t:
+                        exports[r] = t
+        elif op.name in ("util.return", "func.return") and op.parent == func:
+            result_types = [exports.get(v, str(v.type)) for v in op.operands]
+    return arg_types, result_types
+
+
+def _function_signatures(model: Path, target_flags):
+    """Public functions with static tensor arguments, from IREE's input form of the model.
+
+    The input form (torch and ONNX lowered to linalg) is also what the numpy
+    reference evaluates. Functions taking fences (torch's `$async` variants)
+    are left out: their sync twin covers them.
+    """
+    from .reference import _element, numpy_model
+
+    evaluator = numpy_model(model, target_flags)
+    signatures, outputs = {}, {}
+    for name in evaluator.public_names():
+        arg_types, result_types = _buffer_view_types(evaluator, evaluator.functions[name])
+        if any(t is None or not t.startswith("tensor<") or "?" in t for t in arg_types):
+            continue
+        signatures[name] = [(tuple(int(d) for d in t[7:-1].split("x")[:-1]), _element(t)) for t in arg_types]
+        outputs[name] = [_element(t) for t in result_types if t and t.startswith("tensor<")]
+    return signatures, outputs, evaluator
+
+
 def verify_spec(
     model: str | os.PathLike,
     spec: str | os.PathLike,
@@ -178,5 +238,7 @@ def verify_spec(
         if check_numerics:
             default_vmfb = Path(tmp) / "default.vmfb"
             compile_to_vmfb(model, default_vmfb, target_flags=target_flags, timeout_s=timeout_s)
-            report.numerics = compare_modules(tuned_vmfb, default_vmfb, seed=seed)
+            signatures, outputs, reference = _function_signatures(model, target_flags)
+            report.numerics = compare_modules(tuned_vmfb, default_vmfb, signatures, outputs,
+                                              numpy_reference=reference, seed=seed)
     return report

@@ -1,0 +1,51 @@
+"""The numpy reference verify compares against."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from iree_dsa_tuner.spec.reference import NotEvaluable, numpy_model
+from iree_dsa_tuner.spec.verify import _function_signatures
+from iree_dsa_tuner.compiler import HOST_FLAGS
+
+from conftest import INPUTS
+
+
+def test_mlp3_matches_a_hand_written_numpy_mlp():
+    model = numpy_model(INPUTS / "mlp3.mlir")
+    rng = np.random.default_rng(1)
+    x, w1, w2, w3 = (rng.uniform(-1, 1, s) for s in [(8, 256), (256, 512), (512, 256), (256, 128)])
+    (out,) = model("mlp3", x, w1, w2, w3)
+    text = (INPUTS / "mlp3.mlir").read_text()
+    h = x @ w1
+    if "max" in text:  # relu between layers in this fixture
+        h = np.maximum(h, 0)
+    h = h @ w2
+    if "max" in text:
+        h = np.maximum(h, 0)
+    expected = h @ w3
+    assert out.shape == (8, 128)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-4)
+
+
+def test_int8_gemm_is_exact_integer_arithmetic():
+    model = numpy_model(INPUTS / "int8_gemm.mlir")
+    rng = np.random.default_rng(2)
+    a = rng.integers(-128, 128, (16, 256))
+    b = rng.integers(-128, 128, (256, 256))
+    (out,) = model("int8_gemm", a, b)
+    assert np.array_equal(out, a @ b)
+
+
+def test_torch_export_signatures_come_from_tensor_imports():
+    signatures, outputs, _ = _function_signatures(INPUTS / "torch_gemma_mlp.mlir", HOST_FLAGS)
+    assert list(signatures) == ["gemma_mlp"]  # the $async twin takes fences
+    assert signatures["gemma_mlp"][0] == ((1, 1, 256), "f32")
+    assert outputs["gemma_mlp"] == ["f32"]
+
+
+def test_convolution_windows_are_not_evaluable():
+    model = numpy_model(INPUTS / "temporal_conv1d.mlir")
+    with pytest.raises(NotEvaluable, match="projected permutation"):
+        model("temporal_conv1d", np.zeros((2, 16, 64)), np.zeros((5, 64, 64)))
