@@ -89,7 +89,7 @@ def plot_roofline(report: dict, path: str | os.PathLike) -> Path:
             ax.annotate("", xy=(x, tuned), xytext=(x, default),
                         arrowprops={"arrowstyle": "->", "color": "grey", "linewidth": 0.8})
         ax.annotate(str(i), (x, tuned or default), textcoords="offset points",
-                    xytext=(6, 4 - 10 * (i % 3)), fontsize=8)  # staggered: close dispatches stay readable
+                    xytext=(6 + 10 * (i % 4), 4 - 9 * (i % 4)), fontsize=8)  # staggered: close dispatches stay readable
     ax.scatter([], [], facecolors="none", edgecolors="tab:red", label="IREE default")
     ax.scatter([], [], color="tab:green", label="tuned (chosen)")
     ax.set_xscale("log")
