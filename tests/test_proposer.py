@@ -250,7 +250,7 @@ def test_register_blocking_proposals_pass_the_host_legality_gate(tmp_path, m, n,
         assert len(config.distribution) == len(problem.loop_sizes)
         assert candidate.vec_m * candidate.vec_n * candidate.vec_k < host.describe().max_vector_elements
         if m == 1:
-            assert 64 <= candidate.vec_n <= 128  # the matvec rule
+            assert candidate.vec_n >= 64 and candidate.vec_k <= 8  # the matvec rule: wide n, short k
         else:
             assert m % candidate.vec_m == 0 and candidate.vec_m > 1 and candidate.vec_k <= 16
             assert candidate.tile_m % candidate.vec_m == 0 and candidate.tile_n % candidate.vec_n == 0

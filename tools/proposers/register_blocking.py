@@ -7,7 +7,9 @@ a JSON list of CompilationConfig objects on stdout. Standard library only, so an
 python3 runs it.
 
 Where the rules come from (docs IREE_NOTES "A hand grid", measured on this kind of CPU):
-- matvecs (M = 1): the vector n tile dominates; 64-128 lanes wide beat IREE's 16 by 2-4x;
+- matvecs (M = 1): the vector n tile dominates; 64-128 lanes wide beat IREE's 16 by 2-4x,
+  and this tuner's own host runs went further (1x2048x2048: n 1024 x k 2 took 92 us,
+  n 64 x k 8 266 us), so wide n with a short k comes first, down to 64;
 - M > 1: register tiles holding ~16-32 accumulators (m x n / vector lanes), the m tile
   dividing M (m tiles that do not divide M ran 2-7x slower; m = 1 with M > 1 was slow);
 - small reduction tiles (k = 1..16) for M > 1;
@@ -24,9 +26,10 @@ import sys
 
 # Accumulator registers a register tile should fill (the grid's winners held 16-32).
 ACCUMULATORS = (16, 32)
-MATVEC_N_LANES = (4, 8)  # vector n tile for M = 1, in vector-register widths (64-128 f32 lanes on AVX-512)
+# Vector n tile for M = 1 in vector-register widths (64..1024 f32 lanes on AVX-512), widest first.
+MATVEC_N_REGISTERS = (64, 32, 16, 8, 4)
 REDUCTION_TILES = (1, 2, 4, 8, 16)
-MATVEC_REDUCTION_TILES = (8, 16, 4, 32)
+MATVEC_REDUCTION_TILES = (2, 4, 8, 1)  # short k: the wide n tile already fills the vector budget
 # Distribution n tile in vector tiles: enough per-thread work without a huge tile.
 DISTRIBUTION_N_STEPS = (4, 1, 8)
 MAX_DISTRIBUTION_M = 64
@@ -111,15 +114,15 @@ def rule_proposals(problem: dict, target: dict, roles: list[str]) -> list[tuple[
     m, n_ext = extent(problem, roles, "m"), extent(problem, roles, "n")
     out = []
     if m == 1:
-        for width in MATVEC_N_LANES:
-            vec_n = min(lanes * width, n_ext)
-            for vec_k in MATVEC_REDUCTION_TILES:
-                vec_k = min(vec_k, extent(problem, roles, "k"))
+        for vec_k in MATVEC_REDUCTION_TILES:
+            vec_k = min(vec_k, extent(problem, roles, "k"))
+            for width in MATVEC_N_REGISTERS:
+                vec_n = min(lanes * width, n_ext)
                 if vec_n * vec_k >= limit:
                     continue
-                for steps in DISTRIBUTION_N_STEPS[:2]:
+                for steps in (1, 2):
                     out.append((tile_lists(problem, roles, 1, distribution_n(n_ext, vec_n, steps), 1, vec_n, vec_k),
-                                f"matvec: vector n {vec_n} ({width} registers wide), k {vec_k}"))
+                                f"matvec: vector n {vec_n} ({vec_n // lanes} registers wide), k {vec_k}"))
         return out
     blocks = []
     for vec_m in divisors(m):
