@@ -289,15 +289,14 @@ class _DispatchTuning:
     L1 search, and a closure would see the last dispatch's variables, not its own.
     """
 
-    def __init__(self, problem, view: _CostView, result: DispatchResult, timed, calibration_points,
+    def __init__(self, problem, target, view: _CostView, result: DispatchResult, timed, calibration_points,
                  options: TuneOptions, progress):
-        self.problem, self.view, self.result = problem, view, result
+        self.problem, self.target, self.view, self.result = problem, target, view, result
         self.timed, self.calibration_points = timed, calibration_points
         self.options, self.progress = options, progress
         self.deadline: float | None = None
         self.extra_estimates: dict[TilingCandidate, float] = {}
         self.proposals_by_trial: dict[int, Proposal] = {}
-        self.target = None
         self.ctx: SearchContext | None = None
         self.l1_seconds = 0.0
 
@@ -374,7 +373,7 @@ def _run_proposer(work: _DispatchTuning, run: ProposerRun, request: dict, propos
             proposal.reason = str(e)
             continue
         if ctx.measured(candidate) or candidate in proposed:
-            seen = ctx._seen.get(candidate)
+            seen = next((t for t in ctx.trials if t.candidate == candidate), None)
             proposal.status, proposal.reason = DUPLICATE, "already measured"
             proposal.time_us = seen.time_us if seen is not None else None
             continue
@@ -538,8 +537,7 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
         base = timed(problem, None)
         bases[problem.dispatch] = base
         result.default_us = base.median_us if base.ok else None
-        work = _DispatchTuning(problem, view, result, timed, calibration_points, options, progress)
-        work.target = target
+        work = _DispatchTuning(problem, target, view, result, timed, calibration_points, options, progress)
         if options.time_budget_s:
             work.deadline = time.perf_counter() + options.time_budget_s
         work.ctx = SearchContext(view.legal, view.ranked, work.estimate_us, work.measure_batch,
