@@ -295,6 +295,7 @@ class _DispatchTuning:
         self.timed, self.calibration_points = timed, calibration_points
         self.options, self.progress = options, progress
         self.deadline: float | None = None
+        self.prepare = None  # parallel compile hook, set by tune_model
         self.extra_estimates: dict[TilingCandidate, float] = {}
         self.proposals_by_trial: dict[int, Proposal] = {}
         self.ctx: SearchContext | None = None
@@ -307,6 +308,14 @@ class _DispatchTuning:
 
     def measure_batch(self, cands):
         out = []
+        if self.prepare is not None and self.options.jobs > 1:
+            configs = []
+            for c in cands:
+                try:
+                    configs.append(self.target.to_config(self.problem, c))
+                except (ConfigError, ValueError):
+                    continue
+            self.prepare(self.problem, configs)
         for c in cands:
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 out.append((None, "time budget exhausted"))
@@ -487,10 +496,20 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
         reserve = max(0, min(reserve, options.budget))
         report.proposer = proposer_name(proposer)
 
-    def timed(problem, config, estimate_us=None) -> Measurement:
-        dfp = dispatch_fingerprint(problem)
+    def recorded(problem, config) -> Measurement | None:
+        if db is None:
+            return None
         key = candidate_key(config.to_json() if config is not None else None)
-        cached = db.lookup(dfp, target_fp, key) if db is not None else None
+        return db.lookup(dispatch_fingerprint(problem), target_fp, key)
+
+    def prepare(problem, configs) -> None:
+        """Let the runner compile a batch's unrecorded candidates in parallel (--jobs)."""
+        fresh = [c for c in configs if recorded(problem, c) is None]
+        if len(fresh) > 1 and hasattr(runner, "prepare"):
+            runner.prepare(problem, fresh)
+
+    def timed(problem, config, estimate_us=None) -> Measurement:
+        cached = recorded(problem, config)
         if cached is not None:
             cached.details = {"cached": True}
             return cached
@@ -538,6 +557,7 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
         bases[problem.dispatch] = base
         result.default_us = base.median_us if base.ok else None
         work = _DispatchTuning(problem, target, view, result, timed, calibration_points, options, progress)
+        work.prepare = prepare
         if options.time_budget_s:
             work.deadline = time.perf_counter() + options.time_budget_s
         work.ctx = SearchContext(view.legal, view.ranked, work.estimate_us, work.measure_batch,
