@@ -516,7 +516,7 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
         m = runner.measure(problem, config)
         m.dispatch = problem.dispatch
         if db is not None:
-            db.record_measurement(dfp, target_fp, m, candidate=config.to_json() if config is not None else None,
+            db.record_measurement(dispatch_fingerprint(problem), target_fp, m, candidate=config.to_json() if config is not None else None,
                                   estimate_us=estimate_us)
         return m
 
