@@ -81,9 +81,9 @@ def root_problem(model: Path):
 
 # ---- whole-function timing with iree-benchmark-module ------------------------------------
 
-def compile_model(model: Path, out_vmfb: Path, spec_path: Path | None = None) -> Path:
+def compile_model(model: Path, out_vmfb: Path, spec_path: Path | None = None, extra_flags: tuple[str, ...] = ()) -> Path:
     """The model compiled for this CPU, with a tuning spec when given (IREE's defaults otherwise)."""
-    extra = tuning_spec_flags(spec_path) if spec_path is not None else ()
+    extra = (tuning_spec_flags(spec_path) if spec_path is not None else ()) + tuple(extra_flags)
     compile_to_vmfb(model, out_vmfb, extra_flags=extra, target_flags=HOST_FLAGS, timeout_s=300.0)
     return out_vmfb
 
