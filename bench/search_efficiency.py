@@ -273,6 +273,8 @@ def host_part(entries, work: Path, args) -> dict:
         finally:
             runner.close()
         ok = {k: m for k, m in table.items() if m.ok and k != candidate_key(None)}
+        if not ok:
+            raise RuntimeError(f"{entry.label}: no candidate measured successfully on the host")
         optimum_us = min(m.median_us for m in ok.values())
         failed = sum(1 for k, m in table.items() if not m.ok)
         results = {label: {s: strategy_summary(runs, optimum_us) for s, runs in by.items()}
