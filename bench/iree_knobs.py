@@ -27,8 +27,10 @@ from pathlib import Path
 import common
 from iree_dsa_tuner.compiler import HOST_FLAGS, compile_to_vmfb, find_tool, tuning_spec_flags
 
-SHAPES = [(1, 1024, 4096), (1, 4096, 1024), (1, 2048, 2048), (1, 2048, 16384)]
-QUICK = [(1, 1024, 1024)]
+# (M, N, K, element type); int8 accumulates in i32.
+SHAPES = [(1, 1024, 4096, "f32"), (1, 4096, 1024, "f32"), (1, 2048, 2048, "f32"), (1, 2048, 16384, "f32"),
+          (1, 2048, 2048, "i8"), (50, 1024, 1024, "i8")]
+QUICK = [(1, 1024, 1024, "f32")]
 REPEAT = 50  # dispatches per benchmark call
 
 VARIANTS = {
@@ -38,15 +40,16 @@ VARIANTS = {
 }
 
 
-def model_text(m: int, n: int, k: int) -> str:
-    return f"""util.global private @weights = #util.byte_pattern<1> : tensor<{k}x{n}xf32>
-func.func @main(%a: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
-  %b = util.global.load @weights : tensor<{k}x{n}xf32>
-  %zero = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<{m}x{n}xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  %c = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) outs(%acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  return %c : tensor<{m}x{n}xf32>
+def model_text(m: int, n: int, k: int, t: str) -> str:
+    acc, zero = ("i32", "0") if t == "i8" else (t, "0.0")
+    return f"""util.global private @weights = #util.byte_pattern<1> : tensor<{k}x{n}x{t}>
+func.func @main(%a: tensor<{m}x{k}x{t}>) -> tensor<{m}x{n}x{acc}> {{
+  %b = util.global.load @weights : tensor<{k}x{n}x{t}>
+  %zero = arith.constant {zero} : {acc}
+  %empty = tensor.empty() : tensor<{m}x{n}x{acc}>
+  %init = linalg.fill ins(%zero : {acc}) outs(%empty : tensor<{m}x{n}x{acc}>) -> tensor<{m}x{n}x{acc}>
+  %c = linalg.matmul ins(%a, %b : tensor<{m}x{k}x{t}>, tensor<{k}x{n}x{t}>) outs(%init : tensor<{m}x{n}x{acc}>) -> tensor<{m}x{n}x{acc}>
+  return %c : tensor<{m}x{n}x{acc}>
 }}
 """
 
@@ -105,12 +108,13 @@ def main() -> int:
     machine = common.print_header("IREE CPU knobs vs a tuned spec, batch-1 GEMMs with constant weights")
     rows, document = [], {"machine": machine, "shapes": []}
     with tempfile.TemporaryDirectory(prefix="iree-knobs-") as tmp:
-        for m, n, k in shapes:
-            work = Path(tmp) / f"{m}x{n}x{k}"
+        for m, n, k, t in shapes:
+            label = f"{m}x{n}x{k} {t}"
+            work = Path(tmp) / f"{m}x{n}x{k}_{t}"
             work.mkdir()
             model = work / "model.mlir"
-            model.write_text(model_text(m, n, k))
-            common.progress(f"{m}x{n}x{k}: tuning, then compiling the variants")
+            model.write_text(model_text(m, n, k, t))
+            common.progress(f"{label}: tuning, then compiling the variants")
             spec = tuned_spec(model, work)
             variants = dict(VARIANTS)
             if spec is not None:
@@ -119,17 +123,17 @@ def main() -> int:
             for name, flags in variants.items():
                 out = work / name
                 out.mkdir()
-                benches[name] = dispatch_benchmarks(model, flags, out, f"{k}x{n}xf32")
+                benches[name] = dispatch_benchmarks(model, flags, out, f"{k}x{n}x{t}")
             samples = {name: [] for name in variants}
             for _ in range(rounds):  # interleaved: every variant once per round
                 for name, dispatches in benches.items():
                     samples[name].append(sum(time_call(vmfb, fn) for _, vmfb, fn in dispatches))
             times = {name: common.median(v) for name, v in samples.items()}
             base = times["default"]
-            row = [f"{m}x{n}x{k}"] + [common.fmt(times.get(v), ".1f") for v in ("default", "data-tiling", "dt+ukernels", "tuned")]
+            row = [label] + [common.fmt(times.get(v), ".1f") for v in ("default", "data-tiling", "dt+ukernels", "tuned")]
             row += [common.fmt(base / times[v] if v in times else None, ".2f", "x") for v in ("data-tiling", "dt+ukernels", "tuned")]
             rows.append(row)
-            document["shapes"].append({"shape": [m, n, k], "us_per_call": times, "samples": samples,
+            document["shapes"].append({"shape": [m, n, k], "type": t, "us_per_call": times, "samples": samples,
                                        "dispatches": {v: [d[0] for d in b] for v, b in benches.items()}})
     common.print_table(["shape", "default us", "data-tiling us", "dt+ukernels us", "tuned us",
                         "dt / default", "dt+uk / default", "tuned / default"], rows,
