@@ -73,7 +73,7 @@ def dispatch_benchmarks(model: Path, flags: tuple[str, ...], out: Path, weights:
 def time_call(vmfb: Path, function: str) -> float:
     """Microseconds per dispatch (median of 3 repetitions of one batch of REPEAT)."""
     argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", "--device=local-sync", f"--function={function}",
-            f"--batch_size={REPEAT}", "--benchmark_repetitions=3", "--benchmark_format=json"]
+            "--batch_size=1", "--benchmark_repetitions=3", "--benchmark_format=json"]
     import json
 
     proc = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=300)
