@@ -11,7 +11,8 @@ import pytest
 
 from iree_dsa_tuner.ir import load_problems
 from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
-from iree_dsa_tuner.search.driver import TuneOptions, _CostView, default_configs, tune_model
+from iree_dsa_tuner.search.cost_view import CostView
+from iree_dsa_tuner.search.driver import TuneOptions, default_configs, tune_model
 from iree_dsa_tuner.search.proposer import (
     DUPLICATE,
     ILLEGAL,
@@ -111,7 +112,7 @@ def exhaustive_best(target, dispatch: str) -> dict:
     """The fastest legal config of a dispatch on the simulator (what an oracle proposer knows)."""
     problem = next(p for p in load_problems(MODEL) if p.dispatch == dispatch)
     runner = DsaSimRunner(target, {})
-    view = _CostView(problem, target)
+    view = CostView(problem, target)
     best = min(view.legal, key=lambda c: runner.measure(problem, target.to_config(problem, c)).median_us)
     return target.to_config(problem, best).to_json()
 

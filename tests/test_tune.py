@@ -9,7 +9,6 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
 
 from iree_dsa_tuner.db import TuningDatabase
 from iree_dsa_tuner.db.fingerprint import target_fingerprint

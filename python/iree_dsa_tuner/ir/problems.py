@@ -8,7 +8,7 @@ list in `#iree_codegen.compilation_info` is written against.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # Bits per element for the element types a root op may carry.
 _ELEMENT_BITS = {

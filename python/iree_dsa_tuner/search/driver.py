@@ -12,16 +12,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..compiler import HOST_FLAGS, compile_to_phase
-from ..ir.discovery import problems_from_sources, tunable
 from ..ir.problems import RootOpProblem
 from ..spec.builder import build_spec, matcher_key
 from ..spec.config import CompilationConfig, ConfigError
-from ..spec.reading import read_configured_dispatches
 from ..spec.verify import verify_spec
 from . import get_strategy
 from ..space.candidate import TilingCandidate
+from ..costmodel.fidelity import fidelity, fit_calibration
+from ..spec.reading import default_configs
 from .context import SearchContext, Trial
+from .cost_view import CostView
+from .results import DispatchResult, TuneReport
+
+_CostView = CostView  # old private name, still used by bench/ scripts
 from .proposer import (
     DUPLICATE,
     FAILED,
@@ -46,102 +49,6 @@ from .proposer import (
 
 
 @dataclass
-class DispatchResult:
-    dispatch: str
-    shape: str
-    space_size: int = 0
-    survivors: int = 0
-    measured: int = 0
-    cached: int = 0
-    failed: int = 0
-    default_us: float | None = None
-    default_end_us: float | None = None
-    best_us: float | None = None
-    bound_us: float | None = None
-    best_config: CompilationConfig | None = None
-    chosen: str = "default"  # "tuned" | "default"
-    note: str = ""
-    fidelity: dict = field(default_factory=dict)
-    seconds: float = 0.0
-    trials: list[Trial] = field(default_factory=list)
-    # For the roofline and funnel plots and the Amdahl ranking (R8.3).
-    flops: int = 0
-    bytes: int = 0
-    intensity: float = 0.0
-    compute_type: str = ""
-    funnel: list[dict] = field(default_factory=list)  # per funnel stage: entered, left
-    amdahl_share: float | None = None  # default time over the model's tuned dispatches' default time
-    best_source: str = ""  # "search" | "refine" | "proposer" (the best trial's origin)
-    proposer: ProposerRun | None = None
-
-    @property
-    def speedup(self) -> float | None:
-        if self.default_us and self.best_us and self.chosen == "tuned":
-            return self.default_us / self.best_us
-        return 1.0 if self.default_us else None
-
-    @property
-    def drift(self) -> float | None:
-        if self.default_us and self.default_end_us:
-            return abs(self.default_end_us - self.default_us) / self.default_us
-        return None
-
-    def to_json(self) -> dict:
-        return {
-            "dispatch": self.dispatch, "shape": self.shape, "space_size": self.space_size,
-            "survivors": self.survivors, "measured": self.measured, "cached": self.cached,
-            "failed": self.failed, "default_us": self.default_us, "default_end_us": self.default_end_us,
-            "drift": self.drift, "best_us": self.best_us if self.chosen == "tuned" else self.default_us,
-            "speedup": self.speedup, "bound_us": self.bound_us,
-            "roofline_fraction": (self.bound_us / (self.best_us if self.chosen == "tuned" else self.default_us))
-            if self.bound_us and (self.best_us or self.default_us) else None,
-            "chosen": self.chosen, "config": self.best_config.to_json() if self.best_config and self.chosen == "tuned" else None,
-            "note": self.note, "fidelity": self.fidelity, "seconds": round(self.seconds, 2),
-            "flops": self.flops, "bytes": self.bytes, "intensity": self.intensity,
-            "compute_type": self.compute_type, "funnel": self.funnel, "amdahl_share": self.amdahl_share,
-            "best_source": self.best_source if self.chosen == "tuned" else "default",
-            "proposer": self.proposer.to_json() if self.proposer else None,
-            "trials": [
-                {"candidate": t.candidate.to_json(), "time_us": t.time_us, "estimate_us": t.estimate_us,
-                 "source": t.source, "reason": t.reason} for t in self.trials
-            ],
-        }
-
-
-def default_configs(model: Path, target_flags: tuple[str, ...] = HOST_FLAGS) -> dict[str, CompilationConfig]:
-    """IREE's own choice per dispatch, read from its configured IR (the baseline)."""
-    text = compile_to_phase(model, "executable-configurations", target_flags=target_flags)
-    out = {}
-    from iree.compiler import ir
-
-    for c in read_configured_dispatches(text):
-        if not c.lowering_config or not c.translation_info:
-            continue
-        try:
-            out[c.symbol] = config_from_attrs(c.lowering_config, c.translation_info)
-        except (ConfigError, ValueError):
-            continue
-    return out
-
-
-def config_from_attrs(lowering_config: str, translation_info: str) -> CompilationConfig:
-    """Parse `#iree_cpu.lowering_config<...>` + translation_info text into a CompilationConfig."""
-    import re
-
-    levels = {}
-    for name in ("distribution", "vector_common_parallel", "vector_reduction"):
-        m = re.search(name + r" = \[([^\]]*)\]", lowering_config)
-        if not m:
-            raise ConfigError(f"no {name} level in {lowering_config}")
-        levels[name] = tuple(int(v) for v in m.group(1).split(",") if v.strip())
-    p = re.search(r"#iree_cpu\.pipeline<(\w+)>", translation_info)
-    if not p:
-        raise ConfigError(f"no CPU pipeline in {translation_info}")
-    knobs = tuple(sorted((k, int(v)) for k, v in re.findall(r"([\w.]+) = (\d+) : i64", translation_info)))
-    return CompilationConfig(p.group(1), extra=knobs, **levels)
-
-
-@dataclass
 class TuneOptions:
     strategy: str = "pruned"
     budget: int = 16
@@ -157,114 +64,6 @@ class TuneOptions:
     proposer_min_share: float = 0.0  # ask only for dispatches with at least this Amdahl share
     # Gate (c): (model, problem, config) -> NumericsVerdict; None = proposer.verify_proposal.
     proposal_check: Callable | None = None
-
-
-@dataclass
-class TuneReport:
-    model: str
-    target: str
-    strategy: str
-    dispatches: list[DispatchResult] = field(default_factory=list)
-    skipped: list[dict] = field(default_factory=list)
-    spec_text: str = ""
-    verified: bool = False
-    verify_notes: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    target_description: dict = field(default_factory=dict)
-    proposer: str = ""
-
-    def to_json(self) -> dict:
-        tuned = [d for d in self.dispatches if d.default_us]
-        total_default = sum(d.default_us for d in tuned)
-        total_best = sum((d.best_us if d.chosen == "tuned" else d.default_us) for d in tuned)
-        return {
-            "model": self.model, "target": self.target, "strategy": self.strategy,
-            "verified": self.verified, "verify_notes": self.verify_notes, "seconds": round(self.seconds, 2),
-            "total_default_us": total_default, "total_best_us": total_best,
-            "speedup": (total_default / total_best) if total_best else None,
-            "dispatches": [d.to_json() for d in self.dispatches], "skipped": self.skipped,
-            "proposer": self.proposer or None, "target_description": self.target_description,
-        }
-
-
-class _CostView:
-    """The funnel's result seen as candidates: legal set, ranked survivors, estimates."""
-
-    def __init__(self, problem, target, calibration: dict | None = None):
-        from ..costmodel import run_funnel
-        from ..costmodel.funnel import REASONS
-
-        space = target.space(problem)
-        self.funnel = run_funnel(space, target.describe(), dispatch=problem.dispatch)
-        f = self.funnel
-        total = f.estimate.total_s
-        if calibration:
-            e = f.estimate
-            total = (calibration.get("compute", 1.0) * e.compute_s + calibration.get("memory", 1.0) * e.memory_s
-                     + calibration.get("latency", 1.0) * e.latency_s + calibration.get("launch", 1.0) * e.launch_s
-                     + calibration.get("offset_s", 0.0))
-        self.total_s = total
-        legal_codes = {i for i, (stage, _) in enumerate(REASONS) if stage == "legal"}
-        import numpy as np
-
-        legal_mask = ~np.isin(f.reason_code, list(legal_codes))
-        self.legal_idx = np.flatnonzero(legal_mask)
-        self.legal = [f.candidate(i) for i in self.legal_idx]
-        self.index = {c: int(i) for c, i in zip(self.legal, self.legal_idx)}
-        order = f.order[np.argsort(total[f.order], kind="stable")] if len(f.order) else f.order
-        self.ranked = [f.candidate(i) for i in order]
-        self.space_size = f.size
-        self.bound_us = f.roofline.bound_seconds * 1e6
-
-    def estimate_us(self, c) -> float:
-        i = self.index.get(c)
-        return float(self.total_s[i] * 1e6) if i is not None else float("inf")
-
-    def terms(self, c) -> list[float]:
-        e, i = self.funnel.estimate, self.index[c]
-        return [float(e.compute_s[i]), float(e.memory_s[i]), float(e.latency_s[i]), float(e.launch_s[i])]
-
-
-def _spearman(xs: list[float], ys: list[float]) -> float | None:
-    import numpy as np
-
-    if len(xs) < 3:
-        return None
-    rx = np.argsort(np.argsort(xs)).astype(float)
-    ry = np.argsort(np.argsort(ys)).astype(float)
-    if rx.std() == 0 or ry.std() == 0:
-        return None
-    return float(np.corrcoef(rx, ry)[0, 1])
-
-
-def fidelity(trials: list[Trial]) -> dict:
-    """How well the estimate ranked what was measured (R8.2): Spearman rho and top-5 recall."""
-    ok = [t for t in trials if t.time_us is not None and t.estimate_us not in (None, float("inf"))]
-    if not ok:
-        return {}
-    rho = _spearman([t.estimate_us for t in ok], [t.time_us for t in ok])
-    best = min(ok, key=lambda t: t.time_us)
-    top5 = sorted(ok, key=lambda t: t.estimate_us)[:5]
-    return {"spearman": None if rho is None else round(rho, 3), "best_in_top5": best in top5, "n": len(ok)}
-
-
-def fit_calibration(points: list[tuple[list[float], float]]) -> dict | None:
-    """Non-negative weights of the estimate's terms that best explain measured times.
-
-    Least squares in relative error (each row scaled by 1/measured), weights
-    clipped at a small positive floor so no term is switched off entirely.
-    """
-    import numpy as np
-
-    if len(points) < 6:
-        return None
-    a = np.array([p[0] + [1e-6] for p in points], dtype=float)
-    y = np.array([p[1] for p in points], dtype=float)
-    a_rel = a / y[:, None]
-    w, *_ = np.linalg.lstsq(a_rel, np.ones(len(y)), rcond=None)
-    w = np.maximum(w, 1e-3)
-    return {"compute": float(w[0]), "memory": float(w[1]), "latency": float(w[2]), "launch": float(w[3]),
-            "offset_s": float(w[4] * 1e-6), "points": len(points)}
 
 
 # A tuned config must beat the default by this much to replace it (noise guard).
@@ -545,7 +344,7 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
             report.dispatches.append(result)
             continue
         try:
-            view = _CostView(problem, target, calibration)
+            view = CostView(problem, target, calibration)
         except Exception as e:  # a space the target cannot describe: skip this dispatch only
             report.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind, "reason": f"no space: {e}"})
             continue

@@ -7,7 +7,7 @@ back from a configured dispatch to prove IREE applied it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # Tiling levels llvm-cpu's DoubleTilingExpert reads, in the order IREE prints them.
 TILE_LEVELS = ("distribution", "vector_common_parallel", "vector_reduction")

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+
+from dataclasses import dataclass
 from pathlib import Path
 
 from iree.compiler import ir
 
-from ..compiler import mlir_parse_error
+from ..compiler import HOST_FLAGS, compile_to_phase, mlir_parse_error
 from ..errors import InputError
 from ..ir.discovery import _root_op, _walk, dispatch_functions
-from .builder import ENTRY_POINT, matcher_name
+from .builder import matcher_name
+from .config import CompilationConfig, ConfigError
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,7 @@ def read_spec(path: str | Path) -> list[SpecMatcher]:
     if not p.exists():
         raise InputError(f"{p}: no such file")
     text = p.read_text(errors="replace")
-    with ir.Context() as ctx:
+    with ir.Context():
         try:
             module = ir.Module.parse(text)
         except ir.MLIRError as e:
@@ -130,3 +133,37 @@ def canonical_attr(text: str) -> str:
     """Attribute text as the bindings print it, so equal configs compare equal."""
     with ir.Context():
         return str(ir.Attribute.parse(text))
+
+
+def default_configs(model: Path, target_flags: tuple[str, ...] = HOST_FLAGS) -> dict[str, CompilationConfig]:
+    """IREE's own choice per dispatch, read from its configured IR (the baseline)."""
+    text = compile_to_phase(model, "executable-configurations", target_flags=target_flags)
+    out = {}
+    for c in read_configured_dispatches(text):
+        if not c.lowering_config or not c.translation_info:
+            continue
+        try:
+            out[c.symbol] = config_from_attrs(c.lowering_config, c.translation_info)
+        except (ConfigError, ValueError):
+            continue
+    return out
+
+
+def config_from_attrs(lowering_config: str, translation_info: str) -> CompilationConfig:
+    """Parse `#iree_cpu.lowering_config<...>` + translation_info text into a CompilationConfig.
+
+    Reading only (the #iree_cpu attributes have no Python accessors in 3.13):
+    the text comes from the bindings' own printer, so its form is fixed.
+    """
+
+    levels = {}
+    for name in ("distribution", "vector_common_parallel", "vector_reduction"):
+        m = re.search(name + r" = \[([^\]]*)\]", lowering_config)
+        if not m:
+            raise ConfigError(f"no {name} level in {lowering_config}")
+        levels[name] = tuple(int(v) for v in m.group(1).split(",") if v.strip())
+    p = re.search(r"#iree_cpu\.pipeline<(\w+)>", translation_info)
+    if not p:
+        raise ConfigError(f"no CPU pipeline in {translation_info}")
+    knobs = tuple(sorted((k, int(v)) for k, v in re.findall(r"([\w.]+) = (\d+) : i64", translation_info)))
+    return CompilationConfig(p.group(1), extra=knobs, **levels)

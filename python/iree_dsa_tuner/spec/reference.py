@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import os
-from pathlib import Path
 
 import numpy as np
 from iree.compiler import ir
@@ -267,7 +266,6 @@ def _eval_generic(op: ir.Operation, values: dict) -> np.ndarray:
 def _eval_body_until(block, args, stop, outer):
     """SSA values of the body's ops before `stop` (inputs bound to `args`)."""
     env = dict(zip(block.arguments, args))
-    fake = ir.Block  # noqa: F841 -- keeps the evaluator in one place below
     for op in block.operations:
         op = op.operation
         if op == stop:

@@ -1,0 +1,103 @@
+"""What a tune run found, per dispatch and for the model (the report's data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..spec.config import CompilationConfig
+from .context import Trial
+
+if TYPE_CHECKING:
+    from .proposer import ProposerRun
+
+
+@dataclass
+class DispatchResult:
+    dispatch: str
+    shape: str
+    space_size: int = 0
+    survivors: int = 0
+    measured: int = 0
+    cached: int = 0
+    failed: int = 0
+    default_us: float | None = None
+    default_end_us: float | None = None
+    best_us: float | None = None
+    bound_us: float | None = None
+    best_config: CompilationConfig | None = None
+    chosen: str = "default"  # "tuned" | "default"
+    note: str = ""
+    fidelity: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    trials: list[Trial] = field(default_factory=list)
+    # For the roofline and funnel plots and the Amdahl ranking (R8.3).
+    flops: int = 0
+    bytes: int = 0
+    intensity: float = 0.0
+    compute_type: str = ""
+    funnel: list[dict] = field(default_factory=list)  # per funnel stage: entered, left
+    amdahl_share: float | None = None  # default time over the model's tuned dispatches' default time
+    best_source: str = ""  # "search" | "refine" | "proposer" (the best trial's origin)
+    proposer: ProposerRun | None = None
+
+    @property
+    def speedup(self) -> float | None:
+        if self.default_us and self.best_us and self.chosen == "tuned":
+            return self.default_us / self.best_us
+        return 1.0 if self.default_us else None
+
+    @property
+    def drift(self) -> float | None:
+        if self.default_us and self.default_end_us:
+            return abs(self.default_end_us - self.default_us) / self.default_us
+        return None
+
+    def to_json(self) -> dict:
+        return {
+            "dispatch": self.dispatch, "shape": self.shape, "space_size": self.space_size,
+            "survivors": self.survivors, "measured": self.measured, "cached": self.cached,
+            "failed": self.failed, "default_us": self.default_us, "default_end_us": self.default_end_us,
+            "drift": self.drift, "best_us": self.best_us if self.chosen == "tuned" else self.default_us,
+            "speedup": self.speedup, "bound_us": self.bound_us,
+            "roofline_fraction": (self.bound_us / (self.best_us if self.chosen == "tuned" else self.default_us))
+            if self.bound_us and (self.best_us or self.default_us) else None,
+            "chosen": self.chosen, "config": self.best_config.to_json() if self.best_config and self.chosen == "tuned" else None,
+            "note": self.note, "fidelity": self.fidelity, "seconds": round(self.seconds, 2),
+            "flops": self.flops, "bytes": self.bytes, "intensity": self.intensity,
+            "compute_type": self.compute_type, "funnel": self.funnel, "amdahl_share": self.amdahl_share,
+            "best_source": self.best_source if self.chosen == "tuned" else "default",
+            "proposer": self.proposer.to_json() if self.proposer else None,
+            "trials": [
+                {"candidate": t.candidate.to_json(), "time_us": t.time_us, "estimate_us": t.estimate_us,
+                 "source": t.source, "reason": t.reason} for t in self.trials
+            ],
+        }
+
+
+@dataclass
+class TuneReport:
+    model: str
+    target: str
+    strategy: str
+    dispatches: list[DispatchResult] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)
+    spec_text: str = ""
+    verified: bool = False
+    verify_notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    target_description: dict = field(default_factory=dict)
+    proposer: str = ""
+
+    def to_json(self) -> dict:
+        tuned = [d for d in self.dispatches if d.default_us]
+        total_default = sum(d.default_us for d in tuned)
+        total_best = sum((d.best_us if d.chosen == "tuned" else d.default_us) for d in tuned)
+        return {
+            "model": self.model, "target": self.target, "strategy": self.strategy,
+            "verified": self.verified, "verify_notes": self.verify_notes, "seconds": round(self.seconds, 2),
+            "total_default_us": total_default, "total_best_us": total_best,
+            "speedup": (total_default / total_best) if total_best else None,
+            "dispatches": [d.to_json() for d in self.dispatches], "skipped": self.skipped,
+            "proposer": self.proposer or None, "target_description": self.target_description,
+        }
