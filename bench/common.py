@@ -79,6 +79,35 @@ def root_problem(model: Path):
     return problems[0]
 
 
+# ---- tuner internals the benchmarks look at (public home first, older location second) ----
+
+def cost_view_class():
+    """The driver's view of the funnel (legal set, ranking, estimates, calibration applied)."""
+    try:
+        from iree_dsa_tuner.search.cost_view import CostView
+    except ImportError:
+        from iree_dsa_tuner.search.driver import _CostView as CostView
+    return CostView
+
+
+def fidelity_functions():
+    """(fidelity(trials), fit_calibration(points)) exactly as the driver uses them."""
+    try:
+        from iree_dsa_tuner.costmodel.fidelity import fidelity, fit_calibration
+    except ImportError:
+        from iree_dsa_tuner.search.driver import fidelity, fit_calibration
+    return fidelity, fit_calibration
+
+
+def default_configs(model: Path):
+    """IREE's own config per dispatch (what the DSA runner maps as "default")."""
+    try:
+        from iree_dsa_tuner.spec.reading import default_configs as read_defaults
+    except ImportError:
+        from iree_dsa_tuner.search.driver import default_configs as read_defaults
+    return read_defaults(model)
+
+
 # ---- whole-function timing with iree-benchmark-module ------------------------------------
 
 def compile_model(model: Path, out_vmfb: Path, spec_path: Path | None = None, extra_flags: tuple[str, ...] = ()) -> Path:
@@ -235,7 +264,8 @@ def progress(text: str) -> None:
 
 
 __all__ = [
-    "BasketEntry", "REPO", "benchmark_function", "compile_model", "fmt", "gen_basket", "geomean",
+    "BasketEntry", "REPO", "benchmark_function", "compile_model", "cost_view_class", "default_configs",
+    "fidelity_functions", "fmt", "gen_basket", "geomean",
     "iterations_for", "machine_summary", "median", "numpy_environment", "numpy_matmul_times",
     "print_header", "print_table", "progress", "relative_spread", "root_problem", "select_entries",
     "write_json", "write_models",

@@ -15,7 +15,7 @@ same measurements:
   set's measurements are served from it, anything else is measured), fits the
   model's efficiency weights to what it measured and saves them; they are read
   back with `db.load_calibration(target_fp)` and applied through the driver's
-  `_CostView`;
+  cost view (`CostView`, formerly `_CostView`);
 - after (held-out): `fit_calibration` (the driver's fit) on the fixed sets of
   every *other* shape of this run, i.e. what a new shape sees from earlier ones.
 
@@ -41,8 +41,8 @@ QUICK_SHAPES = ("f32_kn_1x128x256",)
 def ranking_fidelity(candidates, times_us: dict, view) -> dict:
     """The driver's fidelity figures for `view`'s estimates on the measured candidates."""
     from iree_dsa_tuner.search.context import Trial
-    from iree_dsa_tuner.search.driver import fidelity
 
+    fidelity, _ = common.fidelity_functions()
     trials = [Trial(c, times_us[c], view.estimate_us(c)) for c in candidates if times_us.get(c) is not None]
     return fidelity(trials)
 
@@ -59,10 +59,11 @@ def pick_candidates(view, top: int, extra: int, seed: int) -> list:
 def measure_shape(entry, model: Path, target, db, target_fp: str, args) -> dict:
     from iree_dsa_tuner.db.fingerprint import dispatch_fingerprint
     from iree_dsa_tuner.runners.host import HostBenchRunner
-    from iree_dsa_tuner.search.driver import TuneOptions, _CostView, tune_model
+    from iree_dsa_tuner.search.driver import TuneOptions, tune_model
 
+    cost_view = common.cost_view_class()
     problem = common.root_problem(model)
-    before = _CostView(problem, target, None)
+    before = cost_view(problem, target, None)
     candidates = pick_candidates(before, args.top, args.extra, args.seed)
     runner = HostBenchRunner(model, repetitions=args.repetitions)
     times_us, terms = {}, {}
@@ -83,7 +84,7 @@ def measure_shape(entry, model: Path, target, db, target_fp: str, args) -> dict:
     finally:
         runner.close()
     calibration = db.load_calibration(target_fp)
-    after = _CostView(problem, target, calibration)
+    after = cost_view(problem, target, calibration)
     d = report.dispatches[0]
     return {
         "name": entry.name, "label": entry.label, "problem": problem, "candidates": candidates,
@@ -97,8 +98,7 @@ def measure_shape(entry, model: Path, target, db, target_fp: str, args) -> dict:
 
 def held_out(results: list[dict], target) -> None:
     """Calibrate on every other shape's fixed set; rank this shape with it."""
-    from iree_dsa_tuner.search.driver import _CostView, fit_calibration
-
+    _, fit_calibration = common.fidelity_functions()
     for r in results:
         points = [(o["terms"][c], o["times_us"][c] * 1e-6) for o in results if o is not r
                   for c in o["candidates"] if c in o["terms"] and o["times_us"].get(c)]
@@ -107,7 +107,7 @@ def held_out(results: list[dict], target) -> None:
         if calibration is None:
             r["after_held_out"] = {}
             continue
-        view = _CostView(r["problem"], target, calibration)
+        view = common.cost_view_class()(r["problem"], target, calibration)
         r["after_held_out"] = ranking_fidelity(r["candidates"], r["times_us"], view)
 
 

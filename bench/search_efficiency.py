@@ -93,7 +93,6 @@ def dsa_part(entries, work: Path, args) -> dict:
     from iree_dsa_plugin.timing import simulate_columns
     from iree_dsa_tuner.costmodel import run_funnel
     from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
-    from iree_dsa_tuner.search.driver import default_configs
     from iree_dsa_tuner.space.shape import gemm_shape
     from iree_dsa_tuner.targets import get_target
 
@@ -104,7 +103,7 @@ def dsa_part(entries, work: Path, args) -> dict:
     for n, entry in enumerate(entries, start=1):
         model = models[entry.name]
         problem = common.root_problem(model)
-        runner = DsaSimRunner(target, default_configs(model))
+        runner = DsaSimRunner(target, common.default_configs(model))
         started = time.perf_counter()
         space = target.space(problem)
         columns = space.columns()
@@ -225,7 +224,6 @@ class RecordedOrLiveRunner:
 def host_part(entries, work: Path, args) -> dict:
     from iree_dsa_tuner.db.fingerprint import candidate_key
     from iree_dsa_tuner.runners.host import HostBenchRunner
-    from iree_dsa_tuner.search.driver import _CostView
     from iree_dsa_tuner.spec.config import ConfigError
     from iree_dsa_tuner.targets import get_target
 
@@ -235,7 +233,7 @@ def host_part(entries, work: Path, args) -> dict:
     for n, entry in enumerate(entries, start=1):
         model = models[entry.name]
         problem = common.root_problem(model)
-        view = _CostView(problem, target)
+        view = common.cost_view_class()(problem, target)
         legal = list(view.legal)
         capped = len(legal) > args.host_cap
         if capped:
