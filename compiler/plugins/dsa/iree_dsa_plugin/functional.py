@@ -262,3 +262,51 @@ def compare(problem, result: np.ndarray, expected: np.ndarray) -> tuple[bool, st
     err = float(np.abs(result.astype(np.float64) - expected.astype(np.float64)).max()) / scale
     tol = 1e-4
     return err <= tol, f"max |diff| / max |ref| = {err:.2e} (tolerance {tol:g})"
+
+
+def im2col(problem, x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A channels-last convolution as the implicit GEMM the DSA runs.
+
+    x: [batch, *input_image, C_in] (NWC / NHWC), w: [*filter, C_in, C_out]
+    (WCF / HWCF). Returns A [batch * prod(output_image), prod(filter) * C_in]
+    and B [prod(filter) * C_in, C_out]; output position o and filter tap f
+    read input index o * stride + f * dilation, per spatial dimension.
+    """
+    sizes = problem.sizes()
+    out_image, taps = sizes["output_image"], sizes["filter_loop"]
+    if sizes.get("depth"):
+        raise FunctionalError("depthwise convolutions are not modelled")
+    strides = list(problem.strides) or [1] * len(out_image)
+    dilations = list(problem.dilations) or [1] * len(out_image)
+    batch, c_in = x.shape[0], x.shape[-1]
+    if w.shape[:-2] != tuple(taps) or w.shape[-2] != c_in:
+        raise FunctionalError(f"filter {w.shape} does not match taps {taps} x C_in {c_in} (expected *filter, C_in, C_out)")
+    # index[o, f] per spatial dimension, then an open grid over all of them.
+    grids = [np.arange(o)[:, None] * s + np.arange(f)[None, :] * d
+             for o, f, s, d in zip(out_image, taps, strides, dilations)]
+    rank = len(out_image)
+    index = []
+    for i, g in enumerate(grids):
+        shape = [1] * (2 * rank)
+        shape[i], shape[rank + i] = g.shape
+        index.append(g.reshape(shape))
+    patches = x[(slice(None), *index, slice(None))]  # [batch, *out, *taps, C_in]
+    a = patches.reshape(batch * math.prod(out_image), math.prod(taps) * c_in)
+    b = w.reshape(math.prod(taps) * c_in, w.shape[-1])
+    return a, b
+
+
+def run_convolution(desc: TargetDescription, problem, candidate: TilingCandidate, x: np.ndarray,
+                    w: np.ndarray) -> tuple[np.ndarray, FunctionalStats]:
+    """A convolution under `candidate`, executed as an implicit GEMM (im2col tiles by DMA).
+
+    Returns the output as [batch, *output_image, C_out] and what the cores did.
+    """
+    from iree_dsa_tuner.space.shape import simple_gemm
+
+    shape = gemm_shape(problem)
+    a, b = im2col(problem, x, w)
+    gemm = simple_gemm(a.shape[0], b.shape[1], a.shape[1], shape.lhs_type, shape.rhs_type, shape.out_type)
+    c, stats = run_contraction(desc, gemm, candidate, a, b)
+    sizes = problem.sizes()
+    return c.reshape(x.shape[0], *sizes["output_image"], b.shape[1]), stats

@@ -13,7 +13,16 @@ from iree_dsa_tuner.space.shape import UnsupportedProblem, gemm_shape, parse_sha
 from iree_dsa_tuner.spec.config import CompilationConfig, ConfigError
 from iree_dsa_tuner.targets import TargetDescriptionError, UnknownTarget, get_target
 
-from .functional import FunctionalError, ScratchpadOverflow, compare, random_operands, reference, run_contraction
+from .functional import (
+    FunctionalError,
+    ScratchpadOverflow,
+    compare,
+    im2col,
+    random_operands,
+    reference,
+    run_contraction,
+    run_convolution,
+)
 from .timing import simulate
 
 
@@ -86,6 +95,20 @@ def _candidate(args, target, problem) -> TilingCandidate:
     return TilingCandidate.from_json(obj)
 
 
+def _conv_operands(problem, seed: int):
+    """Seeded input and filter in the problem's own shapes and types."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+
+    def make(operand):
+        if operand.element_type.startswith("i"):
+            return rng.integers(-128, 128, operand.shape).astype(np.int8)
+        return rng.standard_normal(operand.shape).astype(np.float32)
+
+    return make(problem.inputs[0]), make(problem.inputs[1])
+
+
 def run(args) -> int:
     target = get_target(args.target, args.target_path)
     problem = _problem(args)
@@ -99,12 +122,20 @@ def run(args) -> int:
         lines.append(f"config      {target.to_config(problem, candidate).compilation_info_text()}")
     if args.no_functional:
         lines.append("functional  skipped (--no-functional)")
-    elif shape.kind != "contraction":
-        lines.append("functional  skipped: the functional model executes contractions only")
+    elif shape.kind != "contraction" and not hasattr(problem, "strides"):
+        lines.append("functional  skipped: a convolution given by --shape has no layout; pass the model")
     else:
-        a, b, scales = random_operands(shape, args.seed, candidate.quant_block)
-        result, stats = run_contraction(desc, shape, candidate, a, b, scales)
-        ok, detail = compare(shape, result, reference(shape, a, b, scales, candidate.quant_block))
+        if shape.kind == "contraction":
+            a, b, scales = random_operands(shape, args.seed, candidate.quant_block)
+            result, stats = run_contraction(desc, shape, candidate, a, b, scales)
+            expected = reference(shape, a, b, scales, candidate.quant_block)
+        else:
+            # A convolution runs as an implicit GEMM: check it against the GEMM of its patches.
+            x, w = _conv_operands(problem, args.seed)
+            result, stats = run_convolution(desc, problem, candidate, x, w)
+            a, b = im2col(problem, x, w)
+            expected = reference(shape, a, b).reshape(result.shape)
+        ok, detail = compare(shape, result, expected)
         report["functional"] = {"match": ok, "detail": detail, "tiles": stats.tiles,
                                 "dma_in_bytes": stats.dma_in_bytes, "dma_out_bytes": stats.dma_out_bytes,
                                 "mac_steps": stats.mac_steps,
