@@ -79,23 +79,19 @@ def root_problem(model: Path):
     return problems[0]
 
 
-# ---- tuner internals the benchmarks look at (public home first, older location second) ----
+# ---- tuner internals the benchmarks look at ----
 
 def cost_view_class():
     """The driver's view of the funnel (legal set, ranking, estimates, calibration applied)."""
-    try:
-        from iree_dsa_tuner.search.cost_view import CostView
-    except ImportError:
-        from iree_dsa_tuner.search.driver import _CostView as CostView
+    from iree_dsa_tuner.search.cost_view import CostView
+
     return CostView
 
 
 def fidelity_functions():
     """(fidelity(trials), fit_calibration(points)) exactly as the driver uses them."""
-    try:
-        from iree_dsa_tuner.costmodel.fidelity import fidelity, fit_calibration
-    except ImportError:
-        from iree_dsa_tuner.search.driver import fidelity, fit_calibration
+    from iree_dsa_tuner.costmodel.fidelity import fidelity, fit_calibration
+
     return fidelity, fit_calibration
 
 

@@ -15,7 +15,7 @@ same measurements:
   set's measurements are served from it, anything else is measured), fits the
   model's efficiency weights to what it measured and saves them; they are read
   back with `db.load_calibration(target_fp)` and applied through the driver's
-  cost view (`CostView`, formerly `_CostView`);
+  cost view (`search.cost_view.CostView`);
 - after (held-out): `fit_calibration` (the driver's fit) on the fixed sets of
   every *other* shape of this run, i.e. what a new shape sees from earlier ones.
 

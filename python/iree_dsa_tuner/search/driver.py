@@ -23,8 +23,6 @@ from ..spec.reading import default_configs
 from .context import SearchContext, Trial
 from .cost_view import CostView
 from .results import DispatchResult, TuneReport
-
-_CostView = CostView  # old private name, still used by bench/ scripts
 from .proposer import (
     DUPLICATE,
     FAILED,
@@ -88,7 +86,7 @@ class _DispatchTuning:
     L1 search, and a closure would see the last dispatch's variables, not its own.
     """
 
-    def __init__(self, problem, target, view: _CostView, result: DispatchResult, timed, calibration_points,
+    def __init__(self, problem, target, view: CostView, result: DispatchResult, timed, calibration_points,
                  options: TuneOptions, progress):
         self.problem, self.target, self.view, self.result = problem, target, view, result
         self.timed, self.calibration_points = timed, calibration_points
