@@ -81,8 +81,8 @@ class SerialExecutor(Executor):
         return [fn(item) for item in items]
 
 
-class LocalProcessPool(Executor):
-    """`jobs` worker processes on this machine, created on first use and reused."""
+class _PooledExecutor(Executor):
+    """`jobs` workers from a concurrent.futures pool, created on first use and reused."""
 
     def __init__(self, jobs: int):
         if jobs < 1:
@@ -90,12 +90,16 @@ class LocalProcessPool(Executor):
         self.jobs = jobs
         self._pool: _FuturesExecutor | None = None
 
+    @abc.abstractmethod
+    def _make_pool(self) -> _FuturesExecutor:
+        """The pool kind (processes or threads) each subclass names."""
+
     def map(self, fn, items):
         items = list(items)
         if self.jobs == 1 or len(items) <= 1:
             return [fn(item) for item in items]
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = self._make_pool()
         return list(self._pool.map(fn, items))
 
     def close(self) -> None:
@@ -104,27 +108,18 @@ class LocalProcessPool(Executor):
             self._pool = None
 
 
-class LocalThreadPool(Executor):
-    """`jobs` threads, created on first use and reused."""
+class LocalProcessPool(_PooledExecutor):
+    """`jobs` worker processes on this machine (spawned: safe beside threads and IREE)."""
 
-    def __init__(self, jobs: int):
-        if jobs < 1:
-            raise ValueError(f"jobs must be at least 1, got {jobs}")
-        self.jobs = jobs
-        self._pool: _FuturesExecutor | None = None
+    def _make_pool(self) -> _FuturesExecutor:
+        return ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context("spawn"))
 
-    def map(self, fn, items):
-        items = list(items)
-        if self.jobs == 1 or len(items) <= 1:
-            return [fn(item) for item in items]
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="iree-dsa-compile")
-        return list(self._pool.map(fn, items))
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+class LocalThreadPool(_PooledExecutor):
+    """`jobs` threads (compiles are iree-compile subprocesses, so threads suffice)."""
+
+    def _make_pool(self) -> _FuturesExecutor:
+        return ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="iree-dsa-compile")
 
 
 def make_executor(jobs: int, kind: str = "thread") -> Executor:
