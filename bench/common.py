@@ -21,7 +21,8 @@ if str(REPO / "tools") not in sys.path:
     sys.path.insert(0, str(REPO / "tools"))
 
 import gen_basket  # noqa: E402  (tools/gen_basket.py)
-from iree_dsa_tuner.compiler import HOST_FLAGS, compile_to_vmfb, find_tool, iree_version, tuning_spec_flags  # noqa: E402
+from iree_dsa_tuner.compiler import HOST_FLAGS, compile_to_vmfb, find_tool, tuning_spec_flags
+from iree_dsa_tuner.core.fingerprint import iree_version  # noqa: E402
 from iree_dsa_tuner.report import format_table  # noqa: E402
 
 BasketEntry = gen_basket.BasketEntry
@@ -71,7 +72,7 @@ def write_models(entries: list[BasketEntry], directory: Path) -> dict[str, Path]
 def root_problem(model: Path):
     """The single tunable root-op problem of a basket model."""
     from iree_dsa_tuner.ir import load_problems
-    from iree_dsa_tuner.ir.problems import RootOpProblem
+    from iree_dsa_tuner.core.problems import RootOpProblem
 
     problems = [p for p in load_problems(model) if isinstance(p, RootOpProblem)]
     if len(problems) != 1:
@@ -98,7 +99,7 @@ def fidelity_functions():
 def default_configs(model: Path):
     """IREE's own config per dispatch (what the DSA runner maps as "default")."""
     try:
-        from iree_dsa_tuner.spec.reading import default_configs as read_defaults
+        from iree_dsa_tuner.tuning_spec.reading import default_configs as read_defaults
     except ImportError:
         from iree_dsa_tuner.search.driver import default_configs as read_defaults
     return read_defaults(model)

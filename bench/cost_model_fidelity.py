@@ -57,7 +57,7 @@ def pick_candidates(view, top: int, extra: int, seed: int) -> list:
 
 
 def measure_shape(entry, model: Path, target, db, target_fp: str, args) -> dict:
-    from iree_dsa_tuner.db.fingerprint import dispatch_fingerprint
+    from iree_dsa_tuner.core.fingerprint import dispatch_fingerprint
     from iree_dsa_tuner.runners.host import HostBenchRunner
     from iree_dsa_tuner.search.driver import TuneOptions, tune_model
 
@@ -156,7 +156,7 @@ def main(argv=None) -> int:
         args.top, args.extra, args.budget, args.repetitions = min(args.top, 6), min(args.extra, 2), min(args.budget, 6), 1
 
     from iree_dsa_tuner.db import TuningDatabase
-    from iree_dsa_tuner.db.fingerprint import target_fingerprint
+    from iree_dsa_tuner.core.fingerprint import target_fingerprint
     from iree_dsa_tuner.targets import get_target
 
     machine = common.print_header("bench/cost_model_fidelity.py: host cost model ranking, before/after calibration")

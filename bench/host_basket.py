@@ -65,7 +65,7 @@ DATA_TILING_FLAGS = ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=a
 
 def tune_entry(entry, model: Path, db, args) -> dict:
     """Run the tuner on one basket model; returns what the report says about its dispatch."""
-    from iree_dsa_tuner.db.fingerprint import target_fingerprint
+    from iree_dsa_tuner.core.fingerprint import target_fingerprint
     from iree_dsa_tuner.runners.host import HostBenchRunner
     from iree_dsa_tuner.search.driver import TuneOptions, tune_model
     from iree_dsa_tuner.targets import get_target

@@ -84,7 +84,7 @@ def time_call(vmfb: Path, function: str) -> float:
 
 
 def tuned_spec(model: Path, work: Path) -> Path:
-    from iree_dsa_tuner.db.fingerprint import target_fingerprint
+    from iree_dsa_tuner.core.fingerprint import target_fingerprint
     from iree_dsa_tuner.runners.host import HostBenchRunner
     from iree_dsa_tuner.search.driver import TuneOptions, tune_model
     from iree_dsa_tuner.targets import get_target

@@ -50,10 +50,9 @@ QUICK_HOST_SHAPES = ("f32_kn_1x128x256",)
 
 def legal_mask(funnel) -> np.ndarray:
     """Candidates the funnel's legality stage keeps (the space a blind search draws from)."""
-    from iree_dsa_tuner.costmodel.funnel import REASONS
+    from iree_dsa_tuner.core.reasons import LEGALITY_CODES
 
-    legal_codes = [i for i, (stage, _) in enumerate(REASONS) if stage == "legal"]
-    return ~np.isin(funnel.reason_code, legal_codes)
+    return ~np.isin(funnel.reason_code, list(LEGALITY_CODES))
 
 
 def run_strategy(model: Path, target, runner, strategy: str, budget: int, seed: int) -> dict:
@@ -93,7 +92,7 @@ def dsa_part(entries, work: Path, args) -> dict:
     from iree_dsa_plugin.timing import simulate_columns
     from iree_dsa_tuner.costmodel import run_funnel
     from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
-    from iree_dsa_tuner.space.shape import gemm_shape
+    from iree_dsa_tuner.core.shape import gemm_shape
     from iree_dsa_tuner.targets import get_target
 
     target = get_target(DSA_TARGET)
@@ -209,7 +208,7 @@ class RecordedOrLiveRunner:
         self.live_calls = 0
 
     def measure(self, problem, config):
-        from iree_dsa_tuner.db.fingerprint import candidate_key
+        from iree_dsa_tuner.core.fingerprint import candidate_key
 
         key = candidate_key(config.to_json() if config is not None else None)
         if key not in self.table:
@@ -222,9 +221,9 @@ class RecordedOrLiveRunner:
 
 
 def host_part(entries, work: Path, args) -> dict:
-    from iree_dsa_tuner.db.fingerprint import candidate_key
+    from iree_dsa_tuner.core.fingerprint import candidate_key
     from iree_dsa_tuner.runners.host import HostBenchRunner
-    from iree_dsa_tuner.spec.config import ConfigError
+    from iree_dsa_tuner.core.config import ConfigError
     from iree_dsa_tuner.targets import get_target
 
     target = get_target("host")

@@ -92,7 +92,7 @@ host_flags = " ".join([
     "--iree-hal-local-target-device-backends=llvm-cpu",
     "--iree-llvmcpu-target-cpu=host",
     # IREE 3.13 can deadlock loading a tuning spec's transform library on its
-    # thread pool (seen twice in this suite, in spec/dsa_knobs_survive.test);
+    # thread pool (seen twice in this suite, in tuning_spec/dsa_knobs_survive.test);
     # the tuner compiles single-threaded for the same reason (compiler.py).
     "--mlir-disable-threading",
 ])

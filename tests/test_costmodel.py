@@ -7,7 +7,8 @@ import time
 import numpy as np
 import pytest
 
-from iree_dsa_tuner.costmodel import REASONS, roofline, run_funnel
+from iree_dsa_tuner.core.reasons import Reason
+from iree_dsa_tuner.costmodel import roofline, run_funnel
 from iree_dsa_tuner.space import simple_gemm
 from iree_dsa_tuner.targets import get_target
 
@@ -48,7 +49,7 @@ def test_funnel_r55_reports_every_stage(e1):
         assert sum(c for _, c in s.reasons) == s.pruned
     pruned = np.flatnonzero(result.reason_code)
     assert all(result.stage_of(i) in ("legal", "roofline", "scratchpad", "latency") for i in pruned[:50])
-    assert result.reason_of(int(pruned[0])) in [text for _, text in REASONS]
+    assert result.reason_of(int(pruned[0])) in [r.text for r in Reason]
 
 
 @pytest.mark.parametrize("shape", [

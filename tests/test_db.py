@@ -22,7 +22,7 @@ from iree_dsa_tuner.db import (
     dispatch_fingerprint,
     target_fingerprint,
 )
-from iree_dsa_tuner.ir.problems import ContractionProblem, OperandInfo
+from iree_dsa_tuner.core.problems import ContractionProblem, OperandInfo
 from iree_dsa_tuner.runners import Measurement
 
 TFP = "t" * 64
@@ -97,17 +97,11 @@ def test_roundtrip_lookup_and_listing(tmp_path):
         assert db.count() == 3
 
 
-def test_calibration_and_baseline_drift(tmp_path):
+def test_calibration_round_trip(tmp_path):
     with TuningDatabase(tmp_path / "t.sqlite") as db:
         assert db.load_calibration(TFP) is None
         db.save_calibration(TFP, {"efficiency": {"f32": 0.42}, "launch_us": 3.0})
         assert db.load_calibration(TFP) == {"efficiency": {"f32": 0.42}, "launch_us": 3.0}
-        start = db.record_baseline("d", TFP, Measurement("ok", 1000.0, 950.0, 5), phase="start")
-        assert start.start_median_us == 1000.0 and start.end_median_us is None and not start.drift_flag
-        steady = db.record_baseline("d", TFP, Measurement("ok", 1050.0, 990.0, 5), phase="end")
-        assert steady.drift == pytest.approx(0.05) and not steady.drift_flag
-        drifted = db.record_baseline("d", TFP, Measurement("ok", 1200.0, 1100.0, 5), phase="end")
-        assert drifted.drift == pytest.approx(0.2) and drifted.drift_flag
 
 
 def test_export_csv_and_json(tmp_path):
@@ -115,7 +109,6 @@ def test_export_csv_and_json(tmp_path):
         db.record_measurement("dfp", TFP, Measurement("ok", 1.5, 1.25, 3, candidate=CONFIG, dispatch="d0"))
         db.record_measurement("dfp", TFP, Measurement("timeout", reason="did not finish in 60 s", dispatch="d0"))
         db.save_calibration(TFP, {"a": 1})
-        db.record_baseline("dfp", TFP, Measurement("ok", 2.0, 1.9, 3), phase="start")
         buffer = io.StringIO()
         assert db.export_csv(buffer) == 2
         rows = list(csv.DictReader(io.StringIO(buffer.getvalue())))
@@ -127,7 +120,6 @@ def test_export_csv_and_json(tmp_path):
     assert document["measurements"][0]["candidate"] == CONFIG
     assert document["calibration"] == [{"target_fp": TFP, "params": {"a": 1},
                                         "updated_at": document["calibration"][0]["updated_at"]}]
-    assert document["baselines"][0]["start_median_us"] == 2.0
 
 
 _WRITER = textwrap.dedent("""\

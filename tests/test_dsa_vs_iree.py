@@ -14,7 +14,7 @@ from iree_dsa_tuner import build_spec, load_problems
 from iree_dsa_tuner.compiler import compile_to_vmfb, tuning_spec_flags
 from iree_dsa_tuner.costmodel import run_funnel
 from iree_dsa_tuner.space import simple_gemm
-from iree_dsa_tuner.spec.verify import verify_spec
+from iree_dsa_tuner.tuning_spec.verify import verify_spec
 from iree_dsa_tuner.targets import get_target
 from iree_dsa_plugin.functional import random_operands, run_contraction
 

@@ -25,7 +25,7 @@ from iree_dsa_tuner.search.proposer import (
     should_invoke,
     verify_proposal,
 )
-from iree_dsa_tuner.spec.config import ConfigError
+from iree_dsa_tuner.core.config import ConfigError
 from iree_dsa_tuner.targets import get_target
 
 from conftest import INPUTS, matmul_model, write_model

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from iree_dsa_tuner.spec.reference import NotEvaluable, numpy_model
-from iree_dsa_tuner.spec.verify import _function_signatures
+from iree_dsa_tuner.tuning_spec.reference import NotEvaluable, numpy_model
+from iree_dsa_tuner.tuning_spec.verify import _function_signatures
 from iree_dsa_tuner.compiler import HOST_FLAGS
 
 from conftest import INPUTS

@@ -10,7 +10,8 @@ import pytest
 
 from conftest import matmul_model, write_model
 from iree_dsa_tuner.db import DEFAULT_CANDIDATE_KEY, TuningDatabase, candidate_key, dispatch_fingerprint
-from iree_dsa_tuner.ir import load_problems, tunable
+from iree_dsa_tuner.core.problems import tunable
+from iree_dsa_tuner.ir import load_problems
 from iree_dsa_tuner.runners import (
     COMPILE_ERROR,
     OK,

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from iree_dsa_tuner.search import SearchContext, get_strategy
-from iree_dsa_tuner.space.candidate import TilingCandidate
+from iree_dsa_tuner.core.candidate import TilingCandidate
 
 POW2 = (1, 2, 4, 8, 16, 32, 64)
 

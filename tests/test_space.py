@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from iree_dsa_tuner.ir.problems import AttentionProblem, ConvolutionProblem, ContractionProblem, OperandInfo
+from iree_dsa_tuner.core.problems import AttentionProblem, ConvolutionProblem, ContractionProblem, OperandInfo
 from iree_dsa_tuner.space import (
     KNOBS,
     TilingCandidate,
@@ -16,7 +16,7 @@ from iree_dsa_tuner.space import (
     simple_gemm,
     tile_ladder,
 )
-from iree_dsa_tuner.space.shape import parse_shape
+from iree_dsa_tuner.core.shape import parse_shape
 from iree_dsa_tuner.targets import get_target
 
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from iree_dsa_tuner import build_spec, load_problems, verify_spec
-from iree_dsa_tuner.spec import CompilationConfig, ConfigError, SpecError, link_spec_texts
-from iree_dsa_tuner.spec.numerics import _compare
-from iree_dsa_tuner.spec.reading import read_spec
+from iree_dsa_tuner.tuning_spec import CompilationConfig, ConfigError, SpecError, link_spec_texts
+from iree_dsa_tuner.tuning_spec.numerics import _compare
+from iree_dsa_tuner.tuning_spec.reading import read_spec
 
 from conftest import matmul_model, write_model
 

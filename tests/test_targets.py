@@ -12,7 +12,7 @@ import pytest
 
 from iree_dsa_tuner.costmodel import run_funnel
 from iree_dsa_tuner.space import simple_gemm
-from iree_dsa_tuner.spec.config import CompilationConfig
+from iree_dsa_tuner.core.config import CompilationConfig
 from iree_dsa_tuner.targets import (
     TARGET_PATH_ENV,
     TargetDescriptionError,

@@ -11,7 +11,7 @@ import textwrap
 
 
 from iree_dsa_tuner.db import TuningDatabase
-from iree_dsa_tuner.db.fingerprint import target_fingerprint
+from iree_dsa_tuner.core.fingerprint import target_fingerprint
 from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
 from iree_dsa_tuner.search.driver import TuneOptions, default_configs, tune_model
 from iree_dsa_tuner.targets import get_target

@@ -163,25 +163,6 @@ def check_input_file(path: str | os.PathLike) -> Path:
     return p
 
 
-def compile_to_phase(
-    model: str | os.PathLike,
-    phase: str,
-    *,
-    extra_flags: tuple[str, ...] = (),
-    target_flags: tuple[str, ...] = HOST_FLAGS,
-    timeout_s: float = DEFAULT_TIMEOUT_S,
-) -> str:
-    """Compile `model` up to `phase` (e.g. `executable-sources`) and return the IR text."""
-    path = check_input_file(model)
-    result = run_iree_tool(
-        "iree-compile",
-        [*target_flags, f"--compile-to={phase}", "--mlir-print-debuginfo=false", *extra_flags],
-        input_path=path,
-        timeout_s=timeout_s,
-    )
-    return result.text
-
-
 def compile_to_vmfb(
     model: str | os.PathLike,
     out_path: str | os.PathLike,
@@ -212,16 +193,6 @@ def compile_to_vmfb(
     if proc.returncode != 0:
         raise CompileError(first_error_line(stderr, f"iree-compile exited with status {proc.returncode}"), stderr)
     return CompileResult(b"", stderr, argv)
-
-
-def iree_version() -> str:
-    """The compiler's own version string (part of every tuning-record key)."""
-    try:
-        from iree.compiler import version as v
-
-        return getattr(v, "VERSION", "") or getattr(v, "REVISIONS", {}).get("IREE", "unknown")
-    except Exception:
-        return "unknown"
 
 
 def mlir_parse_error(path: str | os.PathLike, exc: Exception, what: str = "") -> str:

@@ -18,20 +18,20 @@ def add_parser(subparsers) -> None:
         description="The tuning database (SQLite) holds every measurement a tune made -- timings, "
         "failures with their reasons, cost-model estimates -- keyed by dispatch fingerprint (the root "
         "op, whatever model it came from), target fingerprint (target description, IREE version, CPU "
-        "model) and candidate config, plus calibrations and default-config baselines.",
+        "model) and candidate config, plus and calibrations.",
     )
     actions = p.add_subparsers(dest="db_action", metavar="ACTION")
     export = actions.add_parser(
         "export",
         help="write every record as CSV or JSON",
         description="Write the tuning database's records: --csv gives one row per measurement "
-        "(candidate config as JSON text); --json gives measurements, calibrations and baselines in one "
+        "(candidate config as JSON text); --json gives measurements and calibrations in one "
         "document. Output goes to stdout unless -o is given.",
     )
     fmt = export.add_mutually_exclusive_group(required=True)
     fmt.add_argument("--csv", action="store_const", const="csv", dest="format", help="CSV, one row per measurement")
     fmt.add_argument("--json", action="store_const", const="json", dest="format",
-                     help="JSON with measurements, calibration and baselines")
+                     help="JSON with measurements and calibration")
     export.add_argument("--db", default=str(DEFAULT_DB_PATH), metavar="PATH",
                         help=f"tuning database file (default: {DEFAULT_DB_PATH})")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")

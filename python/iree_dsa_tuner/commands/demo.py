@@ -8,20 +8,21 @@ from pathlib import Path
 
 from ..examples import DEFAULT_MODEL, DEFAULT_PLAN
 from ..ir import load_problems
-from ..ir.problems import RootOpProblem
+from ..core.problems import RootOpProblem
 from ..report import format_table, write_output
-from ..spec import build_spec
-from ..spec.verify import verify_spec
+from ..tuning_spec import build_spec
+from ..tuning_spec.verify import verify_spec
 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "demo",
-        help="run inspect -> spec -> verify on the built-in example model",
+        help="run inspect -> spec -> verify -> tune on the built-in example model",
         description=f"Runs the tuner's path on the model shipped in the package ({DEFAULT_MODEL.name}, "
         "a pi0 action-expert block: a batch-1 projection and M=50 action-chunk GEMMs): lists its "
-        "dispatches, writes a tuning spec from the shipped plan, and verifies with real iree-compile "
-        "that every config is applied and numerics match IREE's defaults.",
+        "dispatches, writes a tuning spec from the shipped plan, verifies with real iree-compile "
+        "that every config is applied and numerics match, then tunes it on dsa-e1 (every dispatch, "
+        "simulated) and on the host (the batch-1 dispatch, measured).",
     )
     p.add_argument("-o", "--output-dir", default="iree-dsa-demo", metavar="DIR",
                    help="where the specs and the tuning database go (default: ./iree-dsa-demo)")
@@ -52,20 +53,25 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.no_tune:
         return 0
-    from . import tune
+    from ..pipeline import tune
+    from ..search.options import TuneOptions
+    from .tune import summary_table
 
-    db = str(out / "tuning.sqlite")
+    db = out / "tuning.sqlite"
     batch1 = next(p.dispatch for p in problems if isinstance(p, RootOpProblem))
     runs = [
-        ("dsa-e1: every dispatch, simulated", ["--target", "dsa-e1", "-o", str(out / "spec.dsa-e1.mlir")]),
-        (f"host: {batch1}, measured with iree-benchmark-module (one thread)",
-         ["--target", "host", "--dispatch", batch1, "--budget", str(args.host_budget), "--repetitions", "3",
-          "-o", str(out / "spec.host.mlir")]),
+        ("dsa-e1", "every dispatch, simulated", TuneOptions()),
+        ("host", f"{batch1}, measured with iree-benchmark-module (one thread)",
+         TuneOptions(dispatches=(batch1,), budget=args.host_budget, repetitions=3)),
     ]
-    parser = argparse.ArgumentParser(prog="iree-dsa-tune")
-    tune.add_parser(parser.add_subparsers())
-    for title, extra in runs:
-        print(f"\n== tune {title}")
-        tune_args = parser.parse_args(["tune", str(DEFAULT_MODEL), "--db", db, "--quiet", *extra])
-        tune.run(tune_args)
+    for target, title, options in runs:
+        print(f"\n== tune {target}: {title}")
+        result = tune(DEFAULT_MODEL, target, options, db=db)
+        print(summary_table(result))
+        spec = out / f"spec.{target}.mlir"
+        if result.spec_text:
+            write_output(spec, result.spec_text)
+            print(f"\nspec: {spec} (verified: every config applied, numerics match)")
+        else:
+            print("\nno dispatch beat IREE's default; no spec written")
     return 0

@@ -7,7 +7,7 @@ import json
 
 from ..costmodel import run_funnel
 from ..errors import InputError
-from ..space.shape import UnsupportedProblem, parse_shape
+from ..core.shape import UnsupportedProblem, parse_shape
 from ..targets import TargetDescriptionError, UnknownTarget, get_target
 
 

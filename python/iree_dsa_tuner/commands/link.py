@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..report.table import check_writable, write_output
-from ..spec import link_spec_files
+from ..tuning_spec import link_spec_files
 
 
 def add_parser(subparsers) -> None:

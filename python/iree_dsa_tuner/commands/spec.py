@@ -8,9 +8,9 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..ir import load_problems
-from ..ir.problems import RootOpProblem
+from ..core.problems import RootOpProblem
 from ..report.table import check_writable, write_output
-from ..spec import ConfigError, SpecError, build_spec
+from ..tuning_spec import ConfigError, SpecError, build_spec
 from .common import add_target_argument, target_compile_flags
 
 

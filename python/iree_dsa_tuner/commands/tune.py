@@ -7,15 +7,16 @@ import json
 import sys
 from pathlib import Path
 
+from ..db.database import DEFAULT_DB_PATH
 from ..errors import InputError
 from ..report import format_table, write_output
 from ..report.table import check_writable
 from ..search import STRATEGIES
-from ..search.driver import TuneOptions, default_configs, tune_model
+from ..search.options import TuneOptions
 from ..search.proposer import PROPOSER_TIMEOUT_S, TRIGGERS, ExternalProposer
-from .common import add_target_argument, target_compile_flags
+from .common import add_target_argument
 
-DEFAULT_DB = "iree-dsa-tuning.sqlite"
+DEFAULT_DB = str(DEFAULT_DB_PATH)
 
 
 def add_parser(subparsers) -> None:
@@ -65,16 +66,6 @@ def add_parser(subparsers) -> None:
                         "(needs matplotlib: pip install 'iree-dsa-tuner[plot]')")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.set_defaults(func=run)
-
-
-def make_runner(target, model: Path, args):
-    if "dsa-sim" in target.runner_names:
-        from ..runners.dsa_sim import DsaSimRunner
-
-        return DsaSimRunner(target, default_configs(model, target_compile_flags(args)))
-    from ..runners.host import HostBenchRunner
-
-    return HostBenchRunner(model, repetitions=args.repetitions, jobs=args.jobs)
 
 
 def _fmt(v, spec=".1f"):
@@ -129,7 +120,7 @@ def proposer_line(d) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ..db import TuningDatabase
-    from ..db.fingerprint import target_fingerprint
+    from ..core.fingerprint import target_fingerprint
     from ..targets import get_target
 
     check_writable(args.output)
@@ -137,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
         check_writable(args.json)
     if args.budget < 1:
         raise InputError("--budget must be at least 1")
+    if args.repetitions < 1:
+        raise InputError("--repetitions must be at least 1")
     if args.plot:
         # Before any work: a missing plotting library must not cost a whole tuning run.
         from ..report.plots import PlotError, check_plotting
@@ -156,21 +149,13 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise InputError(f"--proposer: {e}") from None
     target = get_target(args.target, search_paths=args.target_path)
-    model = Path(args.model)
-    db = None if args.no_db else TuningDatabase(args.db)
-    runner = make_runner(target, model, args)
     options = TuneOptions(strategy=args.strategy, budget=args.budget, time_budget_s=args.time_budget,
-                          seed=args.seed, jobs=args.jobs, dispatches=tuple(args.dispatch), proposer=proposer,
+                          seed=args.seed, jobs=args.jobs, repetitions=args.repetitions,
+                          dispatches=tuple(args.dispatch), proposer=proposer,
                           proposer_budget=args.proposer_budget, proposer_when=args.proposer_when,
                           proposer_min_share=args.proposer_min_share)
     progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
-    tfp = target_fingerprint(target.describe(), extra=f"runner={getattr(runner, 'name', '')}")
-    try:
-        report = tune_model(model, target, runner, db, options, target_fp=tfp, progress=progress)
-    finally:
-        runner.close()
-        if db is not None:
-            db.close()
+    report = tune(Path(args.model), target, options, db=None if args.no_db else args.db, progress=progress)
     print(summary_table(report))
     if args.json:
         write_output(args.json, json.dumps(report.to_json(), indent=2) + "\n")

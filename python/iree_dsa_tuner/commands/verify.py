@@ -7,7 +7,7 @@ import json
 import sys
 
 from ..report import format_table
-from ..spec.verify import verify_spec
+from ..tuning_spec.verify import verify_spec
 from .common import add_target_argument, target_compile_flags
 
 

@@ -1,12 +1,11 @@
 """Analytical cost model: roofline, scratchpad/DMA, latency; the pruning funnel."""
 
 from .estimate import Estimate, estimate
-from .funnel import REASONS, STAGES, FunnelResult, StageCount, Survivor, run_funnel
+from .funnel import STAGES, FunnelResult, StageCount, Survivor, run_funnel
 from .geometry import TileGeometry, ceil_div, tile_geometry
 from .roofline import RooflineReport, roofline
 
 __all__ = [
-    "REASONS",
     "STAGES",
     "Estimate",
     "FunnelResult",

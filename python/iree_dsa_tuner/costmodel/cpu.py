@@ -25,15 +25,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..space.shape import GemmShape
-from ..targets.description import TargetDescription
+from ..core.shape import GemmShape
+from ..description import TargetDescription
 from .estimate import Estimate
 from .geometry import ceil_div
 
 _F32 = 4
 
 
-def cpu_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray]) -> Estimate:
+def cpu_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray], geo=None) -> Estimate:
+    """`geo` (the tile geometry) is unused: a CPU's cost is its register blocking."""
     model = desc.extras.get("host_model", {})
     registers = float(model.get("vector_registers", 32))
     load_ports = float(model.get("load_ports", 2))

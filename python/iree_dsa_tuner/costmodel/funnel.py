@@ -14,44 +14,21 @@ latency stage's reference is the best full estimate among what is left.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..space.candidate import KNOBS, TilingCandidate
+from ..core.candidate import KNOBS, TilingCandidate
 from ..space.space import CandidateSpace
-from ..targets.description import TargetDescription
+from ..description import TargetDescription
 from .cpu import cpu_estimate
 from .estimate import Estimate, estimate
 from .geometry import TileGeometry, tile_geometry
 from .roofline import RooflineReport, roofline
+from ..core.reasons import FUNNEL_STAGES, Reason
 
-STAGES = ("legal", "roofline", "scratchpad", "latency")
+STAGES = FUNNEL_STAGES
 
-# Reason codes: index into REASONS; 0 means "survived".
-REASONS: tuple[tuple[str, str], ...] = (
-    ("", "survived"),
-    ("legal", "vector step exceeds llvm-cpu's vector-size limit even at k=1"),
-    ("legal", "vector step wider than the per-core N tile"),
-    ("legal", "K tile not a multiple of the INT4 quant block"),
-    ("roofline", "compute: MAC lanes / cores under-used"),
-    ("roofline", "memory: too few cores' DMA ports to saturate DRAM"),
-    ("roofline", "memory: operands re-read per tile (traffic above compulsory)"),
-    ("roofline", "memory: unfused consumer's output round trip"),
-    ("scratchpad", "operand tiles x stage depth overflow the scratchpad"),
-    ("scratchpad", "DMA step below the minimum useful transfer"),
-    ("scratchpad", "more buffers than DMA steps (stage depth wasted)"),
-    ("latency", "more cores than output tiles (idle cores)"),
-    ("latency", "descriptor latency: too many small DMA steps for the queue depth"),
-    ("latency", "single buffer: DMA serialised with compute"),
-    ("latency", "unfused consumer: second launch"),
-    ("latency", "slower than the best estimate by more than the slack"),
-    ("latency", "dominated: a variant of the same tiles is as fast with fewer cores/buffers/lanes"),
-    ("legal", "vector tile reaches llvm-cpu's vector-size limit (m x n x k elements)"),
-    ("legal", "vector M step larger than the per-core M tile"),
-)
-_CODE = {text: i for i, (_, text) in enumerate(REASONS)}
 # Traffic within this factor of compulsory counts as "no re-reads" (rounding of tiles).
 _REREAD_TOLERANCE = 1.05
 
@@ -113,10 +90,10 @@ class FunnelResult:
         return len(self.order)
 
     def stage_of(self, i: int) -> str:
-        return REASONS[int(self.reason_code[i])][0] or "survived"
+        return Reason.of_code(int(self.reason_code[i])).stage or "survived"
 
     def reason_of(self, i: int) -> str:
-        return REASONS[int(self.reason_code[i])][1]
+        return Reason.of_code(int(self.reason_code[i])).text
 
     def candidate(self, i: int) -> TilingCandidate:
         return TilingCandidate(*(int(self.columns[k][i]) for k in KNOBS))
@@ -171,16 +148,16 @@ class FunnelResult:
         return out
 
 
-def _prune(code: np.ndarray, alive: np.ndarray, mask: np.ndarray, reason: str) -> None:
+def _prune(code: np.ndarray, alive: np.ndarray, mask: np.ndarray, reason: Reason) -> None:
     """Mark alive candidates matching `mask` as pruned with `reason` (first reason wins)."""
     hit = alive & mask
-    code[hit] = _CODE[reason]
+    code[hit] = reason.code
     alive &= ~hit
 
 
 def _stage_reasons(code: np.ndarray, entering: np.ndarray, stage: str) -> list[tuple[str, int]]:
-    counts = np.bincount(code[entering], minlength=len(REASONS))
-    found = [(REASONS[i][1], int(c)) for i, c in enumerate(counts) if c and REASONS[i][0] == stage]
+    counts = np.bincount(code[entering], minlength=len(Reason))
+    found = [(Reason.of_code(i).text, int(c)) for i, c in enumerate(counts) if c and Reason.of_code(i).stage == stage]
     return sorted(found, key=lambda rc: -rc[1])
 
 
@@ -211,15 +188,21 @@ def _dominated(cols: dict[str, np.ndarray], geo: TileGeometry, est: Estimate, al
 
 
 def run_funnel(space: CandidateSpace, desc: TargetDescription,
-               columns: dict[str, np.ndarray] | None = None, dispatch: str = "") -> FunnelResult:
+               columns: dict[str, np.ndarray] | None = None, dispatch: str = "", estimator=None) -> FunnelResult:
+    """Prune `space` stage by stage; `estimator` is the target's L0 model (`Target.estimator`).
+
+    Without one, the description's kind picks it: a CPU is modelled by its register
+    blocking, an accelerator with a scratchpad by its tiles, DMA and MAC array.
+    """
     t0 = time.perf_counter()
     shape = space.shape
     cols = columns if columns is not None else space.columns()
     n = len(cols["tile_m"])
     geo = tile_geometry(shape, desc, cols)
     cpu = desc.kind == "cpu"
-    # A CPU is modelled by its register blocking, a DSA by its scratchpad and DMA.
-    est = cpu_estimate(shape, desc, cols) if cpu else estimate(shape, desc, cols, geo)
+    if estimator is None:
+        estimator = cpu_estimate if cpu else estimate
+    est = estimator(shape, desc, cols, geo)
     code = np.zeros(n, dtype=np.int16)
     alive = np.ones(n, dtype=bool)
     stages: list[StageCount] = []
@@ -232,12 +215,12 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     entering = alive.copy()
     vec_n, tile_n = cols["vec_n"], np.minimum(cols["tile_n"], shape.inner("n"))
     qb = cols["quant_block"]
-    _prune(code, alive, cols["vec_k"] < 1, REASONS[1][1])
-    _prune(code, alive, (vec_n > tile_n) & (vec_n > min(space.choices["vec_n"])), REASONS[2][1])
-    _prune(code, alive, (qb > 0) & (geo.tk % np.maximum(qb, 1) != 0), REASONS[3][1])
+    _prune(code, alive, cols["vec_k"] < 1, Reason.NO_VECTOR_STEP)
+    _prune(code, alive, (vec_n > tile_n) & (vec_n > min(space.choices["vec_n"])), Reason.VECTOR_WIDER_THAN_TILE)
+    _prune(code, alive, (qb > 0) & (geo.tk % np.maximum(qb, 1) != 0), Reason.K_TILE_NOT_QUANT_MULTIPLE)
     vector_elements = cols["vec_m"] * np.minimum(vec_n, tile_n) * cols["vec_k"]
-    _prune(code, alive, vector_elements >= desc.max_vector_elements, REASONS[17][1])
-    _prune(code, alive, cols["vec_m"] > geo.tm, REASONS[18][1])
+    _prune(code, alive, vector_elements >= desc.max_vector_elements, Reason.VECTOR_SIZE_LIMIT)
+    _prune(code, alive, cols["vec_m"] > geo.tm, Reason.VECTOR_M_BEYOND_TILE)
     close_stage("legal", entering)
 
     # Caches are not a capacity limit (they spill to the next level), so on a CPU
@@ -253,37 +236,37 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
         port_bound = est.bandwidth < desc.dram_bytes_per_s
         compulsory = shape.compulsory_bytes
         rereads = (geo.traffic_bytes - geo.unfused_extra_bytes) > _REREAD_TOLERANCE * compulsory
-        _prune(code, alive, slow & compute_dominant, REASONS[4][1])
+        _prune(code, alive, slow & compute_dominant, Reason.COMPUTE_UNDERUSED)
         if cpu:  # no DMA ports or unfused round trips: slow memory means re-streaming
-            _prune(code, alive, slow, REASONS[6][1])
-        _prune(code, alive, slow & port_bound, REASONS[5][1])
-        _prune(code, alive, slow & rereads, REASONS[6][1])
-        _prune(code, alive, slow, REASONS[7][1])
+            _prune(code, alive, slow, Reason.OPERAND_REREADS)
+        _prune(code, alive, slow & port_bound, Reason.TOO_FEW_DMA_PORTS)
+        _prune(code, alive, slow & rereads, Reason.OPERAND_REREADS)
+        _prune(code, alive, slow, Reason.UNFUSED_ROUND_TRIP)
     close_stage("roofline", entering)
 
     # (2) scratchpad / DMA (R5.2): capacity, minimum useful DMA, useful stage depth.
     entering = alive.copy()
-    _prune(code, alive, ~fits, REASONS[8][1])
+    _prune(code, alive, ~fits, Reason.SCRATCHPAD_OVERFLOW)
     can_grow = ((geo.tk < shape.inner("k")) | (geo.tn < shape.inner("n")) | (geo.tm < shape.inner("m")))
-    _prune(code, alive, (geo.step_bytes < desc.min_dma_bytes) & can_grow, REASONS[9][1])
+    _prune(code, alive, (geo.step_bytes < desc.min_dma_bytes) & can_grow, Reason.DMA_STEP_TOO_SMALL)
     steps_per_core = np.ceil(geo.tiles / est.busy_cores) * geo.k_steps
-    _prune(code, alive, cols["dma_stages"] > np.maximum(steps_per_core, 1), REASONS[10][1])
+    _prune(code, alive, cols["dma_stages"] > np.maximum(steps_per_core, 1), Reason.STAGES_WASTED)
     close_stage("scratchpad", entering)
 
     # (3) latency (R5.3): idle cores, descriptor queue, launches, no overlap.
     entering = alive.copy()
     _prune(code, alive, (cols["parallelism"] > geo.tiles) & (cols["parallelism"] > min(space.choices["parallelism"])),
-           REASONS[11][1])
+           Reason.IDLE_CORES)
     if alive.any():
         best = est.total_s[alive].min()
         slow = est.total_s > desc.latency_slack * best
         if not cpu:  # DMA descriptors, buffering and fusion are DSA knobs
             latency_dominant = est.latency_s >= np.maximum(est.compute_s, est.memory_s)
-            _prune(code, alive, slow & latency_dominant, REASONS[12][1])
-            _prune(code, alive, slow & (cols["dma_stages"] == 1), REASONS[13][1])
-            _prune(code, alive, slow & (geo.unfused_extra_bytes > 0), REASONS[14][1])
-        _prune(code, alive, slow, REASONS[15][1])
-        _prune(code, alive, _dominated(cols, geo, est, alive), REASONS[16][1])
+            _prune(code, alive, slow & latency_dominant, Reason.DESCRIPTOR_LATENCY)
+            _prune(code, alive, slow & (cols["dma_stages"] == 1), Reason.SINGLE_BUFFER)
+            _prune(code, alive, slow & (geo.unfused_extra_bytes > 0), Reason.SECOND_LAUNCH)
+        _prune(code, alive, slow, Reason.SLOWER_THAN_SLACK)
+        _prune(code, alive, _dominated(cols, geo, est, alive), Reason.DOMINATED)
     close_stage("latency", entering)
 
     survivors = np.flatnonzero(alive)
@@ -292,8 +275,3 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
                           dispatch=dispatch)
     result.seconds = time.perf_counter() - t0
     return result
-
-
-def funnel_counts(result: FunnelResult) -> Counter:
-    """Pruned candidates per stage name (handy for tests and reports)."""
-    return Counter(result.stage_of(i) for i in range(result.size))

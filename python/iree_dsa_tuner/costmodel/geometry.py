@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..space.shape import GemmShape
-from ..targets.description import TargetDescription
+from ..core.shape import GemmShape
+from ..description import TargetDescription
 
 
 def ceil_div(a, b):

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..space.shape import GemmShape
-from ..targets.description import TargetDescription
+from ..core.shape import GemmShape
+from ..description import TargetDescription
 
 
 @dataclass(frozen=True)

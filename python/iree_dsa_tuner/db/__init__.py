@@ -1,7 +1,7 @@
 """Tuning records (SQLite, embedded): resume, cache across models, export."""
 
-from .database import DEFAULT_DB_PATH, DRIFT_THRESHOLD, Baseline, TuningDatabase
-from .fingerprint import (
+from .database import DEFAULT_DB_PATH, TuningDatabase
+from ..core.fingerprint import (
     DEFAULT_CANDIDATE_KEY,
     candidate_key,
     dispatch_fingerprint,
@@ -10,10 +10,8 @@ from .fingerprint import (
 )
 
 __all__ = [
-    "Baseline",
     "DEFAULT_CANDIDATE_KEY",
     "DEFAULT_DB_PATH",
-    "DRIFT_THRESHOLD",
     "TuningDatabase",
     "candidate_key",
     "dispatch_fingerprint",

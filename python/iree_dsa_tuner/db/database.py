@@ -1,4 +1,4 @@
-"""The tuning database: every measurement, failure, estimate, calibration and baseline.
+"""The tuning database: every measurement, failure, estimate and calibration.
 
 SQLite from the standard library, in WAL mode, committing after every record:
 a tune killed with SIGKILL loses at most the record it was writing, and a
@@ -15,17 +15,16 @@ import json
 import os
 import sqlite3
 import threading
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO
 
-from ..runners.measurement import Measurement, drift
-from .fingerprint import candidate_key as make_candidate_key
+from ..core.measurement import Measurement
+from ..core.fingerprint import candidate_key as make_candidate_key
 
 SCHEMA_VERSION = 1
-DEFAULT_DB_PATH = Path(".iree-dsa-tune") / "tuning.sqlite"
-DRIFT_THRESHOLD = 0.10
+# One default for every command that opens the database (tune writes it, db export reads it).
+DEFAULT_DB_PATH = Path("iree-dsa-tuning.sqlite")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -54,19 +53,6 @@ CREATE TABLE IF NOT EXISTS calibration (
     params TEXT NOT NULL,
     updated_at TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS baselines (
-    dispatch_fp TEXT NOT NULL,
-    target_fp TEXT NOT NULL,
-    dispatch TEXT NOT NULL DEFAULT '',
-    start_median_us REAL,
-    start_min_us REAL,
-    end_median_us REAL,
-    end_min_us REAL,
-    drift REAL,
-    drift_flag INTEGER NOT NULL DEFAULT 0,
-    updated_at TEXT NOT NULL,
-    PRIMARY KEY (dispatch_fp, target_fp)
-);
 """
 
 MEASUREMENT_COLUMNS = (
@@ -77,21 +63,6 @@ MEASUREMENT_COLUMNS = (
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-@dataclass
-class Baseline:
-    """IREE's default config on one dispatch, timed at the start and end of a run."""
-
-    dispatch_fp: str
-    target_fp: str
-    dispatch: str
-    start_median_us: float | None
-    start_min_us: float | None
-    end_median_us: float | None
-    end_min_us: float | None
-    drift: float | None
-    drift_flag: bool
 
 
 class TuningDatabase:
@@ -224,56 +195,6 @@ class TuningDatabase:
         row = self._execute("SELECT params FROM calibration WHERE target_fp = ?", (target_fp,)).fetchone()
         return json.loads(row["params"]) if row else None
 
-    # ---- baselines ------------------------------------------------------------
-    def record_baseline(
-        self,
-        dispatch_fp: str,
-        target_fp: str,
-        measurement: Measurement,
-        *,
-        phase: str = "start",
-        threshold: float = DRIFT_THRESHOLD,
-    ) -> Baseline:
-        """Store the default's timing at the `start` or `end` of a run; at the end, flag drift.
-
-        A new `start` clears a previous run's end and drift.
-        """
-        if phase not in ("start", "end"):
-            raise ValueError(f"baseline phase must be 'start' or 'end', got {phase!r}")
-        with self._lock:
-            if phase == "start":
-                self._execute(
-                    "INSERT OR REPLACE INTO baselines (dispatch_fp, target_fp, dispatch, start_median_us, "
-                    "start_min_us, end_median_us, end_min_us, drift, drift_flag, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, 0, ?)",
-                    (dispatch_fp, target_fp, measurement.dispatch, measurement.median_us, measurement.min_us, _now()),
-                )
-            else:
-                previous = self.load_baseline(dispatch_fp, target_fp)
-                start = None
-                if previous is not None and previous.start_median_us is not None:
-                    start = Measurement("ok", previous.start_median_us, previous.start_min_us)
-                change, flagged = drift(start, measurement, threshold)
-                self._execute(
-                    "INSERT INTO baselines (dispatch_fp, target_fp, dispatch, end_median_us, end_min_us, drift, "
-                    "drift_flag, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (dispatch_fp, target_fp) DO UPDATE SET end_median_us = excluded.end_median_us, "
-                    "end_min_us = excluded.end_min_us, drift = excluded.drift, drift_flag = excluded.drift_flag, "
-                    "updated_at = excluded.updated_at",
-                    (dispatch_fp, target_fp, measurement.dispatch, measurement.median_us, measurement.min_us,
-                     change, int(flagged), _now()),
-                )
-            return self.load_baseline(dispatch_fp, target_fp)
-
-    def load_baseline(self, dispatch_fp: str, target_fp: str) -> Baseline | None:
-        row = self._execute("SELECT * FROM baselines WHERE dispatch_fp = ? AND target_fp = ?",
-                            (dispatch_fp, target_fp)).fetchone()
-        if row is None:
-            return None
-        return Baseline(row["dispatch_fp"], row["target_fp"], row["dispatch"], row["start_median_us"],
-                        row["start_min_us"], row["end_median_us"], row["end_min_us"], row["drift"],
-                        bool(row["drift_flag"]))
-
     # ---- export ---------------------------------------------------------------
     def _measurement_rows(self) -> list[dict]:
         rows = self._execute(
@@ -293,7 +214,7 @@ class TuningDatabase:
         return len(rows)
 
     def export_json(self, file: str | os.PathLike | IO[str]) -> int:
-        """Measurements, calibrations and baselines as one JSON document; returns the measurement count."""
+        """Measurements and calibrations as one JSON document; returns the measurement count."""
         measurements = self._measurement_rows()
         for row in measurements:
             row["candidate"] = json.loads(row["candidate"]) if row["candidate"] else None
@@ -302,11 +223,8 @@ class TuningDatabase:
             {"target_fp": r["target_fp"], "params": json.loads(r["params"]), "updated_at": r["updated_at"]}
             for r in self._execute("SELECT * FROM calibration ORDER BY target_fp").fetchall()
         ]
-        baselines = [dict(r) for r in self._execute("SELECT * FROM baselines ORDER BY dispatch_fp").fetchall()]
-        for b in baselines:
-            b["drift_flag"] = bool(b["drift_flag"])
         document = {"schema_version": SCHEMA_VERSION, "measurements": measurements,
-                    "calibration": calibration, "baselines": baselines}
+                    "calibration": calibration}
         _with_text_file(file, lambda f: (json.dump(document, f, indent=2), f.write("\n")))
         return len(measurements)
 

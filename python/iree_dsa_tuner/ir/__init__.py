@@ -1,25 +1,6 @@
-"""Dispatch discovery and root-op problems."""
+"""Dispatch discovery: the model compiled once (`artifacts`), its root-op problems (`discovery`)."""
 
-from .discovery import load_problems, problems_from_sources, tunable
-from .problems import (
-    AttentionProblem,
-    ContractionProblem,
-    ConvolutionProblem,
-    OperandInfo,
-    Problem,
-    RootOpProblem,
-    UntunableDispatch,
-)
+from .artifacts import ModelArtifacts, compile_model
+from .discovery import load_problems, problems_from_sources
 
-__all__ = [
-    "AttentionProblem",
-    "ContractionProblem",
-    "ConvolutionProblem",
-    "OperandInfo",
-    "Problem",
-    "RootOpProblem",
-    "UntunableDispatch",
-    "load_problems",
-    "problems_from_sources",
-    "tunable",
-]
+__all__ = ["ModelArtifacts", "compile_model", "load_problems", "problems_from_sources"]

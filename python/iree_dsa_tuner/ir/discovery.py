@@ -8,15 +8,14 @@ the input model: a tile list is only right against the op IREE configures.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Iterator
 
 from iree.compiler import ir
 from iree.compiler.dialects import iree_codegen, linalg
 
-from ..compiler import HOST_FLAGS, compile_to_phase
+from ..compiler import HOST_FLAGS
 from ..errors import InputError
-from .problems import (
+from ..core.problems import (
     AttentionProblem,
     ContractionProblem,
     ConvolutionProblem,
@@ -36,14 +35,6 @@ _BOOKKEEPING_PREFIXES = (
 CONVOLUTION_GROUPS = ("batch", "output_image", "output_channel", "filter_loop", "input_channel", "depth")
 CONTRACTION_GROUPS = ("batch", "m", "n", "k")
 ATTENTION_GROUPS = ("batch", "m", "k1", "k2", "n")
-
-
-@dataclass(frozen=True)
-class DispatchSource:
-    """One dispatch function as IREE dumped it (executable-sources phase)."""
-
-    symbol: str
-    text: str
 
 
 def _as_shaped(t: ir.Type) -> ir.ShapedType | None:
@@ -230,18 +221,8 @@ def problems_from_sources(text: str, source_name: str = "<sources>") -> list[Pro
         return problems
 
 
-def executable_sources(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS) -> str:
-    return compile_to_phase(model, "executable-sources", target_flags=target_flags)
-
-
 def load_problems(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS) -> list[Problem]:
-    """Compile `model` through IREE and return one problem per dispatch, in IREE's order."""
-    text = executable_sources(model, target_flags)
-    problems = problems_from_sources(text, str(model))
-    if not problems:
-        raise InputError(f"{model}: IREE made no dispatches from this module (nothing to tune)")
-    return problems
+    """Compile `model` through IREE (once; see `artifacts`) and return one problem per dispatch."""
+    from .artifacts import compile_model
 
-
-def tunable(problems: list[Problem]) -> list[RootOpProblem]:
-    return [p for p in problems if isinstance(p, (ContractionProblem, ConvolutionProblem))]
+    return compile_model(model, target_flags).problems()

@@ -1,6 +1,6 @@
 """`tune --plot DIR`: the roofline and the funnel of a tuning run as PNGs.
 
-Both charts are drawn from the JSON report (`TuneReport.to_json()`), so a saved
+Both charts are drawn from the JSON report (`TuneResult.to_json()`), so a saved
 `--json` report can be plotted again later. matplotlib is optional (the `plot`
 extra); `check_plotting` says so in one line before any tuning starts.
 """

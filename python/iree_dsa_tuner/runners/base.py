@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import abc
+from dataclasses import dataclass
 from typing import Iterable
 
-from ..spec.config import CompilationConfig
-from .measurement import Measurement
+from ..core.config import CompilationConfig
+from ..core.measurement import Measurement
+
+
+@dataclass(frozen=True)
+class RunnerOptions:
+    """What a user may set about measuring, whatever the target (`Target.make_runner`)."""
+
+    repetitions: int = 5  # timed repetitions per candidate (the median is kept)
+    jobs: int = 1  # parallel candidate compiles; timings stay serial
+    timeout_s: float = 60.0  # per compile and per timing run
 
 
 class Runner(abc.ABC):
@@ -19,6 +29,9 @@ class Runner(abc.ABC):
     """
 
     name: str = "runner"
+    # True when a time can change during a run (a real machine), so the default is
+    # measured again at the end and a drift beyond DRIFT_THRESHOLD is reported.
+    measures_drift: bool = False
 
     @abc.abstractmethod
     def measure(self, problem, config: CompilationConfig | dict | None) -> Measurement:
@@ -29,10 +42,6 @@ class Runner(abc.ABC):
 
         Optional: `measure` must work without it. The default does nothing.
         """
-
-    def baseline(self, problem) -> Measurement:
-        """IREE's default config measured; taken at the start and end of a run to flag drift."""
-        return self.measure(problem, None)
 
     def close(self) -> None:
         """Release workers and temporary files."""

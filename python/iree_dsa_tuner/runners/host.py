@@ -2,19 +2,18 @@
 
 How a candidate is measured (IREE 3.13, each step tried on this machine):
 
-1. Once per model: `iree-compile --compile-to=executable-configurations
-   --iree-hal-dump-executable-benchmarks-to=DIR`. IREE writes one standalone
-   benchmark module per dispatch (its executable plus a function that
-   dispatches it on scratch buffers). `--compile-from=executable-sources` of a
-   dumped source does NOT produce benchmarks in 3.13 ("Executable benchmarks
-   were requested but none were generated"), so the per-dispatch benchmark
-   file is the unit we recompile, not the executable source.
-2. The dumped benchmark already carries IREE's default config, and compiling
-   it with a spec leaves both configs on the op (IREE_NOTES trap). So every
-   `lowering_config` / `translation_info` / `compilation_info` is removed once
-   with the MLIR bindings; recompiling the stripped file lets IREE configure
-   the dispatch afresh: with no spec it picks its default again, with a spec
-   the spec's config. Cost per candidate is one dispatch, whatever the model.
+1. Once per model (`ir.artifacts`, shared with discovery and verify): the
+   compile that dumps the executable sources also dumps one standalone
+   benchmark module per dispatch (`--iree-hal-dump-executable-benchmarks-to`:
+   its executable plus a function that dispatches it on scratch buffers).
+   `--compile-from=executable-sources` of a dumped source does NOT produce
+   benchmarks in 3.13, so the per-dispatch benchmark file is the unit we
+   recompile, not the executable source.
+2. The dumped benchmark carries IREE's default config, and compiling it with a
+   spec leaves both configs on the op (IREE_NOTES trap), so the artifacts keep
+   it with every config attribute stripped: recompiling lets IREE configure the
+   dispatch afresh, with its default or with the spec's config. Cost per
+   candidate is one dispatch, whatever the model.
 3. Per candidate: `iree-compile STRIPPED --iree-codegen-tuning-spec-path=SPEC
    --iree-hal-benchmark-dispatch-repeat-count=R
    --iree-hal-dump-executable-configurations-to=CDIR -o cand.vmfb`; the
@@ -57,21 +56,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
 
-from ..compiler import HOST_FLAGS, compile_to_vmfb, find_tool, first_error_line, tuning_spec_flags
-from ..db.fingerprint import DEFAULT_CANDIDATE_KEY, candidate_key
+from ..compiler import compile_to_vmfb, find_tool, first_error_line, tuning_spec_flags
+from ..core.fingerprint import DEFAULT_CANDIDATE_KEY, candidate_key
 from ..errors import CompileError, CompileTimeout
-from ..spec.config import CompilationConfig
+from ..core.config import CompilationConfig
 from .base import Runner, as_config
 from .executor import Executor, make_executor
-from .measurement import COMPILE_ERROR, OK, RUN_ERROR, TIMEOUT, Measurement
+from ..core.measurement import Measurement
+from ..core.status import Status
 
-# Attributes that carry a chosen config; all are removed before recompiling.
-_CONFIG_ATTRIBUTES = ("lowering_config", "translation_info", "compilation_info")
-
-# Optimistic single-core rates used only to pick how many dispatches one timed
-# call repeats; a config slower than this just makes the call longer.
-_ESTIMATE_FLOPS_PER_S = 50e9
-_ESTIMATE_BYTES_PER_S = 20e9
 # R is unrolled into the compiled module (a compile-time cost); B is a
 # runtime loop, so long repetitions of tiny dispatches come from B.
 _MAX_DISPATCH_REPEAT = 100
@@ -124,7 +117,7 @@ class CompiledCandidate:
 
 def _configured_lowering(config_dir: Path, symbol: str) -> tuple[str | None, str | None]:
     """(lowering_config, translation_info) IREE put on `symbol`'s root op."""
-    from ..spec.reading import read_configured_dispatches
+    from ..ir.configured import read_configured_dispatches
 
     for path in sorted(config_dir.glob("*.mlir")):
         text = path.read_text(errors="replace")
@@ -138,8 +131,8 @@ def _configured_lowering(config_dir: Path, symbol: str) -> tuple[str | None, str
 
 def compile_candidate(job: CompileJob) -> CompiledCandidate:
     """Compile one candidate's benchmark module; failures come back as data."""
-    from ..spec.builder import build_spec
-    from ..spec.reading import canonical_attr
+    from ..tuning_spec.builder import build_spec
+    from ..tuning_spec.reading import canonical_attr
 
     key = candidate_key(job.config)
     out = Path(job.out_dir)
@@ -157,7 +150,7 @@ def compile_candidate(job: CompileJob) -> CompiledCandidate:
             config = CompilationConfig.from_json(job.config)
             spec_text = build_spec([job.problem], {job.problem.dispatch: config})
         except Exception as e:  # an illegal candidate is a result, not a crash
-            return failed(COMPILE_ERROR, f"spec: {e}")
+            return failed(Status.COMPILE_ERROR, f"spec: {e}")
         spec_path = out / "spec.mlir"
         spec_path.write_text(spec_text)
         flags.extend(tuning_spec_flags(spec_path))
@@ -169,15 +162,15 @@ def compile_candidate(job: CompileJob) -> CompiledCandidate:
         compile_to_vmfb(job.benchmark_source, vmfb, extra_flags=tuple(flags), target_flags=job.target_flags, retries=0,
                         timeout_s=job.timeout_s)
     except CompileTimeout:
-        return failed(TIMEOUT, f"iree-compile did not finish in {job.timeout_s:g} s")
+        return failed(Status.TIMEOUT, f"iree-compile did not finish in {job.timeout_s:g} s")
     except CompileError as e:
-        return failed(COMPILE_ERROR, str(e))
+        return failed(Status.COMPILE_ERROR, str(e))
     lowering, _ = _configured_lowering(config_dir, job.problem.dispatch)
     if config is not None:
         # A matcher that misses leaves IREE's default in place without a word.
         wanted = canonical_attr(config.lowering_config_text())
         if lowering is None or canonical_attr(lowering) != wanted:
-            return failed(COMPILE_ERROR, f"the spec did not apply: IREE configured {lowering or 'nothing'}")
+            return failed(Status.COMPILE_ERROR, f"the spec did not apply: IREE configured {lowering or 'nothing'}")
     return CompiledCandidate(key, str(vmfb), job.dispatch_repeat, None, lowering, time.monotonic() - started)
 
 
@@ -205,29 +198,27 @@ def _json_part(stdout: str) -> str:
 
 # ---- the runner -----------------------------------------------------------------------
 
-@dataclass
-class _ModuleBenchmarks:
-    sources: dict[str, str] = field(default_factory=dict)  # dispatch symbol -> stripped benchmark
-    error: str | None = None
-
-
 class HostBenchRunner(Runner):
-    """Measures one dispatch of `model_path` on this CPU, one thread, per candidate config.
+    """Measures one dispatch of a compiled model (`artifacts`) on this CPU, one thread, per config.
 
     `repetitions` measured repetitions after `warmup` discarded ones. Each
     repetition runs the compiled body of `dispatch_repeat` dispatches (about
     `min_call_s` by a rough estimate) `batch` times, at least
     `min_batch` and about `min_repetition_s` in all. `timeout_s` bounds each
     compile and each timing run. `jobs` compile workers (or an `executor`)
-    serve `prepare`. Artifacts live in `work_dir` (a temporary directory,
-    removed by close(), when not given).
+    serve `prepare`. Candidates are compiled in `work_dir` (a temporary
+    directory, removed by close(), when not given). The repeat counts come
+    from a single-core estimate of the dispatch at `description`'s peak and
+    bandwidth: a config slower than that only makes a call longer.
     """
 
     name = "host-bench"
+    measures_drift = True
 
     def __init__(
         self,
-        model_path: str | os.PathLike,
+        artifacts,
+        description,
         *,
         repetitions: int = 5,
         warmup: int = 1,
@@ -235,18 +226,20 @@ class HostBenchRunner(Runner):
         jobs: int = 1,
         executor: Executor | None = None,
         work_dir: str | os.PathLike | None = None,
-        target_flags: tuple[str, ...] = HOST_FLAGS,
         min_call_s: float = 0.002,
         min_repetition_s: float = 0.1,
         min_batch: int = 5,
     ):
         if repetitions < 1:
             raise ValueError("repetitions must be at least 1")
-        self.model_path = Path(model_path)
+        self.artifacts = artifacts
+        # One core at its peak and the DRAM bandwidth: the optimistic bound for repeat counts.
+        self._flops_per_s = description.peak_ops("f32") / max(description.cores, 1)
+        self._bytes_per_s = description.dram_bytes_per_s
         self.repetitions = repetitions
         self.warmup = max(0, warmup)
         self.timeout_s = timeout_s
-        self.target_flags = tuple(target_flags)
+        self.target_flags = tuple(artifacts.target_flags)
         self.min_call_s = min_call_s
         self.min_repetition_s = min_repetition_s
         self.min_batch = max(1, min_batch)
@@ -255,62 +248,12 @@ class HostBenchRunner(Runner):
         self._owns_work_dir = work_dir is None
         self.work_dir = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="iree-dsa-host-bench-"))
         self.work_dir.mkdir(parents=True, exist_ok=True)
-        self._benchmarks: _ModuleBenchmarks | None = None
         self._compiled: dict[tuple[str, str], CompiledCandidate] = {}
         self._lock = threading.Lock()
 
-    # ---- once per model -------------------------------------------------------
-    def benchmark_sources(self) -> dict[str, str]:
-        """Dispatch symbol -> its stripped benchmark module (built on first use)."""
-        benchmarks = self._module_benchmarks()
-        if benchmarks.error:
-            raise CompileError(benchmarks.error)
-        return dict(benchmarks.sources)
-
-    def _module_benchmarks(self) -> _ModuleBenchmarks:
-        with self._lock:
-            if self._benchmarks is None:
-                self._benchmarks = self._dump_benchmarks()
-            return self._benchmarks
-
-    def _dump_benchmarks(self) -> _ModuleBenchmarks:
-        from iree.compiler import ir
-
-        from ..ir.discovery import _walk, dispatch_functions
-
-        dump_dir = self.work_dir / "benchmarks"
-        shutil.rmtree(dump_dir, ignore_errors=True)
-        try:
-            compile_to_vmfb(
-                self.model_path, os.devnull,
-                extra_flags=("--compile-to=executable-configurations", "--mlir-print-debuginfo=false",
-                             f"--iree-hal-dump-executable-benchmarks-to={dump_dir}"),
-                target_flags=self.target_flags, timeout_s=max(self.timeout_s, 300.0),
-            )
-        except Exception as e:  # the whole model failing is reported on every candidate
-            return _ModuleBenchmarks(error=f"{self.model_path}: cannot dump dispatch benchmarks: {e}")
-        stripped_dir = self.work_dir / "stripped"
-        stripped_dir.mkdir(exist_ok=True)
-        sources: dict[str, str] = {}
-        for path in sorted(dump_dir.glob("*.mlir")):
-            with ir.Context():
-                module = ir.Module.parse(path.read_text())
-                for op in _walk(module.operation):
-                    for name in _CONFIG_ATTRIBUTES:
-                        if name in op.attributes:
-                            del op.attributes[name]
-                symbols = [symbol for symbol, _ in dispatch_functions(module)]
-                text = module.operation.get_asm(assume_verified=True)
-            out = stripped_dir / path.name
-            out.write_text(text)
-            for symbol in symbols:
-                sources[symbol] = str(out)
-        return _ModuleBenchmarks(sources=sources)
-
     # ---- per candidate --------------------------------------------------------
-    @staticmethod
-    def _estimate_s(problem) -> float:
-        return max(problem.flops / _ESTIMATE_FLOPS_PER_S, problem.bytes / _ESTIMATE_BYTES_PER_S, 1e-7)
+    def _estimate_s(self, problem) -> float:
+        return max(problem.flops / self._flops_per_s, problem.bytes / self._bytes_per_s, 1e-7)
 
     def dispatch_repeat(self, problem) -> int:
         """Dispatches compiled into one benchmark body: about `min_call_s` of work."""
@@ -329,13 +272,10 @@ class HostBenchRunner(Runner):
                           self.target_flags, self.timeout_s)
 
     def _source_or_failure(self, problem) -> tuple[str | None, Measurement | None]:
-        benchmarks = self._module_benchmarks()
-        if benchmarks.error:
-            return None, Measurement.failure(COMPILE_ERROR, benchmarks.error)
-        source = benchmarks.sources.get(problem.dispatch)
+        source = self.artifacts.benchmark_files.get(problem.dispatch)
         if source is None:
             return None, Measurement.failure(
-                COMPILE_ERROR, f"IREE made no benchmark for {problem.dispatch} (dynamic shapes?)")
+                Status.COMPILE_ERROR, f"IREE made no benchmark for {problem.dispatch} (dynamic shapes?)")
         return source, None
 
     def prepare(self, problem, configs: Iterable[CompilationConfig | dict | None]) -> None:
@@ -381,7 +321,7 @@ class HostBenchRunner(Runner):
             if compiled.lowering_config:
                 details["lowering_config"] = compiled.lowering_config
         except Exception as e:  # nothing about one candidate may stop a run
-            result, details = Measurement.failure(COMPILE_ERROR, f"{type(e).__name__}: {e}"), {}
+            result, details = Measurement.failure(Status.COMPILE_ERROR, f"{type(e).__name__}: {e}"), {}
         return replace(result, runner=self.name, candidate=candidate_json, dispatch=problem.dispatch,
                        details={**details, **result.details})
 
@@ -400,19 +340,19 @@ class HostBenchRunner(Runner):
             try:
                 proc = subprocess.run(argv, capture_output=True, timeout=self.timeout_s, check=False)
             except subprocess.TimeoutExpired:
-                return Measurement.failure(TIMEOUT, f"iree-benchmark-module did not finish in {self.timeout_s:g} s")
+                return Measurement.failure(Status.TIMEOUT, f"iree-benchmark-module did not finish in {self.timeout_s:g} s")
         stdout = proc.stdout.decode("utf-8", errors="replace")
         stderr = proc.stderr.decode("utf-8", errors="replace")
         if proc.returncode != 0:
             return Measurement.failure(
-                RUN_ERROR, first_error_line(stderr, f"iree-benchmark-module exited with status {proc.returncode}"))
+                Status.RUN_ERROR, first_error_line(stderr, f"iree-benchmark-module exited with status {proc.returncode}"))
         try:
             times = parse_benchmark_json(_json_part(stdout), compiled.dispatch_repeat, self.warmup)
         except (ValueError, KeyError) as e:
-            return Measurement.failure(RUN_ERROR, f"cannot read iree-benchmark-module output: {e}")
+            return Measurement.failure(Status.RUN_ERROR, f"cannot read iree-benchmark-module output: {e}")
         if not times:
-            return Measurement.failure(RUN_ERROR, "iree-benchmark-module reported no timed repetitions")
-        return Measurement(status=OK, median_us=statistics.median(times), min_us=min(times),
+            return Measurement.failure(Status.RUN_ERROR, "iree-benchmark-module reported no timed repetitions")
+        return Measurement(status=Status.OK, median_us=statistics.median(times), min_us=min(times),
                            repetitions=len(times), details={"times_us": [round(t, 3) for t in times]})
 
     def close(self) -> None:

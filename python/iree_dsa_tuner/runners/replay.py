@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
-from ..db.fingerprint import DEFAULT_CANDIDATE_KEY, candidate_key, dispatch_fingerprint
+from ..core.fingerprint import DEFAULT_CANDIDATE_KEY, candidate_key, dispatch_fingerprint
 from .base import Runner, as_config
-from .measurement import RUN_ERROR, Measurement
+from ..core.measurement import Measurement
+from ..core.status import Status
 
 
 class ReplayRunner(Runner):
@@ -54,6 +55,6 @@ class ReplayRunner(Runner):
             found = self._table.get((dispatch, key))
             if found is not None:
                 return replace(found, runner=found.runner or self.name, dispatch=problem.dispatch)
-        return Measurement(status=RUN_ERROR, reason=f"no recorded measurement of {key} on {problem.dispatch}",
+        return Measurement(status=Status.RUN_ERROR, reason=f"no recorded measurement of {key} on {problem.dispatch}",
                            runner=self.name, candidate=config.to_json() if config else None,
                            dispatch=problem.dispatch)

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from ..space.candidate import KNOBS, TilingCandidate
+from ..core.candidate import KNOBS, TilingCandidate
 
 
 @dataclass
@@ -22,10 +22,6 @@ class Trial:
     estimate_us: float | None = None
     source: str = "search"  # "search" | "refine" | "proposer" | "default"
     reason: str = ""
-
-
-class BudgetExhausted(Exception):
-    pass
 
 
 @dataclass

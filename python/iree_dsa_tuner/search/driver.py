@@ -1,37 +1,29 @@
-"""The tune loop for one model: per dispatch, space -> funnel -> strategy -> runner -> best.
+"""Search, one problem at a time: space -> funnel -> default measured -> strategy -> L2 -> best.
 
-Then one spec for all winners, verified by `spec.verify`; a winner that fails
-verification is dropped (the dispatch keeps IREE's default) with the reason in
-the report. An unverified spec is never written.
+`search_problems` receives the problems (from `ir`) and a `measure` function (the
+pipeline's runner behind the tuning database) and returns, per dispatch, the best
+config with its evidence (trials, funnel, fidelity). It knows neither how the
+problems were found nor how a spec is written: `pipeline.tune` does both ends.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
-from ..ir.problems import RootOpProblem
-from ..spec.builder import build_spec, matcher_key
-from ..spec.config import CompilationConfig, ConfigError
-from ..spec.verify import verify_spec
-from . import get_strategy
-from ..space.candidate import TilingCandidate
+from ..core.candidate import TilingCandidate
+from ..core.config import CompilationConfig, ConfigError
+from ..core.measurement import DRIFT_THRESHOLD, WIN_MARGIN, Measurement
+from ..core.problems import is_tunable
+from ..core.status import NumericsVerdict, Status
 from ..costmodel.fidelity import fidelity, fit_calibration
-from ..spec.reading import default_configs
+from . import get_strategy
 from .context import SearchContext, Trial
 from .cost_view import CostView
-from .results import DispatchResult, TuneReport
+from .options import TuneOptions
+from .results import DispatchResult
 from .proposer import (
-    DUPLICATE,
-    FAILED,
-    ILLEGAL,
-    MEASURED,
-    NOT_APPLIED,
-    OVER_BUDGET,
-    VERIFIED,
-    NumericsVerdict,
     Proposal,
     ProposerError,
     ProposerRun,
@@ -41,31 +33,7 @@ from .proposer import (
     proposer_request,
     run_timer,
     should_invoke,
-    target_request_description,
-    verify_proposal,
 )
-
-
-@dataclass
-class TuneOptions:
-    strategy: str = "pruned"
-    budget: int = 16
-    time_budget_s: float | None = None
-    seed: int = 0
-    jobs: int = 1
-    strategy_options: dict = field(default_factory=dict)
-    dispatches: tuple[str, ...] = ()  # only these symbols (all when empty)
-    # L2 (search/proposer.py): a callable request -> list of config JSON, e.g. ExternalProposer.
-    proposer: Callable[[dict], list] | None = None
-    proposer_budget: int | None = None  # measurements held back for proposals (None: budget // 4, >= 1)
-    proposer_when: str = "always"  # "always" | "below-target" (proposer.TRIGGERS)
-    proposer_min_share: float = 0.0  # ask only for dispatches with at least this Amdahl share
-    # Gate (c): (model, problem, config) -> NumericsVerdict; None = proposer.verify_proposal.
-    proposal_check: Callable | None = None
-
-
-# A tuned config must beat the default by this much to replace it (noise guard).
-WIN_MARGIN = 0.01
 
 
 def _log(progress: Callable[[str], None] | None, text: str) -> None:
@@ -80,7 +48,7 @@ def _trial_status(trial: Trial) -> str:
 
 
 class _DispatchTuning:
-    """One dispatch between the phases of `tune_model`: its view, search context and result.
+    """One dispatch between the phases of `search_problems`: its view, search context and result.
 
     A class rather than closures in the loop: the L2 phase runs after every dispatch's
     L1 search, and a closure would see the last dispatch's variables, not its own.
@@ -92,7 +60,8 @@ class _DispatchTuning:
         self.timed, self.calibration_points = timed, calibration_points
         self.options, self.progress = options, progress
         self.deadline: float | None = None
-        self.prepare = None  # parallel compile hook, set by tune_model
+        self.prepare = None  # parallel compile hook (SearchHooks.prepare)
+        self.remeasure_default = None
         self.extra_estimates: dict[TilingCandidate, float] = {}
         self.proposals_by_trial: dict[int, Proposal] = {}
         self.ctx: SearchContext | None = None
@@ -171,7 +140,7 @@ def _run_proposer(work: _DispatchTuning, run: ProposerRun, request: dict, propos
     proposed: set[TilingCandidate] = set()
     for raw in answer:
         rationale = str(raw.get("rationale", "")) if isinstance(raw, dict) else ""
-        proposal = Proposal(raw, ILLEGAL, rationale=rationale)
+        proposal = Proposal(raw, Status.ILLEGAL, rationale=rationale)
         run.proposals.append(proposal)
         try:
             config, candidate = check_proposal(raw, problem, work.target)
@@ -180,24 +149,24 @@ def _run_proposer(work: _DispatchTuning, run: ProposerRun, request: dict, propos
             continue
         if ctx.measured(candidate) or candidate in proposed:
             seen = next((t for t in ctx.trials if t.candidate == candidate), None)
-            proposal.status, proposal.reason = DUPLICATE, "already measured"
+            proposal.status, proposal.reason = Status.DUPLICATE, "already measured"
             proposal.time_us = seen.time_us if seen is not None else None
             continue
         proposed.add(candidate)
         if ctx.remaining <= 0:
-            proposal.status, proposal.reason = OVER_BUDGET, f"the dispatch's budget of {ctx.budget} is spent"
+            proposal.status, proposal.reason = Status.OVER_BUDGET, f"the dispatch's budget of {ctx.budget} is spent"
             continue
         if candidate not in work.view.index:
             work.extra_estimates[candidate] = _single_estimate_us(problem, work.target, candidate)
         trials = ctx.measure([candidate], source="proposer")
         if not trials:
-            proposal.status, proposal.reason = OVER_BUDGET, "not measured"
+            proposal.status, proposal.reason = Status.OVER_BUDGET, "not measured"
             continue
         trial = trials[0]
         proposal.time_us = trial.time_us
-        proposal.status, proposal.reason = (MEASURED, "") if trial.time_us is not None else (FAILED, trial.reason)
+        proposal.status, proposal.reason = (Status.MEASURED, "") if trial.time_us is not None else (Status.FAILED, trial.reason)
         work.proposals_by_trial[id(trial)] = proposal
-    _log(work.progress, f"    proposer: {len(run.proposals)} proposals, {run.count(ILLEGAL)} illegal, "
+    _log(work.progress, f"    proposer: {len(run.proposals)} proposals, {run.count(Status.ILLEGAL)} illegal, "
                         f"{len(work.proposals_by_trial)} measured")
 
 
@@ -207,13 +176,14 @@ def _single_estimate_us(problem, target, candidate) -> float | None:
     from ..space.space import candidates_to_columns
 
     try:
-        funnel = run_funnel(target.space(problem), target.describe(), columns=candidates_to_columns([candidate]))
+        funnel = run_funnel(target.space(problem), target.describe(), columns=candidates_to_columns([candidate]),
+                            estimator=target.estimator)
         return float(funnel.estimate.total_s[0] * 1e6)
     except Exception:  # an estimate is a nicety for the fidelity figures, never a reason to stop
         return None
 
 
-def _gated_best(work: _DispatchTuning, model: Path, check) -> Trial | None:
+def _gated_best(work: _DispatchTuning, check) -> Trial | None:
     """The fastest trial allowed to win: a proposal must pass gate (c) first.
 
     Only a proposal that would actually replace the default is checked (a compile
@@ -226,7 +196,7 @@ def _gated_best(work: _DispatchTuning, model: Path, check) -> Trial | None:
             return None
         best = min(ok, key=lambda t: (t.time_us, str(t.candidate)))
         proposal = work.proposals_by_trial.get(id(best))
-        if proposal is None or proposal.status == VERIFIED:
+        if proposal is None or proposal.status == Status.VERIFIED:
             return best
         default = work.result.default_us
         if default is not None and best.time_us >= (1 - WIN_MARGIN) * default:
@@ -234,9 +204,9 @@ def _gated_best(work: _DispatchTuning, model: Path, check) -> Trial | None:
         config = work.target.to_config(work.problem, best.candidate)
         _log(work.progress, f"    checking the proposal's numerics ({best.time_us:.1f} us)")
         try:
-            verdict = check(model, work.problem, config)
+            verdict = check(work.problem, config)
         except Exception as e:  # a checker that breaks proves nothing: the proposal may not win
-            verdict = NumericsVerdict(NOT_APPLIED, f"check failed: {type(e).__name__}: {e}")
+            verdict = NumericsVerdict(Status.NOT_APPLIED, f"check failed: {type(e).__name__}: {e}")
         proposal.status, proposal.reason = verdict.status, verdict.reason
         if verdict.ok:
             return best
@@ -244,45 +214,53 @@ def _gated_best(work: _DispatchTuning, model: Path, check) -> Trial | None:
         excluded.add(id(best))
 
 
-def _default_config_for(problem, runner, model: Path, cache: dict) -> CompilationConfig | None:
-    """IREE's default config of a dispatch as the runner measures it (for the proposer's history)."""
-    defaults = getattr(runner, "defaults", None)
-    if isinstance(defaults, dict) and problem.dispatch in defaults:
-        config = defaults[problem.dispatch]
-        untuned = getattr(runner, "untuned_dsa_config", None)
-        return untuned(problem, config) if untuned is not None else config
-    if "configs" not in cache:
-        try:
-            cache["configs"] = default_configs(model)
-        except Exception:  # the history then says "default" without its tiles
-            cache["configs"] = {}
-    return cache["configs"].get(problem.dispatch)
+@dataclass
+class SearchOutcome:
+    """What the search found: a result per searched dispatch, what it skipped, calibration data."""
+
+    dispatches: list[DispatchResult] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)
+    calibration: dict | None = None  # refitted estimate weights (None: too few points)
 
 
-def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: str,
-               progress: Callable[[str], None] | None = None, verify: bool = True) -> TuneReport:
-    """Tune every dispatch of `model`: L1 search per dispatch, then L2 proposals, then verify.
+@dataclass
+class SearchHooks:
+    """How the search reaches the world, supplied by the pipeline.
+
+    - `measure(problem, config, estimate_us) -> Measurement`: config None = the default.
+    - `prepare(problem, configs)`: compile ahead what will be measured (optional).
+    - `default_config(problem)`: the config the default measurement ran (proposer history).
+    - `twin_key(problem)`: root ops with equal keys share one config (one matcher cannot
+      tell them apart).
+    - `check(problem, config) -> NumericsVerdict`: gate (c) for a proposal about to win.
+    - `remeasure_default(problem) -> Measurement`: the default timed afresh at the end, to
+      flag drift (None where times cannot drift, e.g. a simulator).
+    """
+
+    measure: Callable[..., Measurement]
+    prepare: Callable | None = None
+    default_config: Callable | None = None
+    twin_key: Callable = lambda problem: id(problem)
+    check: Callable | None = None
+    remeasure_default: Callable | None = None
+
+
+def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, *,
+                    calibration: dict | None = None,
+                    progress: Callable[[str], None] | None = None) -> SearchOutcome:
+    """Search every tunable problem: L1 per dispatch, then L2 proposals, then the best per dispatch.
 
     Phases: (1) per dispatch in model order: space -> funnel -> default measured ->
     strategy (with the proposer's share of the budget held back when one is set);
     (2) L2, when `options.proposer` is set: dispatches in descending Amdahl share
     (their default time over the model's), each asked only when its share reaches
     `proposer_min_share` and the trigger holds; (3) per dispatch: the best trial that
-    passed the gate, the drift check, the choice; (4) one spec for all winners, verified.
+    passed the gate, the drift check, the choice.
     """
-    from ..db.fingerprint import candidate_key, dispatch_fingerprint
-    from ..ir import load_problems
-    from ..runners.measurement import Measurement
-
-    t_start = time.perf_counter()
-    model = Path(model)
-    report = TuneReport(str(model), target.name, options.strategy)
-    report.target_description = target_request_description(target)
-    problems = load_problems(model)
+    outcome = SearchOutcome()
     strategy = get_strategy(options.strategy)
-    calibration = db.load_calibration(target_fp) if db is not None else None
     calibration_points: list[tuple[list[float], float]] = []
-    seen_fps: dict[tuple, _DispatchTuning] = {}
+    seen_keys: dict = {}
     twins: list[tuple[DispatchResult, _DispatchTuning]] = []
     works: list[_DispatchTuning] = []
     bases: dict[str, Measurement] = {}
@@ -291,40 +269,14 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
     if proposer is not None:
         reserve = options.proposer_budget if options.proposer_budget is not None else max(1, options.budget // 4)
         reserve = max(0, min(reserve, options.budget))
-        report.proposer = proposer_name(proposer)
-
-    def recorded(problem, config) -> Measurement | None:
-        if db is None:
-            return None
-        key = candidate_key(config.to_json() if config is not None else None)
-        return db.lookup(dispatch_fingerprint(problem), target_fp, key)
-
-    def prepare(problem, configs) -> None:
-        """Let the runner compile a batch's unrecorded candidates in parallel (--jobs)."""
-        fresh = [c for c in configs if recorded(problem, c) is None]
-        if len(fresh) > 1 and hasattr(runner, "prepare"):
-            runner.prepare(problem, fresh)
-
-    def timed(problem, config, estimate_us=None) -> Measurement:
-        cached = recorded(problem, config)
-        if cached is not None:
-            cached.details = {"cached": True}
-            return cached
-        m = runner.measure(problem, config)
-        m.dispatch = problem.dispatch
-        if db is not None:
-            db.record_measurement(dispatch_fingerprint(problem), target_fp, m, candidate=config.to_json() if config is not None else None,
-                                  estimate_us=estimate_us)
-        return m
 
     # ---- phase 1: L0 -> L1 per dispatch ------------------------------------------------
-    runnable = [p for p in problems if isinstance(p, RootOpProblem)]
     for n, problem in enumerate(problems, start=1):
         if options.dispatches and problem.dispatch not in options.dispatches:
             continue
-        if problem not in runnable or problem.kind not in ("contraction", "convolution"):
-            report.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind,
-                                   "reason": getattr(problem, "reason", "") or f"{problem.kind} ops are not tuned yet"})
+        if not is_tunable(problem):
+            outcome.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind,
+                                    "reason": getattr(problem, "reason", "") or f"{problem.kind} ops are not tuned yet"})
             continue
         t0 = time.perf_counter()
         shape = "x".join(str(s) for s in problem.loop_sizes)
@@ -334,36 +286,35 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
             result.compute_type = target.describe().compute_type(problem.lhs_type, problem.rhs_type)
         except KeyError:
             result.compute_type = ""
-        # One matcher cannot tell apart root ops with equal types, maps and sizes,
-        # so such dispatches share the first one's answer.
-        fp = matcher_key(problem)
-        if fp in seen_fps:
-            twins.append((result, seen_fps[fp]))
-            report.dispatches.append(result)
+        key = hooks.twin_key(problem)
+        if key in seen_keys:
+            twins.append((result, seen_keys[key]))
+            outcome.dispatches.append(result)
             continue
         try:
             view = CostView(problem, target, calibration)
         except Exception as e:  # a space the target cannot describe: skip this dispatch only
-            report.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind, "reason": f"no space: {e}"})
+            outcome.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind, "reason": f"no space: {e}"})
             continue
         result.space_size, result.survivors, result.bound_us = view.space_size, len(view.ranked), view.bound_us
         result.funnel = [{"stage": s.name, "entered": s.entered, "left": s.left} for s in view.funnel.stages]
         _log(progress, f"[{n}/{len(problems)}] {problem.dispatch}: space {view.space_size}, "
                        f"{len(view.ranked)} survive the funnel; measuring the default")
-        base = timed(problem, None)
+        base = hooks.measure(problem, None)
         bases[problem.dispatch] = base
         result.default_us = base.median_us if base.ok else None
-        work = _DispatchTuning(problem, target, view, result, timed, calibration_points, options, progress)
-        work.prepare = prepare
+        work = _DispatchTuning(problem, target, view, result, hooks.measure, calibration_points, options, progress)
+        work.prepare = hooks.prepare
+        work.remeasure_default = hooks.remeasure_default
         if options.time_budget_s:
             work.deadline = time.perf_counter() + options.time_budget_s
         work.ctx = SearchContext(view.legal, view.ranked, work.estimate_us, work.measure_batch,
                                  options.budget - reserve, seed=options.seed)
         strategy.tune(work.ctx, options.strategy_options)
         work.l1_seconds = time.perf_counter() - t0
-        seen_fps[fp] = work
+        seen_keys[key] = work
         works.append(work)
-        report.dispatches.append(result)
+        outcome.dispatches.append(result)
 
     # ---- phase 2: L2 proposals, largest Amdahl share first (R3.3, R8.3) -------------------
     group_default: dict[int, float] = {id(w): w.result.default_us or 0.0 for w in works}
@@ -373,60 +324,54 @@ def tune_model(model, target, runner, db, options: TuneOptions, *, target_fp: st
     for work in works:
         work.result.amdahl_share = (group_default[id(work)] / total_default) if total_default else None
     if proposer is not None:
-        check = options.proposal_check or verify_proposal
-        defaults_cache: dict = {}
         for work in sorted(works, key=lambda w: -(w.result.amdahl_share or 0.0)):
-            _run_l2(work, report, proposer, options, strategy, runner, model, bases, reserve, defaults_cache)
-    else:
-        check = None
+            _run_l2(work, proposer, options, strategy, hooks, bases, reserve)
 
     # ---- phase 3: the gated best per dispatch ---------------------------------------------
     for work in works:
-        result, problem = work.result, work.problem
-        t0 = time.perf_counter()
-        result.trials = work.ctx.trials
-        result.fidelity = fidelity(work.ctx.trials)
-        best = _gated_best(work, model, check) if check is not None else work.ctx.best()
-        end = runner.measure(problem, None) if getattr(runner, "measures_drift", False) else None
-        if end is not None and end.ok:
-            result.default_end_us = end.median_us
-        if best is not None:
-            result.best_us = best.time_us
-            result.best_source = best.source
-            result.best_config = target.to_config(problem, best.candidate)
-        if best is not None and (result.default_us is None or best.time_us < (1 - WIN_MARGIN) * result.default_us):
-            result.chosen = "tuned"
-        else:
-            result.note = result.note or ("IREE's default is as fast as anything measured; kept"
-                                          if best is not None else "no candidate measured successfully")
-        if result.drift is not None and result.drift > 0.10:
-            result.note += f" default drifted {result.drift:.0%} during the run (noisy machine)"
-        result.seconds = work.l1_seconds + (result.proposer.seconds if result.proposer else 0.0) \
-            + (time.perf_counter() - t0)
-        _log(progress, f"    {problem.dispatch} -> {result.chosen}: default {result.default_us or float('nan'):.1f} us, "
-                       f"best {result.best_us or float('nan'):.1f} us" + (f" ({result.best_source})" if best else ""))
+        _choose(work, hooks if proposer is not None else None, progress)
     for twin_result, work in twins:
         keep = {k: getattr(twin_result, k) for k in ("dispatch", "shape", "trials")}
         twin_result.__dict__.update({k: v for k, v in work.result.__dict__.items() if k not in keep})
         twin_result.__dict__.update(keep)
         twin_result.note = f"same root op as {work.result.dispatch}"
-
-    if db is not None:
-        fitted = fit_calibration(calibration_points)
-        if fitted:
-            db.save_calibration(target_fp, fitted)
-
-    if verify:
-        _verify_and_fall_back(model, problems, report, progress)
-    report.seconds = time.perf_counter() - t_start
-    return report
+    outcome.calibration = fit_calibration(calibration_points)
+    return outcome
 
 
-def _run_l2(work: _DispatchTuning, report: TuneReport, proposer, options: TuneOptions, strategy, runner,
-            model: Path, bases: dict, reserve: int, defaults_cache: dict) -> None:
+def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress) -> None:
+    """The dispatch's best trial (through gate (c) when proposals ran), then tuned or default."""
+    result, problem = work.result, work.problem
+    t0 = time.perf_counter()
+    result.trials = work.ctx.trials
+    result.fidelity = fidelity(work.ctx.trials)
+    best = _gated_best(work, gate.check) if gate is not None and gate.check is not None else work.ctx.best()
+    if work.remeasure_default is not None:
+        end = work.remeasure_default(problem)
+        if end.ok:
+            result.default_end_us = end.median_us
+    if best is not None:
+        result.best_us = best.time_us
+        result.best_source = best.source
+        result.best_config = work.target.to_config(problem, best.candidate)
+    if best is not None and (result.default_us is None or best.time_us < (1 - WIN_MARGIN) * result.default_us):
+        result.chosen = "tuned"
+    else:
+        result.note = result.note or ("IREE's default is as fast as anything measured; kept"
+                                      if best is not None else "no candidate measured successfully")
+    if result.drift is not None and result.drift > DRIFT_THRESHOLD:
+        result.note += f" default drifted {result.drift:.0%} during the run (noisy machine)"
+    result.seconds = work.l1_seconds + (result.proposer.seconds if result.proposer else 0.0) \
+        + (time.perf_counter() - t0)
+    _log(progress, f"    {problem.dispatch} -> {result.chosen}: default {result.default_us or float('nan'):.1f} us, "
+                   f"best {result.best_us or float('nan'):.1f} us" + (f" ({result.best_source})" if best else ""))
+
+
+def _run_l2(work: _DispatchTuning, proposer, options: TuneOptions, strategy, hooks: SearchHooks,
+            bases: dict, reserve: int) -> None:
     """L2 for one dispatch: ask (or not, and say why), gate, measure; unused budget goes back to L1."""
     result, ctx = work.result, work.ctx
-    run = ProposerRun(report.proposer, amdahl_share=result.amdahl_share)
+    run = ProposerRun(proposer_name(proposer), amdahl_share=result.amdahl_share)
     result.proposer = run
     l1_best = ctx.best()
     invoke, run.decision = should_invoke(options.proposer_when, result.amdahl_share, options.proposer_min_share,
@@ -442,38 +387,7 @@ def _run_l2(work: _DispatchTuning, report: TuneReport, proposer, options: TuneOp
     run.budget = ctx.remaining
     _log(work.progress, f"{result.dispatch}: asking the proposer (share {result.amdahl_share or 0:.1%}, "
                         f"budget {run.budget})")
-    default_config = _default_config_for(work.problem, runner, model, defaults_cache)
+    default_config = hooks.default_config(work.problem) if hooks.default_config is not None else None
     request = proposer_request(work.problem, work.target, _history(work, default_config, bases.get(result.dispatch)),
                                run.budget, result.amdahl_share)
     _run_proposer(work, run, request, proposer)
-
-
-def _verify_and_fall_back(model: Path, problems, report: TuneReport, progress) -> None:
-    """Keep only winners IREE applies with matching numerics; the rest fall back to default."""
-    import tempfile
-
-    by_symbol = {p.dispatch: p for p in problems}
-    while True:
-        winners = {d.dispatch: d.best_config for d in report.dispatches if d.chosen == "tuned"}
-        if not winners:
-            report.spec_text, report.verified = "", True
-            return
-        text = build_spec([by_symbol[s] for s in winners], winners)
-        with tempfile.TemporaryDirectory(prefix="iree-dsa-tune-") as tmp:
-            spec = Path(tmp) / "spec.mlir"
-            spec.write_text(text)
-            _log(progress, f"verifying the spec ({len(winners)} configs) with iree-compile and iree.runtime")
-            verdict = verify_spec(model, spec)
-        bad = {v.dispatch for v in verdict.ops if v.status != "applied"}
-        if verdict.numerics and not all(n.ok for n in verdict.numerics):
-            bad |= set(winners)  # a whole-function mismatch cannot be pinned on one op
-        if not bad and not verdict.compile_error:
-            report.spec_text, report.verified = text, True
-            return
-        if not bad & set(winners):
-            bad = set(winners)  # cannot tell which op broke the compile: drop them all
-        for d in report.dispatches:
-            if d.dispatch in bad and d.chosen == "tuned":
-                why = next((v.reason for v in verdict.ops if v.dispatch == d.dispatch), "numerics mismatch")
-                d.chosen, d.note = "default", f"tuned config failed verification ({why}); fell back to default"
-                report.verify_notes.append(f"{d.dispatch}: {d.note}")

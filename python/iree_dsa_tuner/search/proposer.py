@@ -23,8 +23,8 @@ Nothing a proposer says is trusted. THE GATE, in order:
       size limit, vector step inside the tile, ...). Illegal -> recorded, never measured.
   (b) measurement by the runner like any candidate, counted against the budget.
   (c) before a proposal may become the dispatch's winner, a single-dispatch spec with it
-      is compiled and checked (`verify_proposal`: applied + numerics against IREE's
-      default). Failing -> recorded as wrong-numerics / not-applied and never chosen.
+      is compiled and checked (`tuning_spec.verify.check_config`, handed in by the
+      pipeline: applied + numerics against the model's reference). Failing -> recorded as wrong-numerics / not-applied and never chosen.
 A proposer that fails (non-zero exit, bad JSON, timeout, an exception) is recorded and
 the run goes on with what the search found.
 """
@@ -34,14 +34,13 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
-from ..space.candidate import TilingCandidate
-from ..spec.config import CompilationConfig, ConfigError
+from ..core.candidate import TilingCandidate
+from ..core.config import CompilationConfig, ConfigError
+from ..core.status import NumericsVerdict, Status  # noqa: F401  (NumericsVerdict: part of the gate's API)
 
 # An external proposer that has not answered by then is given up on (R3.3: the run goes on).
 PROPOSER_TIMEOUT_S = 60.0
@@ -51,17 +50,6 @@ PROPOSER_TIMEOUT_S = 60.0
 # stands in for "hand-written", which the tuner does not have.
 TRIGGERS = ("always", "below-target")
 TARGET_FRACTION = 0.95
-
-# Proposal statuses in the report.
-ILLEGAL = "illegal"  # failed (a); never measured
-DUPLICATE = "duplicate"  # already measured (by the search or an earlier proposal)
-OVER_BUDGET = "over-budget"  # legal, but the budget was spent
-MEASURED = "measured"  # (b) done; not (or not yet) a winner
-FAILED = "failed"  # the runner could not measure it (compile error, timeout, ...)
-VERIFIED = "verified"  # (c) passed: may win
-WRONG_NUMERICS = "wrong-numerics"  # (c) failed on numerics
-NOT_APPLIED = "not-applied"  # (c) failed: IREE did not apply it (or the compile failed)
-
 
 class ProposerError(RuntimeError):
     """A proposer that did not give a usable answer; the message says why, in one line."""
@@ -150,21 +138,6 @@ def proposer_request(problem, target, history: list[dict], budget: int, amdahl_s
 
 # ---- gate (a): legality ---------------------------------------------------------------
 
-def _knob_limits(desc, candidate: TilingCandidate) -> str | None:
-    """Values no target can run however the funnel ranks them."""
-    if not 1 <= candidate.parallelism <= desc.cores:
-        return f"parallelism {candidate.parallelism} outside 1..{desc.cores} cores"
-    if desc.kind == "dsa":
-        # The DSA issues only the vector widths and buffer depths its description lists.
-        if candidate.vec_n not in desc.vector_widths:
-            return f"vector width {candidate.vec_n} not one of {list(desc.vector_widths)}"
-        if candidate.dma_stages not in desc.stage_depths:
-            return f"dma_stages {candidate.dma_stages} not one of {list(desc.stage_depths)}"
-        if candidate.quant_block and candidate.quant_block not in desc.quant_block_sizes:
-            return f"quant_block {candidate.quant_block} not one of {list(desc.quant_block_sizes)}"
-    return None
-
-
 def target_legality(problem, target, candidate: TilingCandidate) -> str | None:
     """The target's own legality for one candidate (None = legal), from the funnel's legal stage.
 
@@ -175,10 +148,11 @@ def target_legality(problem, target, candidate: TilingCandidate) -> str | None:
     from ..costmodel import run_funnel
     from ..space.space import candidates_to_columns
 
-    why = _knob_limits(target.describe(), candidate)
+    why = target.check_knobs(candidate)
     if why:
         return why
-    funnel = run_funnel(target.space(problem), target.describe(), columns=candidates_to_columns([candidate]))
+    funnel = run_funnel(target.space(problem), target.describe(), columns=candidates_to_columns([candidate]),
+                        estimator=target.estimator)
     if funnel.stage_of(0) == "legal":
         return funnel.reason_of(0)
     return None
@@ -201,54 +175,6 @@ def check_proposal(raw, problem, target) -> tuple[CompilationConfig, TilingCandi
     if why:
         raise ConfigError(why)
     return config, candidate
-
-
-# ---- gate (c): numerics before winning --------------------------------------------------
-
-@dataclass
-class NumericsVerdict:
-    status: str  # VERIFIED | WRONG_NUMERICS | NOT_APPLIED
-    reason: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status == VERIFIED
-
-
-def verify_proposal(model, problem, config: CompilationConfig) -> NumericsVerdict:
-    """Compile a one-dispatch spec with `config` and check it is applied and numerics match.
-
-    The reference is the model compiled with IREE's defaults (spec.verify); a tuned
-    config may change scheduling, never results.
-    """
-    from ..errors import CompileError
-    from ..spec.builder import build_spec
-    from ..spec.verify import APPLIED, verify_spec
-
-    try:
-        text = build_spec([problem], {problem.dispatch: config})
-    except Exception as e:  # a config the spec builder refuses never reaches IREE
-        return NumericsVerdict(NOT_APPLIED, f"spec: {e}")
-    with tempfile.TemporaryDirectory(prefix="iree-dsa-proposal-") as tmp:
-        spec = Path(tmp) / "proposal.mlir"
-        spec.write_text(text)
-        try:
-            report = verify_spec(model, spec)
-        except CompileError as e:
-            return NumericsVerdict(NOT_APPLIED, f"compile: {str(e).splitlines()[0] if str(e) else e}")
-    if report.compile_error:
-        return NumericsVerdict(NOT_APPLIED, f"compile: {report.compile_error.splitlines()[0]}")
-    mine = [v for v in report.ops if v.dispatch == problem.dispatch]
-    if not mine or any(v.status != APPLIED for v in mine):
-        return NumericsVerdict(NOT_APPLIED, mine[0].reason if mine else "no verdict for this dispatch")
-    bad = [n for n in report.numerics if not n.ok]
-    if bad or not report.numerics:
-        if not bad:
-            return NumericsVerdict(WRONG_NUMERICS, "no output was compared")
-        n = bad[0]
-        return NumericsVerdict(WRONG_NUMERICS, n.detail or f"{n.function} output {n.output}: error {n.max_error:.3g} "
-                                                          f"above tolerance {n.tolerance:.3g}")
-    return NumericsVerdict(VERIFIED)
 
 
 # ---- what the report keeps ---------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..spec.config import CompilationConfig
+from ..core.config import CompilationConfig
 from .context import Trial
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class DispatchResult:
 
 
 @dataclass
-class TuneReport:
+class TuneResult:
     model: str
     target: str
     strategy: str

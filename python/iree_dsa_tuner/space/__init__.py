@@ -1,9 +1,11 @@
-"""Knobs and their legal values per problem kind, derived from a target description."""
+"""Candidate spaces: the knobs of a problem and their values, enumerated lazily as numpy columns.
 
-from .candidate import KNOBS, TilingCandidate
-from .shape import GemmShape, UnsupportedProblem, gemm_shape, simple_gemm
+A target builds its space (`Target.space`); the candidate and shape types live in `core`.
+"""
+
+from ..core.candidate import KNOBS, TilingCandidate
+from ..core.shape import GemmShape, UnsupportedProblem, gemm_shape, simple_gemm
 from .space import CandidateSpace, candidates_to_columns, tile_ladder
-from .build import dsa_space, host_space
 
 __all__ = [
     "KNOBS",
@@ -12,9 +14,7 @@ __all__ = [
     "TilingCandidate",
     "UnsupportedProblem",
     "candidates_to_columns",
-    "dsa_space",
     "gemm_shape",
-    "host_space",
     "simple_gemm",
     "tile_ladder",
 ]

@@ -17,8 +17,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from .candidate import KNOBS, TilingCandidate
-from .shape import GemmShape
+from ..core.candidate import KNOBS, TilingCandidate
+from ..core.shape import GemmShape
 
 
 def tile_ladder(extent: int, count: int) -> tuple[int, ...]:

@@ -1,7 +1,7 @@
 """Targets the tuner can tune for, found through entry points and description files."""
 
 from .base import Target
-from .description import (
+from ..description import (
     SCHEMA_VERSION,
     TargetDescription,
     TargetDescriptionError,

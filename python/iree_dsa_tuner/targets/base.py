@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import abc
 
-from ..space.candidate import TilingCandidate
+from ..core.candidate import TilingCandidate
 from ..space.space import CandidateSpace
-from ..spec.config import CompilationConfig
-from .description import TargetDescription
+from ..core.config import CompilationConfig
+from ..description import TargetDescription
 
 
 class Target(abc.ABC):
@@ -55,6 +55,30 @@ class Target(abc.ABC):
     @abc.abstractmethod
     def runner_names(self) -> tuple[str, ...]:
         """Names of the runners that can measure a candidate on this target."""
+
+    @abc.abstractmethod
+    def make_runner(self, artifacts, options):
+        """The runner that measures candidates of `artifacts`' dispatches on this target.
+
+        `artifacts` is the model compiled once (`ir.ModelArtifacts`), `options` a
+        `runners.RunnerOptions`.
+        """
+
+    @property
+    @abc.abstractmethod
+    def estimator(self):
+        """The L0 cost model: `(shape, description, columns, geometry) -> costmodel.Estimate`."""
+
+    def untuned_config(self, problem, iree_default: CompilationConfig) -> CompilationConfig:
+        """What this target runs for a dispatch nobody tuned, given IREE's own config for it."""
+        return iree_default
+
+    def check_knobs(self, candidate: TilingCandidate) -> str | None:
+        """Knob values this target cannot run at all, whatever the cost model says (None = fine)."""
+        cores = self.describe().cores
+        if not 1 <= candidate.parallelism <= cores:
+            return f"parallelism {candidate.parallelism} outside 1..{cores} cores"
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r}, source={self.source!r})"

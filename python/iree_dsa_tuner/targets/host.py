@@ -16,13 +16,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..space.build import host_space
-from ..space.candidate import TilingCandidate
-from ..space.shape import gemm_shape
-from ..space.space import CandidateSpace
-from ..spec.config import CompilationConfig, ConfigError
+from ..core.candidate import TilingCandidate
+from ..costmodel.cpu import cpu_estimate
+from ..core.shape import gemm_shape
+from ..space.space import CandidateSpace, tile_ladder
+from ..core.config import CompilationConfig, ConfigError
 from .base import Target
-from .description import TargetDescription, parse_description, read_description_data
+from ..description import TargetDescription, parse_description, read_description_data
 from .mapping import group_tiles, loop_types, tile_lists
 from .registry import files_of_kind, load_files
 
@@ -128,6 +128,36 @@ def machine_description() -> TargetDescription:
     return parse_description(data, source)
 
 
+def host_space(problem, desc: TargetDescription) -> CandidateSpace:
+    """llvm-cpu DoubleTilingExpert: distribution M/N, vector M/N, vector reduction K.
+
+    The whole reduction stays in one distribution tile (llvm-cpu does not tile
+    reduction loops at that level); threads are IREE's, not a knob here.
+    """
+    shape = gemm_shape(problem)
+    host_knobs = desc.extras.get("host_space", {})
+    vector_m = tuple(int(v) for v in host_knobs.get("vector_m", (1,)))
+    vector_k = tuple(int(v) for v in host_knobs.get("vector_k", (1,)))
+    max_divisor_row = int(host_knobs.get("max_divisor_row", 0))
+    m_inner, k_inner = shape.inner("m"), shape.inner("k")
+    choices = {
+        "tile_m": tile_ladder(m_inner, desc.tile_choices),
+        "tile_n": tile_ladder(shape.inner("n"), desc.tile_choices),
+        "tile_k": (k_inner,),
+        # Register rows that divide M avoid peeled remainder code (IREE_NOTES: m
+        # tiles not dividing M ran 2-7x slower), so small divisors join the list.
+        "vec_m": tuple(sorted({min(v, m_inner) for v in vector_m}
+                              | {d for d in range(1, max_divisor_row + 1) if m_inner % d == 0})),
+        "vec_n": desc.vector_widths,
+        "vec_k": tuple(sorted({min(v, k_inner) for v in vector_k})),
+        "parallelism": (desc.cores,),
+        "dma_stages": (1,),
+        "fusion": (0,),
+        "quant_block": (0,),
+    }
+    return CandidateSpace(shape, desc.name, choices)
+
+
 class HostTarget(Target):
     """llvm-cpu on a CPU; measured for real by iree-benchmark-module."""
 
@@ -153,7 +183,17 @@ class HostTarget(Target):
 
     @property
     def runner_names(self) -> tuple[str, ...]:
-        return ("host-benchmark",)
+        return ("host-bench",)
+
+    def make_runner(self, artifacts, options):
+        from ..runners.host import HostBenchRunner
+
+        return HostBenchRunner(artifacts, self.describe(), repetitions=options.repetitions, jobs=options.jobs,
+                               timeout_s=options.timeout_s)
+
+    @property
+    def estimator(self):
+        return cpu_estimate
 
 
 def provide_targets(search_paths=()) -> list:

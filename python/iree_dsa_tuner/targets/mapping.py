@@ -10,8 +10,8 @@ Per loop of the root op (IREE's loop order), by GEMM role:
 
 from __future__ import annotations
 
-from ..space.shape import GemmShape
-from ..spec.config import CompilationConfig, ConfigError
+from ..core.shape import GemmShape
+from ..core.config import CompilationConfig, ConfigError
 
 
 def tile_lists(shape: GemmShape, tile_m: int, tile_n: int, vec_m: int, vec_n: int,

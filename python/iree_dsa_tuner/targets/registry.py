@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from .base import Target
-from .description import (
+from ..description import (
     TargetDescriptionError,
     description_files,
     load_description,

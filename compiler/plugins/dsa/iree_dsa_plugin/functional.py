@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from iree_dsa_tuner.ir.problems import element_bits
-from iree_dsa_tuner.space.candidate import TilingCandidate
-from iree_dsa_tuner.space.shape import GemmShape, gemm_shape
-from iree_dsa_tuner.targets.description import TargetDescription
+from iree_dsa_tuner.core.problems import element_bits
+from iree_dsa_tuner.core.candidate import TilingCandidate
+from iree_dsa_tuner.core.shape import GemmShape, gemm_shape
+from iree_dsa_tuner.description import TargetDescription
 
 
 class ScratchpadOverflow(RuntimeError):
@@ -302,7 +302,7 @@ def run_convolution(desc: TargetDescription, problem, candidate: TilingCandidate
 
     Returns the output as [batch, *output_image, C_out] and what the cores did.
     """
-    from iree_dsa_tuner.space.shape import simple_gemm
+    from iree_dsa_tuner.core.shape import simple_gemm
 
     shape = gemm_shape(problem)
     a, b = im2col(problem, x, w)

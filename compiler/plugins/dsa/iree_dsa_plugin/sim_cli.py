@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from iree_dsa_tuner.costmodel import run_funnel
-from iree_dsa_tuner.space.candidate import TilingCandidate
-from iree_dsa_tuner.space.shape import UnsupportedProblem, gemm_shape, parse_shape
-from iree_dsa_tuner.spec.config import CompilationConfig, ConfigError
+from iree_dsa_tuner.core.candidate import TilingCandidate
+from iree_dsa_tuner.core.shape import UnsupportedProblem, gemm_shape, parse_shape
+from iree_dsa_tuner.core.config import CompilationConfig, ConfigError
 from iree_dsa_tuner.targets import TargetDescriptionError, UnknownTarget, get_target
 
 from .functional import (
@@ -66,7 +66,8 @@ def _problem(args):
         raise SimInputError("give DISPATCH_OR_MODEL.mlir or --shape MxNxK")
     if not Path(args.mlir).is_file():
         raise SimInputError(f"{args.mlir}: no such file")
-    from iree_dsa_tuner.ir import load_problems, tunable
+    from iree_dsa_tuner.core.problems import tunable
+    from iree_dsa_tuner.ir import load_problems
 
     problems = tunable(load_problems(args.mlir))
     if args.dispatch:

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from iree_dsa_tuner.space.build import dsa_space
-from iree_dsa_tuner.space.candidate import TilingCandidate
-from iree_dsa_tuner.space.shape import gemm_shape
+from iree_dsa_tuner.core.candidate import TilingCandidate
+from iree_dsa_tuner.costmodel.estimate import estimate
+from iree_dsa_tuner.runners.base import Runner, RunnerOptions
+from iree_dsa_tuner.core.shape import gemm_shape
 from iree_dsa_tuner.space.space import CandidateSpace
-from iree_dsa_tuner.spec.config import CompilationConfig, ConfigError
+from iree_dsa_tuner.core.config import CompilationConfig, ConfigError
 from iree_dsa_tuner.targets.base import Target
-from iree_dsa_tuner.targets.description import description_files
+from iree_dsa_tuner.description import description_files
 from iree_dsa_tuner.targets.mapping import group_tiles, loop_types, tile_lists
 from iree_dsa_tuner.targets.registry import files_of_kind, load_files
+
+from .space import dsa_space
 
 BUILTIN_DIR = Path(__file__).with_name("targets")
 
@@ -36,6 +39,13 @@ EXTRA_KEYS = {
     "iree_dsa.quant_block": "quant_block",
 }
 _OPTIONAL_EXTRA = {"iree_dsa.quant_block"}
+
+
+def _k_extent(problem) -> int:
+    k = 1
+    for loop in problem.dim_groups.get("k", ()) or problem.dim_groups.get("filter_loop", ()):
+        k *= problem.loop_sizes[loop]
+    return k
 
 
 class DsaTarget(Target):
@@ -71,6 +81,50 @@ class DsaTarget(Target):
             parallelism=extra["iree_dsa.parallelism"], dma_stages=extra["iree_dsa.dma_stages"],
             fusion=extra["iree_dsa.fusion"], quant_block=extra.get("iree_dsa.quant_block", 0),
         )
+
+    def untuned_config(self, problem, iree_default: CompilationConfig) -> CompilationConfig:
+        """IREE's llvm-cpu tiles plus what a DSA compiler does without tuning.
+
+        The whole K extent per DMA step, the vector width of IREE's N tile,
+        every core, double buffering, and the consumer fused when IREE fused it.
+        """
+        desc = self.describe()
+        n_loops = list(problem.dim_groups.get("n", ())) or \
+            [i for i, t in enumerate(problem.loop_types) if t == "parallel"][-1:]
+        vec_n = max([iree_default.vector_common_parallel[i] for i in n_loops] + [1])
+        knobs = {
+            "iree_dsa.tile_k": _k_extent(problem),
+            "iree_dsa.vector_width": vec_n,
+            "iree_dsa.parallelism": desc.cores,
+            "iree_dsa.dma_stages": 2,
+            "iree_dsa.fusion": 1 if problem.fused_ops else 0,
+        }
+        return CompilationConfig(iree_default.pipeline, iree_default.distribution,
+                                 iree_default.vector_common_parallel, iree_default.vector_reduction,
+                                 tuple(sorted(knobs.items())))
+
+    def check_knobs(self, candidate: TilingCandidate) -> str | None:
+        why = super().check_knobs(candidate)
+        if why:
+            return why
+        desc = self.describe()
+        # The DSA issues only the vector widths and buffer depths its description lists.
+        if candidate.vec_n not in desc.vector_widths:
+            return f"vector width {candidate.vec_n} not one of {list(desc.vector_widths)}"
+        if candidate.dma_stages not in desc.stage_depths:
+            return f"dma_stages {candidate.dma_stages} not one of {list(desc.stage_depths)}"
+        if candidate.quant_block and candidate.quant_block not in desc.quant_block_sizes:
+            return f"quant_block {candidate.quant_block} not one of {list(desc.quant_block_sizes)}"
+        return None
+
+    def make_runner(self, artifacts, options: RunnerOptions) -> Runner:
+        from .runner import DsaSimRunner
+
+        return DsaSimRunner(self, artifacts.default_configs())
+
+    @property
+    def estimator(self):
+        return estimate
 
     @property
     def runner_names(self) -> tuple[str, ...]:

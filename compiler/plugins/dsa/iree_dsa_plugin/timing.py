@@ -33,10 +33,10 @@ import numpy as np
 
 from iree_dsa_tuner.costmodel.geometry import ceil_div, tile_geometry
 from iree_dsa_tuner.costmodel.roofline import roofline
-from iree_dsa_tuner.space.candidate import TilingCandidate
-from iree_dsa_tuner.space.shape import GemmShape, gemm_shape
+from iree_dsa_tuner.core.candidate import TilingCandidate
+from iree_dsa_tuner.core.shape import GemmShape, gemm_shape
 from iree_dsa_tuner.space.space import candidates_to_columns
-from iree_dsa_tuner.targets.description import TargetDescription
+from iree_dsa_tuner.description import TargetDescription
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,18 @@ import json
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
 
-from ..compiler import iree_version
-from ..spec.config import CompilationConfig, ConfigError
+from .config import CompilationConfig, ConfigError
+
+def iree_version() -> str:
+    """The compiler's own version string (part of every tuning-record key)."""
+    try:
+        from iree.compiler import version as v
+
+        return getattr(v, "VERSION", "") or getattr(v, "REVISIONS", {}).get("IREE", "unknown")
+    except Exception:
+        return "unknown"
+
+
 
 # The key of "no spec entry": IREE's own default config for the dispatch.
 DEFAULT_CANDIDATE_KEY = "default"

@@ -19,8 +19,11 @@ from pathlib import Path
 
 from ..compiler import HOST_FLAGS, compile_to_vmfb, tuning_spec_flags
 from ..errors import CompileError, InputError
-from ..ir.discovery import problems_from_sources, executable_sources
-from ..ir.problems import RootOpProblem
+from ..core.config import CompilationConfig
+from ..core.problems import RootOpProblem
+from ..core.status import NumericsVerdict, Status
+from ..ir.artifacts import ModelArtifacts, compile_model
+from .builder import build_spec
 from .numerics import NumericsResult, compare_modules
 from .reading import (
     SpecMatcher,
@@ -30,7 +33,6 @@ from .reading import (
     read_spec,
 )
 
-APPLIED, NOT_APPLIED, FAILED = "applied", "not-applied", "failed"
 
 
 @dataclass
@@ -68,7 +70,7 @@ class VerifyReport:
         return (
             not self.compile_error
             and bool(self.ops)
-            and all(v.status == APPLIED for v in self.ops)
+            and all(v.status == Status.APPLIED for v in self.ops)
             and (numerics_ok or not self.numerics_checked)
         )
 
@@ -162,16 +164,16 @@ def _buffer_view_types(evaluator, func, seen=()) -> tuple[list[str | None], list
     return arg_types, result_types
 
 
-def _function_signatures(model: Path, target_flags):
+def _function_signatures(artifacts):
     """Public functions with static tensor arguments, from IREE's input form of the model.
 
     The input form (torch and ONNX lowered to linalg) is also what the numpy
     reference evaluates. Functions taking fences (torch's `$async` variants)
     are left out: their sync twin covers them.
     """
-    from .reference import _element, numpy_model
+    from .reference import NumpyModel, _element
 
-    evaluator = numpy_model(model, target_flags)
+    evaluator = NumpyModel(artifacts.generic_input_text())
     signatures, outputs = {}, {}
     for name in evaluator.public_names():
         arg_types, result_types = _buffer_view_types(evaluator, evaluator.functions[name])
@@ -190,14 +192,22 @@ def verify_spec(
     check_numerics: bool = True,
     seed: int = 0,
     timeout_s: float = 120.0,
+    artifacts: ModelArtifacts | None = None,
 ) -> VerifyReport:
-    model, spec = Path(model), Path(spec)
+    """Compile `model` with `spec`: is every matcher's config applied, and do the numerics match?
+
+    `artifacts` is the model compiled once (`ir.compile_model`); given, its dispatch
+    IR, reference and default build are reused instead of compiled again.
+    """
+    spec = Path(spec)
+    if artifacts is None:
+        artifacts = compile_model(model, target_flags)
+    model, target_flags = artifacts.model, artifacts.target_flags
     matchers = read_spec(spec)
     report = VerifyReport(str(model), str(spec), numerics_checked=check_numerics)
     if not matchers:
         raise InputError(f"{spec}: the spec has no matchers, so it configures nothing")
-    problems = [p for p in problems_from_sources(executable_sources(model, target_flags), str(model))]
-    pairs = _targets(matchers, [p for p in problems if isinstance(p, RootOpProblem)])
+    pairs = _targets(matchers, [p for p in artifacts.problems() if isinstance(p, RootOpProblem)])
 
     with tempfile.TemporaryDirectory(prefix="iree-dsa-verify-") as tmp:
         tuned_vmfb = Path(tmp) / "tuned.vmfb"
@@ -210,7 +220,7 @@ def verify_spec(
             )
         except CompileError as e:
             report.compile_error = str(e)
-            report.ops = [OpVerdict(d or "?", m.name, FAILED, str(e), m.lowering_config) for m, d in pairs]
+            report.ops = [OpVerdict(d or "?", m.name, Status.FAILED, str(e), m.lowering_config) for m, d in pairs]
             return report
 
         configured = {}
@@ -218,27 +228,89 @@ def verify_spec(
             for c in read_configured_dispatches(f.read_text()):
                 configured[c.symbol] = c
         for m, dispatch in pairs:
-            expected_lc = canonical_attr(m.lowering_config) if m.lowering_config else ""
-            expected_ti = canonical_attr(m.translation_info) if m.translation_info else ""
-            if not dispatch:
-                report.ops.append(OpVerdict("", m.name, NOT_APPLIED, "the matcher matches no dispatch of this model", expected_lc))
-                continue
-            got = configured.get(dispatch)
-            if got is None:
-                report.ops.append(OpVerdict(dispatch, m.name, FAILED, "dispatch missing from IREE's configured output", expected_lc))
-                continue
-            if got.lowering_config == expected_lc and got.translation_info == expected_ti:
-                report.ops.append(OpVerdict(dispatch, m.name, APPLIED, "", expected_lc, got.lowering_config))
-            else:
-                why = "IREE kept its default config (the matcher did not match the root op)"
-                if got.lowering_config == expected_lc:
-                    why = f"translation_info differs: got {got.translation_info}"
-                report.ops.append(OpVerdict(dispatch, m.name, NOT_APPLIED, why, expected_lc, got.lowering_config))
+            report.ops.append(_op_verdict(m, dispatch, configured))
 
         if check_numerics:
-            default_vmfb = Path(tmp) / "default.vmfb"
-            compile_to_vmfb(model, default_vmfb, target_flags=target_flags, timeout_s=timeout_s)
-            signatures, outputs, reference = _function_signatures(model, target_flags)
-            report.numerics = compare_modules(tuned_vmfb, default_vmfb, signatures, outputs,
+            signatures, outputs, reference = _function_signatures(artifacts)
+            report.numerics = compare_modules(tuned_vmfb, artifacts.default_vmfb(timeout_s), signatures, outputs,
                                               numpy_reference=reference, seed=seed)
     return report
+
+
+def _op_verdict(m: SpecMatcher, dispatch: str, configured: dict) -> OpVerdict:
+    expected_lc = canonical_attr(m.lowering_config) if m.lowering_config else ""
+    expected_ti = canonical_attr(m.translation_info) if m.translation_info else ""
+    if not dispatch:
+        return OpVerdict("", m.name, Status.NOT_APPLIED, "the matcher matches no dispatch of this model", expected_lc)
+    got = configured.get(dispatch)
+    if got is None:
+        return OpVerdict(dispatch, m.name, Status.FAILED, "dispatch missing from IREE's configured output", expected_lc)
+    if got.lowering_config == expected_lc and got.translation_info == expected_ti:
+        return OpVerdict(dispatch, m.name, Status.APPLIED, "", expected_lc, got.lowering_config)
+    why = "IREE kept its default config (the matcher did not match the root op)"
+    if got.lowering_config == expected_lc:
+        why = f"translation_info differs: got {got.translation_info}"
+    return OpVerdict(dispatch, m.name, Status.NOT_APPLIED, why, expected_lc, got.lowering_config)
+
+
+def check_config(artifacts: ModelArtifacts, problem, config: CompilationConfig) -> NumericsVerdict:
+    """One config alone in a spec: applied by IREE, and the model's numerics unchanged?
+
+    Gate (c) of the L2 proposer: a proposal must pass it before it may win.
+    """
+    try:
+        text = build_spec([problem], {problem.dispatch: config})
+    except Exception as e:  # a config the spec builder refuses never reaches IREE
+        return NumericsVerdict(Status.NOT_APPLIED, f"spec: {e}")
+    with tempfile.TemporaryDirectory(prefix="iree-dsa-proposal-") as tmp:
+        spec = Path(tmp) / "proposal.mlir"
+        spec.write_text(text)
+        try:
+            report = verify_spec(artifacts.model, spec, artifacts=artifacts)
+        except CompileError as e:
+            return NumericsVerdict(Status.NOT_APPLIED, f"compile: {str(e).splitlines()[0] if str(e) else e}")
+    if report.compile_error:
+        return NumericsVerdict(Status.NOT_APPLIED, f"compile: {report.compile_error.splitlines()[0]}")
+    mine = [v for v in report.ops if v.dispatch == problem.dispatch]
+    if not mine or any(v.status != Status.APPLIED for v in mine):
+        return NumericsVerdict(Status.NOT_APPLIED, mine[0].reason if mine else "no verdict for this dispatch")
+    bad = [n for n in report.numerics if not n.ok]
+    if bad or not report.numerics:
+        if not bad:
+            return NumericsVerdict(Status.WRONG_NUMERICS, "no output was compared")
+        n = bad[0]
+        return NumericsVerdict(Status.WRONG_NUMERICS, n.detail or f"{n.function} output {n.output}: error "
+                                                                 f"{n.max_error:.3g} above tolerance {n.tolerance:.3g}")
+    return NumericsVerdict(Status.VERIFIED)
+
+
+def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, CompilationConfig],
+                   progress=None) -> tuple[str, dict[str, str]]:
+    """One spec for `winners` that IREE applies with matching numerics: (text, dropped -> why).
+
+    A winner IREE does not apply is dropped and the rest verified again; a numerics
+    mismatch of the whole function cannot be pinned on one op, so it drops them all,
+    as does a compile error that names none. An empty text means nothing survived.
+    """
+    by_symbol = {p.dispatch: p for p in problems}
+    winners = dict(winners)
+    dropped: dict[str, str] = {}
+    while winners:
+        text = build_spec([by_symbol[s] for s in winners], winners)
+        with tempfile.TemporaryDirectory(prefix="iree-dsa-tune-") as tmp:
+            spec = Path(tmp) / "spec.mlir"
+            spec.write_text(text)
+            if progress is not None:
+                progress(f"verifying the spec ({len(winners)} configs) with iree-compile and iree.runtime")
+            verdict = verify_spec(artifacts.model, spec, artifacts=artifacts)
+        bad = {v.dispatch for v in verdict.ops if v.status != Status.APPLIED}
+        if verdict.numerics and not all(n.ok for n in verdict.numerics):
+            bad |= set(winners)
+        if not bad and not verdict.compile_error:
+            return text, dropped
+        if not bad & set(winners):
+            bad = set(winners)  # cannot tell which op broke the compile: drop them all
+        for symbol in sorted(bad & set(winners)):
+            dropped[symbol] = next((v.reason for v in verdict.ops if v.dispatch == symbol), "numerics mismatch")
+            del winners[symbol]
+    return "", dropped

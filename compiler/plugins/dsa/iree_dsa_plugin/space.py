@@ -1,12 +1,12 @@
-"""Space builders: knob value lists from a target description and a problem."""
+"""The DSA's candidate space: per-core tiles x parallelism x vector width x DMA stages x fusion x quant block."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..targets.description import TargetDescription
-from .shape import GemmShape, gemm_shape
-from .space import CandidateSpace, tile_ladder
+from iree_dsa_tuner.core.shape import GemmShape, gemm_shape
+from iree_dsa_tuner.space.space import CandidateSpace, tile_ladder
+from iree_dsa_tuner.description import TargetDescription
 
 
 def _floor_pow2(x: np.ndarray) -> np.ndarray:
@@ -57,33 +57,3 @@ def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
     }
     return CandidateSpace(shape, desc.name, choices,
                           derive=lambda cols: dsa_vector_step(cols, desc, shape))
-
-
-def host_space(problem, desc: TargetDescription) -> CandidateSpace:
-    """llvm-cpu DoubleTilingExpert: distribution M/N, vector M/N, vector reduction K.
-
-    The whole reduction stays in one distribution tile (llvm-cpu does not tile
-    reduction loops at that level); threads are IREE's, not a knob here.
-    """
-    shape = gemm_shape(problem)
-    host_knobs = desc.extras.get("host_space", {})
-    vector_m = tuple(int(v) for v in host_knobs.get("vector_m", (1,)))
-    vector_k = tuple(int(v) for v in host_knobs.get("vector_k", (1,)))
-    max_divisor_row = int(host_knobs.get("max_divisor_row", 0))
-    m_inner, k_inner = shape.inner("m"), shape.inner("k")
-    choices = {
-        "tile_m": tile_ladder(m_inner, desc.tile_choices),
-        "tile_n": tile_ladder(shape.inner("n"), desc.tile_choices),
-        "tile_k": (k_inner,),
-        # Register rows that divide M avoid peeled remainder code (IREE_NOTES: m
-        # tiles not dividing M ran 2-7x slower), so small divisors join the list.
-        "vec_m": tuple(sorted({min(v, m_inner) for v in vector_m}
-                              | {d for d in range(1, max_divisor_row + 1) if m_inner % d == 0})),
-        "vec_n": desc.vector_widths,
-        "vec_k": tuple(sorted({min(v, k_inner) for v in vector_k})),
-        "parallelism": (desc.cores,),
-        "dma_stages": (1,),
-        "fusion": (0,),
-        "quant_block": (0,),
-    }
-    return CandidateSpace(shape, desc.name, choices)

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
 from dataclasses import dataclass
 from pathlib import Path
 
 from iree.compiler import ir
 
-from ..compiler import HOST_FLAGS, compile_to_phase, mlir_parse_error
+from ..compiler import mlir_parse_error
 from ..errors import InputError
-from ..ir.discovery import _root_op, _walk, dispatch_functions
+from ..ir.configured import ConfiguredDispatch, read_configured_dispatches  # noqa: F401  (re-read by verify)
+from ..ir.discovery import _walk
 from .builder import matcher_name
-from .config import CompilationConfig, ConfigError
 
 
 @dataclass(frozen=True)
@@ -27,16 +25,6 @@ class SpecMatcher:
     dims: tuple[tuple[int, ...], ...]
     lowering_config: str
     translation_info: str
-
-
-@dataclass(frozen=True)
-class ConfiguredDispatch:
-    """What IREE chose (or was told) for one dispatch, read from its configured IR."""
-
-    symbol: str
-    root_op: str
-    lowering_config: str | None
-    translation_info: str | None
 
 
 _MATCH_KIND = {
@@ -105,25 +93,6 @@ def read_spec(path: str | Path) -> list[SpecMatcher]:
         return [_read_matcher(sequences[n]) for n in matcher_names if n in sequences]
 
 
-def read_configured_dispatches(text: str) -> list[ConfiguredDispatch]:
-    """Each dispatch's root-op lowering_config and function translation_info."""
-    out = []
-    with ir.Context():
-        module = ir.Module.parse(text)
-        for symbol, func_op in dispatch_functions(module):
-            root = _root_op(func_op)
-            translation = func_op.attributes["translation_info"] if "translation_info" in func_op.attributes else None
-            lowering = None
-            if root is not None and "lowering_config" in root.attributes:
-                lowering = root.attributes["lowering_config"]
-            out.append(ConfiguredDispatch(
-                symbol, root.name if root is not None else "",
-                str(lowering) if lowering is not None else None,
-                str(translation) if translation is not None else None,
-            ))
-    return out
-
-
 def matcher_for_dispatch(matchers: list[SpecMatcher], symbol: str) -> SpecMatcher | None:
     wanted = matcher_name(symbol)
     return next((m for m in matchers if m.name == wanted or m.name.endswith("_" + wanted)), None)
@@ -133,37 +102,3 @@ def canonical_attr(text: str) -> str:
     """Attribute text as the bindings print it, so equal configs compare equal."""
     with ir.Context():
         return str(ir.Attribute.parse(text))
-
-
-def default_configs(model: Path, target_flags: tuple[str, ...] = HOST_FLAGS) -> dict[str, CompilationConfig]:
-    """IREE's own choice per dispatch, read from its configured IR (the baseline)."""
-    text = compile_to_phase(model, "executable-configurations", target_flags=target_flags)
-    out = {}
-    for c in read_configured_dispatches(text):
-        if not c.lowering_config or not c.translation_info:
-            continue
-        try:
-            out[c.symbol] = config_from_attrs(c.lowering_config, c.translation_info)
-        except (ConfigError, ValueError):
-            continue
-    return out
-
-
-def config_from_attrs(lowering_config: str, translation_info: str) -> CompilationConfig:
-    """Parse `#iree_cpu.lowering_config<...>` + translation_info text into a CompilationConfig.
-
-    Reading only (the #iree_cpu attributes have no Python accessors in 3.13):
-    the text comes from the bindings' own printer, so its form is fixed.
-    """
-
-    levels = {}
-    for name in ("distribution", "vector_common_parallel", "vector_reduction"):
-        m = re.search(name + r" = \[([^\]]*)\]", lowering_config)
-        if not m:
-            raise ConfigError(f"no {name} level in {lowering_config}")
-        levels[name] = tuple(int(v) for v in m.group(1).split(",") if v.strip())
-    p = re.search(r"#iree_cpu\.pipeline<(\w+)>", translation_info)
-    if not p:
-        raise ConfigError(f"no CPU pipeline in {translation_info}")
-    knobs = tuple(sorted((k, int(v)) for k, v in re.findall(r"([\w.]+) = (\d+) : i64", translation_info)))
-    return CompilationConfig(p.group(1), extra=knobs, **levels)

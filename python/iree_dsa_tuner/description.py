@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..ir.problems import element_bits
+from .core.problems import element_bits
 
 SCHEMA_VERSION = "iree-dsa-target/1"
 

@@ -1,7 +1,7 @@
 """Tuning specs: build, link, read back, verify."""
 
 from .builder import SpecEntry, SpecError, build_spec, matcher_name
-from .config import CompilationConfig, ConfigError
+from ..core.config import CompilationConfig, ConfigError
 from .link import link_spec_files, link_spec_texts
 
 __all__ = [

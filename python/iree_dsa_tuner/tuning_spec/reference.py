@@ -16,12 +16,10 @@ reference was IREE's default build instead.
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 from iree.compiler import ir
 
-from ..compiler import HOST_FLAGS, compile_to_phase, run_iree_tool
 
 # Largest iteration space evaluated densely (elements); einsum has no such limit.
 MAX_DENSE_ELEMENTS = 1 << 26
@@ -369,19 +367,3 @@ class NumpyModel:
             else:
                 raise NotEvaluable(name)
         raise NotEvaluable("function without a return")
-
-
-def numpy_model(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS) -> NumpyModel:
-    """Lower `model` to generic linalg with IREE's own passes and wrap it for numpy."""
-    text = compile_to_phase(model, "input", target_flags=target_flags)
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-        f.write(text)
-        path = f.name
-    try:
-        generic = run_iree_tool("iree-opt", ["--linalg-generalize-named-ops"], input_path=path,
-                                what="generalising named ops").text
-    finally:
-        os.unlink(path)
-    return NumpyModel(generic)

@@ -19,8 +19,8 @@ from iree.compiler.dialects import preprocessing_transform as match_ops
 from iree.compiler.dialects import transform
 
 from ..ir.discovery import CONTRACTION_GROUPS, CONVOLUTION_GROUPS
-from ..ir.problems import ContractionProblem, ConvolutionProblem, RootOpProblem
-from .config import CompilationConfig, ConfigError
+from ..core.problems import ContractionProblem, ConvolutionProblem, RootOpProblem
+from ..core.config import CompilationConfig, ConfigError
 
 ENTRY_POINT = "__kernel_config"
 APPLY_CONFIG = "apply_op_config"

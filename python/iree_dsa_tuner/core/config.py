@@ -7,6 +7,7 @@ back from a configured dispatch to prove IREE applied it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 # Tiling levels llvm-cpu's DoubleTilingExpert reads, in the order IREE prints them.
@@ -115,3 +116,23 @@ class CompilationConfig:
             + self.translation_info_text()
             + ">"
         )
+
+
+def config_from_attrs(lowering_config: str, translation_info: str) -> CompilationConfig:
+    """Parse `#iree_cpu.lowering_config<...>` + translation_info text into a CompilationConfig.
+
+    Reading only (the #iree_cpu attributes have no Python accessors in 3.13):
+    the text comes from the bindings' own printer, so its form is fixed.
+    """
+
+    levels = {}
+    for name in ("distribution", "vector_common_parallel", "vector_reduction"):
+        m = re.search(name + r" = \[([^\]]*)\]", lowering_config)
+        if not m:
+            raise ConfigError(f"no {name} level in {lowering_config}")
+        levels[name] = tuple(int(v) for v in m.group(1).split(",") if v.strip())
+    p = re.search(r"#iree_cpu\.pipeline<(\w+)>", translation_info)
+    if not p:
+        raise ConfigError(f"no CPU pipeline in {translation_info}")
+    knobs = tuple(sorted((k, int(v)) for k, v in re.findall(r"([\w.]+) = (\d+) : i64", translation_info)))
+    return CompilationConfig(p.group(1), extra=knobs, **levels)

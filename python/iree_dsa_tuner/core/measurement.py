@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-OK = "ok"
-COMPILE_ERROR = "compile-error"
-RUN_ERROR = "run-error"
-TIMEOUT = "timeout"
-WRONG_NUMERICS = "wrong-numerics"
-STATUSES = (OK, COMPILE_ERROR, RUN_ERROR, TIMEOUT, WRONG_NUMERICS)
+from .status import MEASUREMENT_STATUSES, Status
+
+# A run whose default moved more than this between its start and end is flagged
+# as noisy (IREE's GPU tuner flags drift the same way).
+DRIFT_THRESHOLD = 0.10
+# A tuned config must beat the default by this much to replace it (noise guard).
+WIN_MARGIN = 0.01
 
 
 @dataclass
@@ -40,12 +41,14 @@ class Measurement:
     details: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"unknown measurement status {self.status!r}; expected one of {', '.join(STATUSES)}")
+        if self.status not in MEASUREMENT_STATUSES:
+            raise ValueError(f"unknown measurement status {self.status!r}; "
+                             f"expected one of {', '.join(MEASUREMENT_STATUSES)}")
+        self.status = Status(self.status)
 
     @property
     def ok(self) -> bool:
-        return self.status == OK
+        return self.status == Status.OK
 
     @staticmethod
     def failure(status: str, reason: str, *, runner: str = "") -> "Measurement":
@@ -54,16 +57,3 @@ class Measurement:
 
     def to_json(self) -> dict:
         return asdict(self)
-
-
-def drift(start: Measurement | None, end: Measurement | None, threshold: float = 0.10) -> tuple[float | None, bool]:
-    """Relative change of the default's median between the start and end of a run.
-
-    A box whose speed changed during tuning (thermal, a neighbour) makes every
-    comparison with the start-of-run default suspect; IREE's own GPU tuner
-    flags that the same way.
-    """
-    if start is None or end is None or not start.ok or not end.ok or not start.median_us:
-        return None, False
-    change = (end.median_us - start.median_us) / start.median_us
-    return change, abs(change) > threshold

@@ -193,7 +193,21 @@ class UntunableDispatch:
 
 Problem = RootOpProblem | UntunableDispatch
 
+# The root-op kinds the tuner has a space for; attention is discovered but not tuned yet.
+TUNABLE_KINDS = ("contraction", "convolution")
+
+
+def is_tunable(problem) -> bool:
+    """The one place that decides whether a dispatch gets a search."""
+    return isinstance(problem, RootOpProblem) and problem.kind in TUNABLE_KINDS
+
+
+def tunable(problems) -> list[RootOpProblem]:
+    return [p for p in problems if is_tunable(p)]
+
+
 __all__ = [
+    "TUNABLE_KINDS",
     "AttentionProblem",
     "ContractionProblem",
     "ConvolutionProblem",
@@ -202,4 +216,6 @@ __all__ = [
     "RootOpProblem",
     "UntunableDispatch",
     "element_bits",
+    "is_tunable",
+    "tunable",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ir.problems import (
+from .problems import (
     AttentionProblem,
     ContractionProblem,
     ConvolutionProblem,

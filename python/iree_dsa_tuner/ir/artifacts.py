@@ -1,0 +1,228 @@
+"""A model compiled once: everything the tuner reads from IREE about it, kept on disk.
+
+One `iree-compile --compile-to=executable-configurations` run gives, together:
+- the executable sources (`--iree-hal-dump-executable-sources-to`): discovery reads
+  the root-op problems from them;
+- the configured IR (the output): IREE's default config per dispatch;
+- the dispatch benchmarks (`--iree-hal-dump-executable-benchmarks-to`), with every
+  config stripped, so the host runner recompiles one dispatch per candidate.
+The reference inputs for `verify` (the model's generic linalg form for the numpy
+evaluator, and the model compiled with IREE's defaults) are made on first use and
+kept beside them.
+
+The directory is named by a content hash of (model bytes, compile flags, IREE
+version), so a second `tune`, `verify` or `inspect` of the same model reuses it
+and an edited model never sees a stale dump. It lives under
+`$IREE_DSA_CACHE_DIR` (default `~/.cache/iree-dsa-tuner`), in `models/`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..compiler import HOST_FLAGS, check_input_file, compile_to_vmfb, run_iree_tool
+from ..core.config import CompilationConfig
+from ..core.fingerprint import iree_version
+from ..core.problems import Problem
+from ..errors import InputError
+
+CACHE_ENV = "IREE_DSA_CACHE_DIR"
+# Bump when the layout of an artifacts directory changes.
+_LAYOUT = "1"
+# Attributes that carry a chosen config; stripped from the dumped benchmarks.
+CONFIG_ATTRIBUTES = ("lowering_config", "translation_info", "compilation_info")
+
+# Every model-level dump this process made (tests count it: one per model and flags).
+DUMP_COUNT = 0
+_LOCK = threading.Lock()
+
+
+def cache_root() -> Path:
+    root = os.environ.get(CACHE_ENV)
+    return Path(root) if root else Path.home() / ".cache" / "iree-dsa-tuner"
+
+
+def model_key(model: Path, target_flags: tuple[str, ...]) -> str:
+    digest = hashlib.sha256()
+    digest.update(model.read_bytes())
+    digest.update(json.dumps([list(target_flags), iree_version(), _LAYOUT]).encode())
+    return digest.hexdigest()[:24]
+
+
+@dataclass
+class ModelArtifacts:
+    """One model's dispatch IR, default configs and dispatch benchmarks, made by one compile."""
+
+    model: Path
+    target_flags: tuple[str, ...]
+    directory: Path
+    symbols: list[str]  # dispatch symbols in IREE's order
+    source_files: dict[str, str]  # symbol -> dumped executable source
+    benchmark_files: dict[str, str]  # symbol -> stripped benchmark module
+    _problems: list[Problem] | None = field(default=None, repr=False)
+    _defaults: dict[str, CompilationConfig] | None = field(default=None, repr=False)
+
+    # ---- what the stages read -----------------------------------------------------
+    @property
+    def configured_text(self) -> str:
+        return (self.directory / "configured.mlir").read_text()
+
+    def problems(self) -> list[Problem]:
+        """One problem per dispatch, in IREE's order (discovery)."""
+        if self._problems is None:
+            from .discovery import problems_from_sources
+
+            problems: list[Problem] = []
+            seen: set[str] = set()
+            for symbol in self.symbols:
+                path = self.source_files.get(symbol)
+                if path is None or path in seen:
+                    continue
+                seen.add(path)
+                problems.extend(problems_from_sources(Path(path).read_text(), str(self.model)))
+            order = {s: i for i, s in enumerate(self.symbols)}
+            problems.sort(key=lambda p: order.get(p.dispatch, len(order)))
+            if not problems:
+                raise InputError(f"{self.model}: IREE made no dispatches from this module (nothing to tune)")
+            self._problems = problems
+        return list(self._problems)
+
+    def default_configs(self) -> dict[str, CompilationConfig]:
+        """IREE's own config per dispatch (the baseline every target starts from)."""
+        if self._defaults is None:
+            from .configured import default_configs_from_text
+
+            self._defaults = default_configs_from_text(self.configured_text)
+        return dict(self._defaults)
+
+    def generic_input_text(self) -> str:
+        """The model's input form with named ops generalised (the numpy reference reads it)."""
+        path = self.directory / "input.generic.mlir"
+        if not path.exists():
+            text = run_iree_tool("iree-compile", [*self.target_flags, "--compile-to=input",
+                                                  "--mlir-print-debuginfo=false"],
+                                 input_path=self.model).text
+            with tempfile.TemporaryDirectory(prefix="iree-dsa-input-") as tmp:
+                staged = Path(tmp) / "input.mlir"
+                staged.write_text(text)
+                generic = run_iree_tool("iree-opt", ["--linalg-generalize-named-ops"], input_path=staged,
+                                        what="generalising named ops").text
+            _write_atomic(path, generic)
+        return path.read_text()
+
+    def default_vmfb(self, timeout_s: float = 300.0) -> Path:
+        """The model compiled with IREE's defaults (the reference where numpy cannot evaluate)."""
+        path = self.directory / "default.vmfb"
+        if not path.exists():
+            with tempfile.TemporaryDirectory(prefix="iree-dsa-default-", dir=self.directory) as tmp:
+                staged = Path(tmp) / "default.vmfb"
+                compile_to_vmfb(self.model, staged, target_flags=self.target_flags, timeout_s=timeout_s)
+                os.replace(staged, path)
+        return path
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _strip_configs(source: Path, dest: Path) -> list[str]:
+    """Write `source` without any config attribute; return its dispatch symbols."""
+    from iree.compiler import ir
+
+    from .discovery import _walk, dispatch_functions
+
+    with ir.Context():
+        module = ir.Module.parse(source.read_text())
+        for op in _walk(module.operation):
+            for name in CONFIG_ATTRIBUTES:
+                if name in op.attributes:
+                    del op.attributes[name]
+        symbols = [symbol for symbol, _ in dispatch_functions(module)]
+        dest.write_text(module.operation.get_asm(assume_verified=True))
+    return symbols
+
+
+def _symbols_of(path: Path) -> list[str]:
+    from iree.compiler import ir
+
+    from .discovery import dispatch_functions
+
+    with ir.Context():
+        return [s for s, _ in dispatch_functions(ir.Module.parse(path.read_text()))]
+
+
+def _dump(model: Path, target_flags: tuple[str, ...], directory: Path, timeout_s: float) -> None:
+    """The one compile: configured IR, executable sources and dispatch benchmarks."""
+    global DUMP_COUNT
+    sources, raw_benchmarks = directory / "sources", directory / "benchmarks.raw"
+    with _LOCK:
+        DUMP_COUNT += 1
+    compile_to_vmfb(
+        model, directory / "configured.mlir", target_flags=target_flags, timeout_s=timeout_s,
+        extra_flags=("--compile-to=executable-configurations", "--mlir-print-debuginfo=false",
+                     f"--iree-hal-dump-executable-sources-to={sources}",
+                     f"--iree-hal-dump-executable-benchmarks-to={raw_benchmarks}"),
+    )
+    from .configured import read_configured_dispatches
+
+    symbols = [c.symbol for c in read_configured_dispatches((directory / "configured.mlir").read_text())]
+    source_files = {}
+    for path in sorted(sources.glob("*.mlir")):
+        for symbol in _symbols_of(path):
+            source_files[symbol] = str(path.relative_to(directory))
+    benchmarks = directory / "benchmarks"
+    benchmarks.mkdir()
+    benchmark_files = {}
+    for path in sorted(raw_benchmarks.glob("*.mlir")):
+        for symbol in _strip_configs(path, benchmarks / path.name):
+            benchmark_files[symbol] = str((benchmarks / path.name).relative_to(directory))
+    shutil.rmtree(raw_benchmarks, ignore_errors=True)
+    (directory / "artifacts.json").write_text(json.dumps({
+        "model": str(model), "target_flags": list(target_flags), "iree": iree_version(),
+        "symbols": symbols, "sources": source_files, "benchmarks": benchmark_files,
+    }, indent=1) + "\n")
+
+
+def _load(model: Path, target_flags: tuple[str, ...], directory: Path) -> ModelArtifacts:
+    index = json.loads((directory / "artifacts.json").read_text())
+    return ModelArtifacts(
+        model, target_flags, directory, list(index["symbols"]),
+        {s: str(directory / p) for s, p in index["sources"].items()},
+        {s: str(directory / p) for s, p in index["benchmarks"].items()},
+    )
+
+
+def compile_model(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS, *,
+                  timeout_s: float = 300.0) -> ModelArtifacts:
+    """The artifacts of `model` under `target_flags`: from the cache, or made by one compile.
+
+    A compile error is raised as IREE's one-line error naming the model; nothing
+    half-written is left in the cache (the directory is renamed into place whole).
+    """
+    model = check_input_file(model)
+    target_flags = tuple(target_flags)
+    directory = cache_root() / "models" / model_key(model, target_flags)
+    if (directory / "artifacts.json").exists():
+        return _load(model, target_flags, directory)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=directory.parent))
+    try:
+        _dump(model, target_flags, staging, timeout_s)
+        try:
+            os.rename(staging, directory)
+        except OSError:  # another process made it first: theirs is as good as ours
+            shutil.rmtree(staging, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return _load(model, target_flags, directory)

@@ -1,0 +1,137 @@
+"""The one walk from a model to a verified tuning spec: discover -> search -> build_verified.
+
+    result = iree_dsa_tuner.tune("model.mlir", "dsa-e1", TuneOptions(budget=16))
+    result.spec_text   # a verified spec ("" when nothing beat IREE's default)
+
+- discover (`ir`): the model is compiled once (`ir.compile_model`); its dispatch IR,
+  IREE's default configs and the dispatch benchmarks are shared by every later stage.
+- search (`search`): one problem at a time, measured by the target's runner behind the
+  tuning database; returns each dispatch's best config with its evidence.
+- build_verified (`tuning_spec`): one spec for the winners, kept only for what IREE
+  applies with matching numerics.
+`tune`, `demo`, the benchmarks and the task level all call `tune`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Callable
+
+from .compiler import HOST_FLAGS
+from .core.fingerprint import candidate_key, dispatch_fingerprint, target_fingerprint
+from .core.measurement import Measurement
+from .ir.artifacts import ModelArtifacts, compile_model
+from .runners.base import RunnerOptions
+from .search.driver import SearchHooks, search_problems
+from .search.options import TuneOptions
+from .search.proposer import target_request_description
+from .search.results import TuneResult
+from .tuning_spec.builder import matcher_key
+from .tuning_spec.verify import build_verified, check_config
+
+
+def tune(model: str | os.PathLike | ModelArtifacts, target, options: TuneOptions | None = None, *,
+         db=None, runner=None, progress: Callable[[str], None] | None = None,
+         verify: bool = True) -> TuneResult:
+    """Tune every dispatch of `model` for `target` and return what was found, with a verified spec.
+
+    - `model`: an MLIR file (anything iree-compile takes) or its `ModelArtifacts`.
+    - `target`: a name (`"host"`, `"dsa-e1"`, ...) or a `targets.Target`.
+    - `db`: a `db.TuningDatabase`, a path to one, or None (measure everything, record nothing).
+    - `runner`: measure with this instead of the target's own runner (tests, replays).
+    - `progress`: called with one line per step.
+    - `verify=False` skips the spec (search only; `result.spec_text` stays empty).
+    """
+    from .db import TuningDatabase
+    from .targets import get_target
+
+    options = options or TuneOptions()
+    t_start = time.perf_counter()
+    if isinstance(target, str):
+        target = get_target(target)
+    artifacts = model if isinstance(model, ModelArtifacts) else compile_model(model, HOST_FLAGS)
+    problems = artifacts.problems()
+
+    owns_db = isinstance(db, (str, os.PathLike))
+    if owns_db:
+        db = TuningDatabase(db)
+    owns_runner = runner is None
+    if owns_runner:
+        runner = target.make_runner(artifacts, RunnerOptions(repetitions=options.repetitions, jobs=options.jobs))
+    try:
+        result = _tune(artifacts, problems, target, options, db, runner, progress, verify)
+    finally:
+        if owns_runner:
+            runner.close()
+        if owns_db:
+            db.close()
+    result.seconds = time.perf_counter() - t_start
+    return result
+
+
+def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db, runner, progress,
+          verify: bool) -> TuneResult:
+    target_fp = target_fingerprint(target.describe(), extra=f"runner={getattr(runner, 'name', '')}")
+    defaults = artifacts.default_configs()
+
+    def recorded(problem, config) -> Measurement | None:
+        if db is None:
+            return None
+        key = candidate_key(config.to_json() if config is not None else None)
+        return db.lookup(dispatch_fingerprint(problem), target_fp, key)
+
+    def measure(problem, config, estimate_us=None) -> Measurement:
+        cached = recorded(problem, config)
+        if cached is not None:
+            cached.details = {"cached": True}
+            return cached
+        m = runner.measure(problem, config)
+        m.dispatch = problem.dispatch
+        if db is not None:
+            db.record_measurement(dispatch_fingerprint(problem), target_fp, m,
+                                  candidate=config.to_json() if config is not None else None, estimate_us=estimate_us)
+        return m
+
+    def prepare(problem, configs) -> None:
+        """Let the runner compile a batch's unrecorded candidates in parallel (--jobs)."""
+        fresh = [c for c in configs if recorded(problem, c) is None]
+        if len(fresh) > 1:
+            runner.prepare(problem, fresh)
+
+    def default_config(problem):
+        iree_default = defaults.get(problem.dispatch)
+        return target.untuned_config(problem, iree_default) if iree_default is not None else None
+
+    hooks = SearchHooks(
+        measure=measure, prepare=prepare, default_config=default_config, twin_key=matcher_key,
+        check=options.proposal_check or (lambda problem, config: check_config(artifacts, problem, config)),
+        remeasure_default=(lambda problem: runner.measure(problem, None))
+        if getattr(runner, "measures_drift", False) else None,
+    )
+    calibration = db.load_calibration(target_fp) if db is not None else None
+    outcome = search_problems(problems, target, hooks, options, calibration=calibration, progress=progress)
+    if db is not None and outcome.calibration:
+        db.save_calibration(target_fp, outcome.calibration)
+
+    result = TuneResult(str(artifacts.model), target.name, options.strategy)
+    result.target_description = target_request_description(target)
+    result.dispatches, result.skipped = outcome.dispatches, outcome.skipped
+    if options.proposer is not None:
+        from .search.proposer import proposer_name
+
+        result.proposer = proposer_name(options.proposer)
+    if verify:
+        winners = {d.dispatch: d.best_config for d in result.dispatches if d.chosen == "tuned"}
+        result.spec_text, dropped = build_verified(artifacts, problems, winners, progress)
+        result.verified = True
+        for d in result.dispatches:
+            if d.dispatch in dropped:
+                d.chosen, d.note = "default", f"tuned config failed verification ({dropped[d.dispatch]}); " \
+                                              "fell back to default"
+                result.verify_notes.append(f"{d.dispatch}: {d.note}")
+    return result
+
+
+__all__ = ["TuneOptions", "TuneResult", "tune"]
+

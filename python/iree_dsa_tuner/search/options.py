@@ -1,0 +1,26 @@
+"""What a user may set about one tuning run (the pipeline's and the search's options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass
+class TuneOptions:
+    strategy: str = "pruned"
+    budget: int = 16  # measurements per dispatch
+    time_budget_s: float | None = None  # seconds of measuring per dispatch
+    seed: int = 0
+    jobs: int = 1  # parallel candidate compiles (timings stay serial)
+    repetitions: int = 5  # host: timed repetitions per candidate (median)
+    strategy_options: dict = field(default_factory=dict)
+    dispatches: tuple[str, ...] = ()  # only these symbols (all when empty)
+    # L2 (search/proposer.py): a callable request -> list of config JSON, e.g. ExternalProposer.
+    proposer: Callable[[dict], list] | None = None
+    proposer_budget: int | None = None  # measurements held back for proposals (None: budget // 4, >= 1)
+    proposer_when: str = "always"  # "always" | "below-target" (proposer.TRIGGERS)
+    proposer_min_share: float = 0.0  # ask only for dispatches with at least this Amdahl share
+    # Gate (c): (problem, config) -> NumericsVerdict; None = the pipeline's check
+    # (a one-dispatch spec compiled, applied and numerics compared).
+    proposal_check: Callable | None = None
