@@ -23,7 +23,7 @@ from iree_dsa_tuner.db import (
     target_fingerprint,
 )
 from iree_dsa_tuner.core.problems import ContractionProblem, OperandInfo
-from iree_dsa_tuner.runners import Measurement
+from iree_dsa_tuner.core.measurement import Measurement
 
 TFP = "t" * 64
 CONFIG = {"pipeline": "DoubleTilingExpert", "distribution": [0, 256, 0],
@@ -49,7 +49,7 @@ def test_dispatch_fingerprint_ignores_the_symbol_but_not_the_op():
 
 
 def test_target_fingerprint_covers_description_iree_and_cpu(monkeypatch):
-    from iree_dsa_tuner.db import fingerprint
+    from iree_dsa_tuner.core import fingerprint
 
     host = {"name": "host", "kind": "cpu", "clock_hz": 2.6e9}
     base = target_fingerprint(host)
@@ -125,7 +125,7 @@ def test_export_csv_and_json(tmp_path):
 _WRITER = textwrap.dedent("""\
     import sys, time
     from iree_dsa_tuner.db import TuningDatabase
-    from iree_dsa_tuner.runners import Measurement
+    from iree_dsa_tuner.core.measurement import Measurement
     db = TuningDatabase(sys.argv[1])
     for i in range(100000):
         db.record_measurement("dfp", "tfp", Measurement("ok", float(i), float(i), 1),

@@ -5,13 +5,8 @@ from __future__ import annotations
 import pytest
 
 from iree_dsa_tuner.errors import CompileError, InputError
-from iree_dsa_tuner.ir import (
-    AttentionProblem,
-    ContractionProblem,
-    ConvolutionProblem,
-    UntunableDispatch,
-    load_problems,
-)
+from iree_dsa_tuner.core.problems import AttentionProblem, ContractionProblem, ConvolutionProblem, UntunableDispatch
+from iree_dsa_tuner.ir import load_problems
 
 from conftest import matmul_model, write_model
 

@@ -8,9 +8,7 @@ import sys
 import pytest
 
 from iree_dsa_tuner.report import plots
-from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
-from iree_dsa_tuner.search.driver import TuneOptions, default_configs, tune_model
-from iree_dsa_tuner.targets import get_target
+from iree_dsa_tuner import TuneOptions, tune
 
 from conftest import INPUTS
 
@@ -20,9 +18,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture(scope="module")
 def report():
-    target = get_target("dsa-e1")
-    runner = DsaSimRunner(target, default_configs(MODEL))
-    return tune_model(MODEL, target, runner, None, TuneOptions(budget=6), target_fp="test", verify=False).to_json()
+    return tune(MODEL, "dsa-e1", TuneOptions(budget=6), verify=False).to_json()
 
 
 def test_report_keeps_what_the_plots_need(report):

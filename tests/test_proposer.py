@@ -9,22 +9,19 @@ from pathlib import Path
 
 import pytest
 
+from iree_dsa_plugin.runner import DsaSimRunner
+from iree_dsa_tuner import TuneOptions, compile_model
+from iree_dsa_tuner import tune as tune_pipeline
+from iree_dsa_tuner.core.status import NumericsVerdict, Status
 from iree_dsa_tuner.ir import load_problems
-from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
 from iree_dsa_tuner.search.cost_view import CostView
-from iree_dsa_tuner.search.driver import TuneOptions, default_configs, tune_model
 from iree_dsa_tuner.search.proposer import (
-    DUPLICATE,
-    ILLEGAL,
-    VERIFIED,
-    WRONG_NUMERICS,
     ExternalProposer,
-    NumericsVerdict,
     check_proposal,
     proposer_request,
     should_invoke,
-    verify_proposal,
 )
+from iree_dsa_tuner.tuning_spec.verify import check_config
 from iree_dsa_tuner.core.config import ConfigError
 from iree_dsa_tuner.targets import get_target
 
@@ -46,9 +43,7 @@ class RecordingRunner:
     name = "dsa-sim"
 
     def __init__(self, target):
-        self.inner = DsaSimRunner(target, default_configs(MODEL))
-        self.defaults = self.inner.defaults
-        self.untuned_dsa_config = self.inner.untuned_dsa_config
+        self.inner = DsaSimRunner(target, compile_model(MODEL).default_configs())
         self.measured: list[tuple[str, str | None]] = []
 
     def measure(self, problem, config):
@@ -66,7 +61,7 @@ def dsa():
 
 def tune(target, runner, verify=True, **options):
     options.setdefault("budget", 8)
-    return tune_model(MODEL, target, runner, None, TuneOptions(**options), target_fp="test", verify=verify)
+    return tune_pipeline(MODEL, target, TuneOptions(**options), runner=runner, verify=verify)
 
 
 def oversized_vector_config() -> dict:
@@ -87,7 +82,7 @@ def test_illegal_proposals_are_never_measured_and_never_win(dsa):
     for d in report.dispatches:
         run = d.proposer
         assert run.invoked and not run.error
-        assert [p.status for p in run.proposals] == [ILLEGAL] * 4
+        assert [p.status for p in run.proposals] == [Status.ILLEGAL] * 4
         reasons = [p.reason for p in run.proposals]
         assert "2 entries but the op has 3 loops" in reasons[0]
         assert "vector-size limit" in reasons[1]
@@ -121,8 +116,8 @@ def test_best_proposal_wins_after_passing_the_gate(dsa):
     oracle = exhaustive_best(dsa, SMALL)
     checked = []
 
-    def check(model, problem, config):
-        verdict = verify_proposal(model, problem, config)  # the real gate: applied + numerics
+    def check(problem, config):
+        verdict = check_config(compile_model(MODEL), problem, config)  # the real gate: applied + numerics
         checked.append((problem.dispatch, verdict))
         return verdict
 
@@ -130,7 +125,7 @@ def test_best_proposal_wins_after_passing_the_gate(dsa):
     report = tune(dsa, runner, strategy="random", budget=3, proposer_budget=1, dispatches=(SMALL,),
                   proposer=lambda request: [oracle], proposal_check=check)
     (d,) = report.dispatches
-    assert [p.status for p in d.proposer.proposals] == [VERIFIED]
+    assert [p.status for p in d.proposer.proposals] == [Status.VERIFIED]
     assert checked and checked[0][1].ok
     assert d.chosen == "tuned" and d.best_source == "proposer"
     assert key(d.best_config) == key(oracle)
@@ -143,13 +138,13 @@ def test_numerically_wrong_proposal_never_wins_even_when_fastest(dsa):
     oracle = exhaustive_best(dsa, SMALL)
     report = tune(dsa, RecordingRunner(dsa), strategy="random", budget=3, proposer_budget=1, dispatches=(SMALL,),
                   proposer=lambda request: [oracle],
-                  proposal_check=lambda model, problem, config: NumericsVerdict(WRONG_NUMERICS, "simulated mismatch"))
+                  proposal_check=lambda problem, config: NumericsVerdict(Status.WRONG_NUMERICS, "simulated mismatch"))
     (d,) = report.dispatches
     (proposal,) = d.proposer.proposals
-    assert proposal.status == WRONG_NUMERICS and proposal.reason == "simulated mismatch"
+    assert proposal.status == Status.WRONG_NUMERICS and proposal.reason == "simulated mismatch"
     fastest = min((t for t in d.trials if t.time_us is not None), key=lambda t: t.time_us)
     assert fastest.source == "proposer"  # it was the fastest measured ...
-    assert fastest.reason.startswith(WRONG_NUMERICS)
+    assert fastest.reason.startswith(Status.WRONG_NUMERICS)
     assert d.best_source != "proposer"  # ... and still did not win
     assert d.best_config is None or key(d.best_config) != key(oracle)
 
@@ -227,7 +222,7 @@ def test_duplicate_proposal_is_not_measured_twice(dsa):
 
     runner = RecordingRunner(dsa)
     report = tune(dsa, runner, budget=4, dispatches=(SMALL,), proposer=echo_best, verify=False)
-    assert [p.status for p in report.dispatches[0].proposer.proposals] == [DUPLICATE]
+    assert [p.status for p in report.dispatches[0].proposer.proposals] == [Status.DUPLICATE]
     keys = [k for _, k in runner.measured if k is not None]
     assert len(keys) == len(set(keys))
 
@@ -271,6 +266,6 @@ def test_register_blocking_end_to_end_on_the_host(tmp_path):
     run = d["proposer"]
     assert run["invoked"] and not run["error"] and run["budget"] == 2
     statuses = [p["status"] for p in run["proposals"]]
-    assert statuses and ILLEGAL not in statuses
+    assert statuses and Status.ILLEGAL not in statuses
     assert sum(1 for t in d["trials"] if t["source"] == "proposer") >= 1
     assert f"L2 {d['dispatch']}" in proc.stdout

@@ -5,11 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from iree_dsa_tuner.tuning_spec.reference import NotEvaluable, numpy_model
+from iree_dsa_tuner.ir import compile_model
+from iree_dsa_tuner.tuning_spec.reference import NotEvaluable, NumpyModel
 from iree_dsa_tuner.tuning_spec.verify import _function_signatures
-from iree_dsa_tuner.compiler import HOST_FLAGS
 
 from conftest import INPUTS
+
+
+def numpy_model(path):
+    return NumpyModel(compile_model(path).generic_input_text())
 
 
 def test_mlp3_matches_a_hand_written_numpy_mlp():
@@ -39,7 +43,7 @@ def test_int8_gemm_is_exact_integer_arithmetic():
 
 
 def test_torch_export_signatures_come_from_tensor_imports():
-    signatures, outputs, _ = _function_signatures(INPUTS / "torch_gemma_mlp.mlir", HOST_FLAGS)
+    signatures, outputs, _ = _function_signatures(compile_model(INPUTS / "torch_gemma_mlp.mlir"))
     assert list(signatures) == ["gemma_mlp"]  # the $async twin takes fences
     assert signatures["gemma_mlp"][0] == ((1, 1, 256), "f32")
     assert outputs["gemma_mlp"] == ["f32"]

@@ -12,21 +12,23 @@ from conftest import matmul_model, write_model
 from iree_dsa_tuner.db import DEFAULT_CANDIDATE_KEY, TuningDatabase, candidate_key, dispatch_fingerprint
 from iree_dsa_tuner.core.problems import tunable
 from iree_dsa_tuner.ir import load_problems
-from iree_dsa_tuner.runners import (
-    COMPILE_ERROR,
-    OK,
-    RUN_ERROR,
-    TIMEOUT,
-    HostBenchRunner,
-    LocalProcessPool,
-    LocalThreadPool,
-    Measurement,
-    ReplayRunner,
-    SerialExecutor,
-    drift,
-    make_runner,
-)
-from iree_dsa_tuner.runners.host import exclusive_timing, parse_benchmark_json
+from iree_dsa_tuner.compiler import HOST_FLAGS
+from iree_dsa_tuner.core.measurement import Measurement
+from iree_dsa_tuner.core.status import Status
+from iree_dsa_tuner.ir import compile_model
+from iree_dsa_tuner.runners import LocalProcessPool, LocalThreadPool, ReplayRunner, RunnerOptions, SerialExecutor
+from iree_dsa_tuner.runners.host import HostBenchRunner, exclusive_timing, parse_benchmark_json
+from iree_dsa_tuner.targets import get_target
+
+COMPILE_ERROR, OK, RUN_ERROR, TIMEOUT = Status.COMPILE_ERROR, Status.OK, Status.RUN_ERROR, Status.TIMEOUT
+# Code that runs must run the same on every x86-64 runner: pin an AVX2 part.
+HASWELL_FLAGS = tuple(f for f in HOST_FLAGS if not f.startswith("--iree-llvmcpu-target-cpu=")) + (
+    "--iree-llvmcpu-target-cpu=haswell",)
+
+
+def host_runner(model, **kwargs) -> HostBenchRunner:
+    """The host runner on `model` compiled for haswell (every x86-64 runner here executes it)."""
+    return HostBenchRunner(compile_model(model, HASWELL_FLAGS), get_target("host").describe(), **kwargs)
 
 SMALL_CONFIG = {"distribution": [4, 64, 0], "vector_common_parallel": [4, 16, 0], "vector_reduction": [0, 0, 8]}
 # m x n x k = 64 x 256 x 64 vector elements: far past llvm-cpu's vector size limit.
@@ -56,13 +58,6 @@ def test_measurement_status_is_checked_and_failures_are_one_line():
     assert m.reason == "a.mlir:1:1: error: boom" and m.median_us is None and not m.ok
 
 
-def test_drift_flags_more_than_ten_percent():
-    start = Measurement(OK, 100.0, 95.0, 5)
-    assert drift(start, Measurement(OK, 109.0, 100.0, 5)) == (pytest.approx(0.09), False)
-    assert drift(start, Measurement(OK, 85.0, 80.0, 5)) == (pytest.approx(-0.15), True)
-    assert drift(start, Measurement.failure(RUN_ERROR, "x")) == (None, False)
-
-
 def test_replay_runner_answers_from_records_and_counts_calls(tmp_path, inputs):
     problem = _problem(inputs / "mlp3.mlir")
     records = [
@@ -71,7 +66,7 @@ def test_replay_runner_answers_from_records_and_counts_calls(tmp_path, inputs):
         Measurement(COMPILE_ERROR, reason="large vector sizes", candidate=OVERSIZED).to_json(),
     ]
     runner = ReplayRunner(records)
-    assert runner.baseline(problem).median_us == 40.0
+    assert runner.measure(problem, None).median_us == 40.0
     assert runner.measure(problem, GOOD_64).median_us == 20.0  # by fingerprint
     assert runner.measure(problem, OVERSIZED).status == COMPILE_ERROR  # any dispatch
     missing = runner.measure(problem, SMALL_CONFIG)
@@ -104,12 +99,13 @@ def test_local_process_pool_keeps_order():
         assert pool.map(_square, list(range(5))) == [0, 1, 4, 9, 16]
 
 
-def test_make_runner_knows_the_simulator_slot():
-    from iree_dsa_tuner.runners import RUNNER_CLASSES, runner_class
-
-    assert runner_class("host-bench") is HostBenchRunner
-    assert "dsa-sim" in RUNNER_CLASSES
-    assert isinstance(make_runner("replay", []), ReplayRunner)
+def test_each_target_makes_its_own_runner(inputs):
+    artifacts = compile_model(inputs / "mlp3.mlir")
+    options = RunnerOptions(repetitions=2)
+    assert get_target("dsa-e1").make_runner(artifacts, options).name == "dsa-sim"
+    host = get_target("host").make_runner(artifacts, options)
+    assert isinstance(host, HostBenchRunner) and host.repetitions == 2 and host.measures_drift
+    host.close()
 
 
 def test_timings_never_overlap(tmp_path):
@@ -136,9 +132,10 @@ def test_timings_never_overlap(tmp_path):
 def test_host_runner_measures_default_and_a_config(tmp_path):
     model = write_model(tmp_path, "mm4.mlir", matmul_model(4, 64, 64))
     problem = _problem(model)
-    with HostBenchRunner(model, repetitions=3, warmup=1, timeout_s=120) as runner:
-        default = runner.baseline(problem)
+    with host_runner(model, repetitions=3, warmup=1, timeout_s=120) as runner:
+        default = runner.measure(problem, None)
         tuned = runner.measure(problem, SMALL_CONFIG)
+        iree_default = runner.artifacts.default_configs()[problem.dispatch]
     for m in (default, tuned):
         assert m.status == OK, m.reason
         assert 0 < m.min_us <= m.median_us < 1000, m
@@ -146,7 +143,9 @@ def test_host_runner_measures_default_and_a_config(tmp_path):
     assert default.candidate is None and tuned.candidate["vector_reduction"] == [0, 0, 8]
     # The configured dump proves which config each measurement ran.
     assert "vector_reduction = [0, 0, 8]" in tuned.details["lowering_config"]
-    assert "vector_reduction = [0, 0, 16]" in default.details["lowering_config"]
+    # IREE's own choice for this CPU, read from its configured IR (never assumed).
+    reduction = ", ".join(str(t) for t in iree_default.vector_reduction)
+    assert f"vector_reduction = [{reduction}]" in default.details["lowering_config"]
 
 
 @pytest.mark.slow
@@ -155,7 +154,7 @@ def test_host_runner_records_a_compile_error_and_goes_on(tmp_path):
     problem = _problem(model)
     db = TuningDatabase(tmp_path / "t.sqlite")
     dfp = dispatch_fingerprint(problem)
-    with HostBenchRunner(model, repetitions=2, warmup=0, timeout_s=120, jobs=2) as runner:
+    with host_runner(model, repetitions=2, warmup=0, timeout_s=120, jobs=2) as runner:
         configs = [OVERSIZED, GOOD_64, {**GOOD_64, "distribution": [32, 64]}]
         runner.prepare(problem, configs)  # compiled in parallel
         results = [runner.measure(problem, c) for c in configs]
@@ -176,7 +175,7 @@ def test_host_runner_records_a_compile_error_and_goes_on(tmp_path):
 def test_host_runner_times_out_as_a_result(tmp_path):
     model = write_model(tmp_path, "mm4.mlir", matmul_model(4, 64, 64))
     problem = _problem(model)
-    with HostBenchRunner(model, repetitions=2, timeout_s=120) as runner:
+    with host_runner(model, repetitions=2, timeout_s=120) as runner:
         runner.prepare(problem, [None])
         runner.timeout_s = 0.001  # the benchmark run cannot finish in time
         timed_out_run = runner.measure(problem, None)
@@ -189,7 +188,7 @@ def test_host_runner_times_out_as_a_result(tmp_path):
 def test_host_runner_reports_a_dispatch_the_model_lacks(tmp_path, inputs):
     model = write_model(tmp_path, "mm4.mlir", matmul_model(4, 64, 64))
     other = _problem(inputs / "mlp3.mlir")
-    with HostBenchRunner(model, timeout_s=120) as runner:
+    with host_runner(model, timeout_s=120) as runner:
         m = runner.measure(other, None)
     assert m.status == COMPILE_ERROR and "no benchmark" in m.reason
     assert DEFAULT_CANDIDATE_KEY == candidate_key(m.candidate)

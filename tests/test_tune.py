@@ -10,10 +10,9 @@ import sys
 import textwrap
 
 
+from iree_dsa_plugin.runner import DsaSimRunner
+from iree_dsa_tuner import TuneOptions, compile_model, tune
 from iree_dsa_tuner.db import TuningDatabase
-from iree_dsa_tuner.core.fingerprint import target_fingerprint
-from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
-from iree_dsa_tuner.search.driver import TuneOptions, default_configs, tune_model
 from iree_dsa_tuner.targets import get_target
 
 from conftest import INPUTS
@@ -39,9 +38,8 @@ class CountingRunner:
 
 def run_tune(db, budget=8, strategy="pruned"):
     target = get_target("dsa-e1")
-    runner = CountingRunner(DsaSimRunner(target, default_configs(MODEL)))
-    tfp = target_fingerprint(target.describe(), extra="runner=dsa-sim")
-    report = tune_model(MODEL, target, runner, db, TuneOptions(strategy=strategy, budget=budget), target_fp=tfp)
+    runner = CountingRunner(DsaSimRunner(target, compile_model(MODEL).default_configs()))
+    report = tune(MODEL, target, TuneOptions(strategy=strategy, budget=budget), db=db, runner=runner)
     return report, runner
 
 
@@ -76,7 +74,7 @@ KILLER = textwrap.dedent("""
     from test_tune import run_tune, CountingRunner
     import test_tune
     from iree_dsa_tuner.db import TuningDatabase
-    from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
+    from iree_dsa_plugin.runner import DsaSimRunner
     original = DsaSimRunner.measure
     count = 0
     def dying_measure(self, problem, config):

@@ -40,6 +40,26 @@ class TargetDescriptionError(ValueError):
 
 
 @dataclass(frozen=True)
+class CpuModel:
+    """`[cpu_model]` of a `kind = "cpu"` description: what the register-blocking model needs.
+
+    Every field is required: the cost model has no defaults of its own, so the
+    shipped file is the one place these numbers live.
+    """
+
+    vector_registers: int  # architectural vector registers (16 ymm with AVX2, 32 zmm with AVX-512)
+    load_ports: int  # vector loads per cycle
+    fma_latency_cycles: float  # dependent-chain latency of one FMA
+    loop_overhead_cycles: float  # per innermost vector_reduction iteration
+    unroll_budget: float  # vector FMAs in one unrolled step before code size hurts
+    remainder_penalty: float  # a vector tile that does not divide its loop
+    spill_penalty: float  # accumulators + operands beyond the register file
+    stream_overhead_bytes: float  # per contiguous run of a streamed operand
+    cache_bytes_per_s: float  # last-level cache streaming bandwidth
+    near_cache_bytes_per_s: float  # L1/L2 re-streaming inside a dispatch
+
+
+@dataclass(frozen=True)
 class TargetDescription:
     """One target in SI units (seconds, bytes, ops/s), derived from its file."""
 
@@ -73,6 +93,8 @@ class TargetDescription:
     roofline_slack: float
     latency_slack: float
     max_vector_elements: int  # llvm-cpu rejects larger vector tiles (IREE fact)
+    iree_target_cpu: str  # --iree-llvmcpu-target-cpu of the llvm-cpu path ("host", or a fixed part)
+    cpu: CpuModel | None  # kind "cpu" only: the register-blocking model's numbers
     declared_peak_ops_i8: float
     extras: dict[str, Any] = field(default_factory=dict)
 
@@ -268,8 +290,9 @@ def parse_description(data: dict, source: str) -> TargetDescription:
             raise r.error(f"space.quant_block_sizes[{i}]", f"expected a power of two, got {b}")
     vector_widths = r.int_list("compute.vector_widths")
 
+    cpu = _cpu_model(r) if kind == "cpu" else None
     extras = {k: v for k, v in data.items() if k not in
-              ("schema", "target", "compute", "memory", "dma", "launch", "space", "funnel", "iree")}
+              ("schema", "target", "compute", "memory", "dma", "launch", "space", "funnel", "iree", "cpu_model")}
     return TargetDescription(
         name=r.string("target.name"),
         kind=kind,
@@ -301,8 +324,25 @@ def parse_description(data: dict, source: str) -> TargetDescription:
         roofline_slack=r.number("funnel.roofline_slack"),
         latency_slack=r.number("funnel.latency_slack"),
         max_vector_elements=r.integer("iree.max_vector_elements"),
+        iree_target_cpu=r.string("iree.target_cpu", required=False, default="host") or "host",
+        cpu=cpu,
         declared_peak_ops_i8=declared_peak,
         extras=extras,
+    )
+
+
+def _cpu_model(r: _Reader) -> CpuModel:
+    return CpuModel(
+        vector_registers=r.integer("cpu_model.vector_registers"),
+        load_ports=r.integer("cpu_model.load_ports"),
+        fma_latency_cycles=r.number("cpu_model.fma_latency_cycles"),
+        loop_overhead_cycles=r.number("cpu_model.loop_overhead_cycles", allow_zero=True),
+        unroll_budget=r.number("cpu_model.unroll_budget"),
+        remainder_penalty=r.number("cpu_model.remainder_penalty"),
+        spill_penalty=r.number("cpu_model.spill_penalty"),
+        stream_overhead_bytes=r.number("cpu_model.stream_overhead_bytes", allow_zero=True),
+        cache_bytes_per_s=r.number("cpu_model.cache_bandwidth_gbps") * 1e9,
+        near_cache_bytes_per_s=r.number("cpu_model.near_cache_bandwidth_gbps") * 1e9,
     )
 
 

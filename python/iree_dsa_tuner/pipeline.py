@@ -18,7 +18,6 @@ import os
 import time
 from typing import Callable
 
-from .compiler import HOST_FLAGS
 from .core.fingerprint import candidate_key, dispatch_fingerprint, target_fingerprint
 from .core.measurement import Measurement
 from .ir.artifacts import ModelArtifacts, compile_model
@@ -50,7 +49,7 @@ def tune(model: str | os.PathLike | ModelArtifacts, target, options: TuneOptions
     t_start = time.perf_counter()
     if isinstance(target, str):
         target = get_target(target)
-    artifacts = model if isinstance(model, ModelArtifacts) else compile_model(model, HOST_FLAGS)
+    artifacts = model if isinstance(model, ModelArtifacts) else compile_model(model, target.compile_flags)
     problems = artifacts.problems()
 
     owns_db = isinstance(db, (str, os.PathLike))

@@ -119,8 +119,7 @@ def proposer_line(d) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..db import TuningDatabase
-    from ..core.fingerprint import target_fingerprint
+    from ..pipeline import tune
     from ..targets import get_target
 
     check_writable(args.output)

@@ -18,7 +18,8 @@ stream from the cache hierarchy. Per candidate, vectorised:
   vec_n columns) over the cache or DRAM bandwidth, slowed by short contiguous
   runs of the streamed weights ([K, N] weights stream vec_n elements per row);
 - launch: one dispatch.
-The inputs come from the target description (`[host_model]`), never from code.
+The inputs come from the target description (`[cpu_model]`, typed as
+`description.CpuModel`), never from code.
 """
 
 from __future__ import annotations
@@ -35,17 +36,19 @@ _F32 = 4
 
 def cpu_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray], geo=None) -> Estimate:
     """`geo` (the tile geometry) is unused: a CPU's cost is its register blocking."""
-    model = desc.extras.get("host_model", {})
-    registers = float(model.get("vector_registers", 32))
-    load_ports = float(model.get("load_ports", 2))
-    latency = float(model.get("fma_latency_cycles", 4))
-    loop_cycles = float(model.get("loop_overhead_cycles", 6))
-    unroll_budget = float(model.get("unroll_budget", 512))
-    remainder_penalty = float(model.get("remainder_penalty", 2.5))
-    spill_penalty = float(model.get("spill_penalty", 2.0))
-    stream_overhead = float(model.get("stream_overhead_bytes", 256))
-    cache_bw = float(model.get("cache_bandwidth_gbps", desc.dram_bytes_per_s / 1e9)) * 1e9
-    near_bw = float(model.get("near_cache_bandwidth_gbps", 2 * cache_bw / 1e9)) * 1e9
+    model = desc.cpu
+    if model is None:
+        raise ValueError(f"target {desc.name} has no [cpu_model]: the CPU cost model needs one")
+    registers = float(model.vector_registers)
+    load_ports = float(model.load_ports)
+    latency = model.fma_latency_cycles
+    loop_cycles = model.loop_overhead_cycles
+    unroll_budget = model.unroll_budget
+    remainder_penalty = model.remainder_penalty
+    spill_penalty = model.spill_penalty
+    stream_overhead = model.stream_overhead_bytes
+    cache_bw = model.cache_bytes_per_s
+    near_bw = model.near_cache_bytes_per_s
 
     m_in, n_in, k_in = shape.inner("m"), shape.inner("n"), shape.inner("k")
     rows = shape.batch * shape.outer("m") * shape.outer("n") * shape.outer("k")

@@ -104,10 +104,8 @@ class RooflineReport:
 
 def _bandwidth(shape: GemmShape, desc: TargetDescription) -> float:
     """DRAM for a DSA; for a CPU, its fastest cache level when the operands fit the LLC."""
-    if desc.kind == "cpu" and shape.compulsory_bytes <= desc.shared_bytes:
-        model = desc.extras.get("host_model", {})
-        if "near_cache_bandwidth_gbps" in model:
-            return float(model["near_cache_bandwidth_gbps"]) * 1e9
+    if desc.cpu is not None and shape.compulsory_bytes <= desc.shared_bytes:
+        return desc.cpu.near_cache_bytes_per_s
     return desc.dram_bytes_per_s
 
 

@@ -8,7 +8,7 @@ in its plugin.
 
 from __future__ import annotations
 
-from .base import Runner, as_config
+from .base import Runner, RunnerOptions, as_config
 from .executor import Executor, LocalProcessPool, LocalThreadPool, SerialExecutor, make_executor
 from .replay import ReplayRunner
 
@@ -18,6 +18,7 @@ __all__ = [
     "LocalThreadPool",
     "ReplayRunner",
     "Runner",
+    "RunnerOptions",
     "SerialExecutor",
     "as_config",
     "make_executor",

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import abc
 
+from ..compiler import HOST_FLAGS
 from ..core.candidate import TilingCandidate
 from ..space.space import CandidateSpace
 from ..core.config import CompilationConfig
 from ..description import TargetDescription
+
+
+CPU_FLAG = "--iree-llvmcpu-target-cpu="
 
 
 class Target(abc.ABC):
@@ -31,6 +35,17 @@ class Target(abc.ABC):
     @property
     def source(self) -> str:
         return self._description.source
+
+    @property
+    def compile_flags(self) -> tuple[str, ...]:
+        """iree-compile flags of this target's llvm-cpu path (its description's `iree.target_cpu`).
+
+        Every target, the DSA included, drives IREE's llvm-cpu code generation (a
+        pure-Python package cannot add a HAL backend); a DSA pins a fixed CPU so
+        that what compiles does not depend on the build machine.
+        """
+        cpu = self._description.iree_target_cpu
+        return tuple(f for f in HOST_FLAGS if not f.startswith(CPU_FLAG)) + (f"{CPU_FLAG}{cpu}",)
 
     def describe(self) -> TargetDescription:
         """Peak ops per type, memory levels, DMA and launch costs, ISA tile constraints."""

@@ -103,6 +103,10 @@ def machine_description() -> TargetDescription:
         bf16_k = 2 if "avx512_bf16" in flags else 1
         compute["mac_array"] = {"m": int(knobs.get("fma_ports", compute["mac_array"]["m"])), "n": lanes, "k": k_i8}
         compute["rate"] = {"i8": 1.0, "i4": 1.0, "f32": 1.0 / k_i8, "f16": 1.0 / k_i8, "bf16": bf16_k / k_i8}
+        # llvm-cpu refuses vectors of 512 native registers' bytes or more ("large vector
+        # sizes": 32768 bytes with AVX-512, 16384 with AVX2); m*n*k counts 4-byte accumulators.
+        data["iree"]["max_vector_elements"] = 512 * vector_bytes // _F32_BYTES
+        data["cpu_model"]["vector_registers"] = 32 if "avx512f" in flags else 16
         multiples = knobs.get("vector_n_multiples", [1])
         compute["vector_widths"] = [lanes * int(m) for m in multiples]
     clock = _max_mhz() or mhz
