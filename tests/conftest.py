@@ -4,9 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
 import pytest
 
 INPUTS = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def artifact_cache(tmp_path_factory):
+    """Compiled-model artifacts go to a directory of this test session, not ~/.cache."""
+    from iree_dsa_tuner.ir.artifacts import CACHE_ENV
+
+    previous = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("artifact-cache"))
+    yield Path(os.environ[CACHE_ENV])
+    if previous is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = previous
 
 
 @pytest.fixture

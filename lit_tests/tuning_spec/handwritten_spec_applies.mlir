@@ -15,10 +15,10 @@
 // CHECK:         linalg.matmul
 // CHECK-SAME:      lowering_config = #iree_cpu.lowering_config<distribution = [0, 256, 0], vector_common_parallel = [1, 64, 0], vector_reduction = [0, 0, 16]>
 
-// The matvec dispatch is not matched: IREE's default (n tile 64 / vector 16) stays.
+// The matvec dispatch is not matched: IREE's default for haswell (n tile 64 / vector 8) stays.
 // CHECK-LABEL: func.func @matvec_dispatch_0_matvec_2048x2048_f32()
 // CHECK:         linalg.matvec
-// CHECK-SAME:      lowering_config = #iree_cpu.lowering_config<distribution = [64, 0], vector_common_parallel = [16, 0], vector_reduction = [0, 16]>
+// CHECK-SAME:      lowering_config = #iree_cpu.lowering_config<cache_parallel = [64, 0], distribution = [64, 0], vector_common_parallel = [8, 0], vector_reduction = [0, 8]>
 
 module attributes {transform.with_named_sequence, iree_codegen.tuning_spec_with_default_entrypoint} {
   // Shared by every matcher: attach the config the matcher returned.

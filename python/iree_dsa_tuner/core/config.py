@@ -33,7 +33,7 @@ class ConfigError(ValueError):
 class CompilationConfig:
     """Pipeline + tile lists (one entry per loop of the root op) + target knobs.
 
-    `extra` holds target-specific knobs (e.g. `iree_dsa.dma_stages`) carried in
+    `extra` holds target-specific knobs (a DSA plugin's DMA stage depth, say) carried in
     the translation_info configuration dictionary; llvm-cpu ignores them and
     they survive into the configured dispatch.
     """

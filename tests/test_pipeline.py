@@ -1,0 +1,77 @@
+"""`iree_dsa_tuner.tune`: the one pipeline, and the model compiled once for all its stages."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+import iree_dsa_tuner
+from iree_dsa_tuner import compiler
+from iree_dsa_tuner.errors import CompileError
+from iree_dsa_tuner.ir import artifacts as artifacts_module
+
+from conftest import INPUTS, matmul_model, write_model
+
+MODEL = INPUTS / "mlp3.mlir"  # three dispatches
+DUMP_FLAGS = ("--iree-hal-dump-executable-sources-to", "--iree-hal-dump-executable-benchmarks-to",
+              "--compile-to=executable-sources", "--compile-to=executable-configurations")
+
+
+@pytest.fixture
+def iree_compiles(monkeypatch, tmp_path):
+    """Every iree-compile command line the tuner runs, with a fresh artifact cache."""
+    monkeypatch.setenv(artifacts_module.CACHE_ENV, str(tmp_path / "cache"))
+    calls: list[list[str]] = []
+    real_run = subprocess.run
+
+    def recording_run(argv, *args, **kwargs):
+        if argv and str(argv[0]).endswith("iree-compile"):
+            calls.append([str(a) for a in argv])
+        return real_run(argv, *args, **kwargs)
+
+    monkeypatch.setattr(compiler.subprocess, "run", recording_run)
+    return calls
+
+
+def _dispatch_dumps(calls) -> list[list[str]]:
+    return [argv for argv in calls if any(a.startswith(DUMP_FLAGS) for a in argv)]
+
+
+def test_a_dsa_tune_dumps_the_model_once(iree_compiles):
+    result = iree_dsa_tuner.tune(MODEL, "dsa-e1", iree_dsa_tuner.TuneOptions(budget=4))
+    assert len(result.dispatches) == 3 and result.verified and result.spec_text
+    dumps = _dispatch_dumps(iree_compiles)
+    assert len(dumps) == 1, dumps
+    # The same model again (inspect, verify, another tune) reuses the artifacts on disk.
+    iree_dsa_tuner.load_problems(MODEL, iree_dsa_tuner.get_target("dsa-e1").compile_flags)
+    assert len(_dispatch_dumps(iree_compiles)) == 1
+
+
+@pytest.mark.slow
+def test_a_host_tune_dumps_the_model_once(iree_compiles, tmp_path):
+    model = write_model(tmp_path, "three.mlir", "\n".join(
+        matmul_model(m, 64, 64, name=f"mm{m}") for m in (2, 4, 8)))
+    result = iree_dsa_tuner.tune(model, "host", iree_dsa_tuner.TuneOptions(budget=2, repetitions=1))
+    assert len(result.dispatches) == 3
+    assert all(d.default_us for d in result.dispatches)  # every default measured from the shared benchmarks
+    assert len(_dispatch_dumps(iree_compiles)) == 1
+
+
+def test_an_edited_model_is_compiled_again(iree_compiles, tmp_path):
+    model = write_model(tmp_path, "mm.mlir", matmul_model(4, 64, 64))
+    first = iree_dsa_tuner.compile_model(model)
+    model.write_text(matmul_model(8, 64, 64))
+    second = iree_dsa_tuner.compile_model(model)
+    assert first.directory != second.directory
+    assert [p.dispatch for p in second.problems()] != [p.dispatch for p in first.problems()]
+    assert len(_dispatch_dumps(iree_compiles)) == 2
+
+
+def test_a_model_iree_rejects_leaves_nothing_in_the_cache(iree_compiles, tmp_path):
+    model = write_model(tmp_path, "bad.mlir", "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                                              "  return %a : tensor<8xf32>\n}\n")
+    with pytest.raises(CompileError, match="bad.mlir"):
+        iree_dsa_tuner.compile_model(model)
+    cache = artifacts_module.cache_root() / "models"
+    assert list(cache.iterdir()) == []  # no staging directory, no half-made artifacts
