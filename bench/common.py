@@ -21,7 +21,7 @@ if str(REPO / "tools") not in sys.path:
     sys.path.insert(0, str(REPO / "tools"))
 
 import gen_basket  # noqa: E402  (tools/gen_basket.py)
-from iree_dsa_tuner.compiler import HOST_FLAGS, compile_to_vmfb, find_tool, tuning_spec_flags
+from iree_dsa_tuner.compiler import HOST_FLAGS, compile_to_vmfb, find_tool, tuning_spec_flags  # noqa: E402
 from iree_dsa_tuner.core.fingerprint import iree_version  # noqa: E402
 from iree_dsa_tuner.report import format_table  # noqa: E402
 
@@ -69,46 +69,36 @@ def write_models(entries: list[BasketEntry], directory: Path) -> dict[str, Path]
     return gen_basket.write_basket(directory, entries)
 
 
-def root_problem(model: Path):
-    """The single tunable root-op problem of a basket model."""
-    from iree_dsa_tuner.ir import load_problems
+def root_problem(artifacts):
+    """The single tunable root-op problem of a compiled basket model (`iree_dsa_tuner.compile_model`)."""
     from iree_dsa_tuner.core.problems import RootOpProblem
 
-    problems = [p for p in load_problems(model) if isinstance(p, RootOpProblem)]
+    problems = [p for p in artifacts.problems() if isinstance(p, RootOpProblem)]
     if len(problems) != 1:
-        raise RuntimeError(f"{model}: expected one root-op dispatch, found {len(problems)}")
+        raise RuntimeError(f"{artifacts.model}: expected one root-op dispatch, found {len(problems)}")
     return problems[0]
 
 
 # ---- tuner internals the benchmarks look at ----
 
 def cost_view_class():
-    """The driver's view of the funnel (legal set, ranking, estimates, calibration applied)."""
+    """The search's view of the funnel (legal set, ranking, estimates, calibration applied)."""
     from iree_dsa_tuner.search.cost_view import CostView
 
     return CostView
 
 
 def fidelity_functions():
-    """(fidelity(trials), fit_calibration(points)) exactly as the driver uses them."""
+    """(fidelity(trials), fit_calibration(points)) exactly as the search uses them."""
     from iree_dsa_tuner.costmodel.fidelity import fidelity, fit_calibration
 
     return fidelity, fit_calibration
 
 
-def default_configs(model: Path):
-    """IREE's own config per dispatch (what the DSA runner maps as "default")."""
-    try:
-        from iree_dsa_tuner.tuning_spec.reading import default_configs as read_defaults
-    except ImportError:
-        from iree_dsa_tuner.search.driver import default_configs as read_defaults
-    return read_defaults(model)
-
-
 # ---- whole-function timing with iree-benchmark-module ------------------------------------
 
-def compile_model(model: Path, out_vmfb: Path, spec_path: Path | None = None, extra_flags: tuple[str, ...] = ()) -> Path:
-    """The model compiled for this CPU, with a tuning spec when given (IREE's defaults otherwise)."""
+def compile_vmfb(model: Path, out_vmfb: Path, spec_path: Path | None = None, extra_flags: tuple[str, ...] = ()) -> Path:
+    """The whole model compiled to a module for this CPU, with a tuning spec when given (IREE's defaults otherwise)."""
     extra = (tuning_spec_flags(spec_path) if spec_path is not None else ()) + tuple(extra_flags)
     compile_to_vmfb(model, out_vmfb, extra_flags=extra, target_flags=HOST_FLAGS, timeout_s=300.0)
     return out_vmfb
@@ -261,8 +251,8 @@ def progress(text: str) -> None:
 
 
 __all__ = [
-    "BasketEntry", "REPO", "benchmark_function", "compile_model", "cost_view_class", "default_configs",
-    "fidelity_functions", "fmt", "gen_basket", "geomean",
+    "BasketEntry", "REPO", "benchmark_function", "compile_vmfb", "cost_view_class", "fidelity_functions", "fmt",
+    "gen_basket", "geomean",
     "iterations_for", "machine_summary", "median", "numpy_environment", "numpy_matmul_times",
     "print_header", "print_table", "progress", "relative_spread", "root_problem", "select_entries",
     "write_json", "write_models",

@@ -10,12 +10,13 @@ recorded in this run's tuning database. Every ranking below is computed on those
 same measurements:
 
 - before: the cost model with no calibration;
-- after (driver): the calibration the tuner itself stores: `tune_model` (pruned,
-  budget 16, no verification) runs on the shape with the same database (the fixed
-  set's measurements are served from it, anything else is measured), fits the
-  model's efficiency weights to what it measured and saves them; they are read
-  back with `db.load_calibration(target_fp)` and applied through the driver's
-  cost view (`search.cost_view.CostView`);
+- after (driver): the calibration the tuner itself stores: `iree_dsa_tuner.tune`
+  (pruned, budget 16, no verification) runs on the shape with the same database and
+  runner (the fixed set's measurements are served from it, anything else is
+  measured), fits the model's efficiency weights to what it measured and saves
+  them; they are read back with `db.load_calibration(target_fp)` (the key `tune`
+  uses: `target_fingerprint(target.describe(), extra="runner=host-bench")`) and
+  applied through the search driver's cost view (`search.cost_view.CostView`);
 - after (held-out): `fit_calibration` (the driver's fit) on the fixed sets of
   every *other* shape of this run, i.e. what a new shape sees from earlier ones.
 
@@ -56,16 +57,19 @@ def pick_candidates(view, top: int, extra: int, seed: int) -> list:
     return chosen
 
 
-def measure_shape(entry, model: Path, target, db, target_fp: str, args) -> dict:
-    from iree_dsa_tuner.core.fingerprint import dispatch_fingerprint
-    from iree_dsa_tuner.runners.host import HostBenchRunner
-    from iree_dsa_tuner.search.driver import TuneOptions, tune_model
+def measure_shape(entry, model: Path, target, db, args) -> dict:
+    from iree_dsa_tuner import TuneOptions, compile_model, tune
+    from iree_dsa_tuner.core.fingerprint import dispatch_fingerprint, target_fingerprint
+    from iree_dsa_tuner.runners import RunnerOptions
 
     cost_view = common.cost_view_class()
-    problem = common.root_problem(model)
+    artifacts = compile_model(model, target.compile_flags)
+    problem = common.root_problem(artifacts)
     before = cost_view(problem, target, None)
     candidates = pick_candidates(before, args.top, args.extra, args.seed)
-    runner = HostBenchRunner(model, repetitions=args.repetitions)
+    runner = target.make_runner(artifacts, RunnerOptions(repetitions=args.repetitions))
+    # The key `tune` records under and reads its calibration from (target + runner).
+    target_fp = target_fingerprint(target.describe(), extra=f"runner={runner.name}")
     times_us, terms = {}, {}
     dfp = dispatch_fingerprint(problem)
     started = time.perf_counter()
@@ -79,8 +83,8 @@ def measure_shape(entry, model: Path, target, db, target_fp: str, args) -> dict:
             if m.ok:
                 terms[c] = before.terms(c)
         measure_s = time.perf_counter() - started
-        options = TuneOptions(strategy="pruned", budget=args.budget, seed=args.seed)
-        report = tune_model(model, target, runner, db, options, target_fp=target_fp, verify=False)
+        options = TuneOptions(strategy="pruned", budget=args.budget, seed=args.seed, repetitions=args.repetitions)
+        report = tune(artifacts, target, options, db=db, runner=runner, verify=False)
     finally:
         runner.close()
     calibration = db.load_calibration(target_fp)
@@ -156,21 +160,19 @@ def main(argv=None) -> int:
         args.top, args.extra, args.budget, args.repetitions = min(args.top, 6), min(args.extra, 2), min(args.budget, 6), 1
 
     from iree_dsa_tuner.db import TuningDatabase
-    from iree_dsa_tuner.core.fingerprint import target_fingerprint
     from iree_dsa_tuner.targets import get_target
 
     machine = common.print_header("bench/cost_model_fidelity.py: host cost model ranking, before/after calibration")
     names = args.shape or list(QUICK_SHAPES if args.quick else DEFAULT_SHAPES)
     entries = [common.gen_basket.find_entry(n) for n in names]
     target = get_target("host")
-    target_fp = target_fingerprint(target.describe(), extra="runner=host-bench")
     results = []
     with tempfile.TemporaryDirectory(prefix="fidelity-") as tmp:
         models = common.write_models(entries, Path(tmp) / "models")
         with TuningDatabase(Path(tmp) / "tuning.sqlite") as db:
             for n, entry in enumerate(entries, start=1):
                 common.progress(f"[{n}/{len(entries)}] {entry.label}: measuring {args.top}+{args.extra} candidates")
-                results.append(measure_shape(entry, models[entry.name], target, db, target_fp, args))
+                results.append(measure_shape(entry, models[entry.name], target, db, args))
     held_out(results, target)
     summary = print_results(results)
     common.write_json(args.json, {

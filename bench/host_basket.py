@@ -4,8 +4,8 @@
     python bench/host_basket.py --quick          # one tiny shape, smoke mode
 
 Per shape (tools/gen_basket.py writes the models):
-1. tune: `tune_model` on the host target (strategy pruned, budget 16 measurements
-   per dispatch, a temporary tuning database for this run, spec verified);
+1. tune: `iree_dsa_tuner.tune` on the host target (strategy pruned, budget 16
+   measurements per dispatch, a temporary tuning database for this run, spec verified);
    records the tuning wall time and the measurements spent;
 2. compile the model with IREE's defaults and with the tuned spec
    (`--iree-codegen-tuning-spec-path`, see compiler.tuning_spec_flags);
@@ -65,21 +65,12 @@ DATA_TILING_FLAGS = ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=a
 
 def tune_entry(entry, model: Path, db, args) -> dict:
     """Run the tuner on one basket model; returns what the report says about its dispatch."""
-    from iree_dsa_tuner.core.fingerprint import target_fingerprint
-    from iree_dsa_tuner.runners.host import HostBenchRunner
-    from iree_dsa_tuner.search.driver import TuneOptions, tune_model
-    from iree_dsa_tuner.targets import get_target
+    from iree_dsa_tuner import TuneOptions, tune
 
-    target = get_target("host")
-    runner = HostBenchRunner(model, repetitions=args.tuner_repetitions)
-    target_fp = target_fingerprint(target.describe(), extra=f"runner={runner.name}")
-    options = TuneOptions(strategy=args.strategy, budget=args.budget, seed=args.seed)
+    options = TuneOptions(strategy=args.strategy, budget=args.budget, seed=args.seed,
+                          repetitions=args.tuner_repetitions)
     started = time.perf_counter()
-    try:
-        report = tune_model(model, target, runner, db, options, target_fp=target_fp,
-                            progress=common.progress if args.verbose else None, verify=True)
-    finally:
-        runner.close()
+    report = tune(model, "host", options, db=db, progress=common.progress if args.verbose else None, verify=True)
     wall_s = time.perf_counter() - started
     tuned = [d for d in report.dispatches]
     if not tuned:
@@ -285,19 +276,19 @@ def main(argv=None) -> int:
                 common.progress(f"[{n}/{len(entries)}] {entry.label}: tuning (strategy {args.strategy}, budget {args.budget})")
                 model = models[entry.name]
                 tuned = tune_entry(entry, model, db, args)
-                default_vmfb = common.compile_model(model, work / f"{entry.name}.default.vmfb")
+                default_vmfb = common.compile_vmfb(model, work / f"{entry.name}.default.vmfb")
                 if tuned["spec_text"]:
                     spec = work / f"{entry.name}.spec.mlir"
                     spec.write_text(tuned["spec_text"])
-                    tuned_vmfb = common.compile_model(model, work / f"{entry.name}.tuned.vmfb", spec)
+                    tuned_vmfb = common.compile_vmfb(model, work / f"{entry.name}.tuned.vmfb", spec)
                 else:
                     tuned_vmfb = default_vmfb  # the tuner kept IREE's default: timed again as "tuned"
                 common.progress(f"    {tuned.get('chosen')} after {tuned['wall_s']:.1f} s "
                                 f"({tuned.get('measured')} measured); timing {args.rounds} rounds")
                 data_tiling_vmfb = None
                 if not args.no_data_tiling:
-                    data_tiling_vmfb = common.compile_model(model, work / f"{entry.name}.dt.vmfb",
-                                                            extra_flags=DATA_TILING_FLAGS)
+                    data_tiling_vmfb = common.compile_vmfb(model, work / f"{entry.name}.dt.vmfb",
+                                                           extra_flags=DATA_TILING_FLAGS)
                 timed = time_entry(entry, default_vmfb, tuned_vmfb, args, data_tiling_vmfb)
                 row = shape_row(entry, tuned, timed)
                 row["tune"]["spec_text"] = tuned["spec_text"]

@@ -10,7 +10,7 @@ sum. Variants:
   default       IREE 3.13's llvm-cpu choice (DoubleTilingExpert)
   data-tiling   --iree-opt-data-tiling: pack + linalg.mmt4d (Mmt4dTilingExpert)
   dt+ukernels   the same with --iree-llvmcpu-enable-ukernels=all
-  tuned         the tuner's verified spec (pruned, budget 16) on the default path
+  tuned         `iree_dsa_tuner.tune`'s verified spec (pruned, budget 16) on the default path
 
     python bench/iree_knobs.py [--quick] [--rounds 5] [--json OUT]
 """
@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 import common
-from iree_dsa_tuner.compiler import HOST_FLAGS, compile_to_vmfb, find_tool, tuning_spec_flags
+from iree_dsa_tuner.compiler import compile_to_vmfb, find_tool, tuning_spec_flags
 
 # (M, N, K, element type); int8 accumulates in i32.
 SHAPES = [(1, 1024, 4096, "f32"), (1, 4096, 1024, "f32"), (1, 2048, 2048, "f32"), (1, 2048, 16384, "f32"),
@@ -83,16 +83,11 @@ def time_call(vmfb: Path, function: str) -> float:
     return common.median(b["real_time"] * unit[b["time_unit"]] for b in runs) / REPEAT
 
 
-def tuned_spec(model: Path, work: Path) -> Path:
-    from iree_dsa_tuner.core.fingerprint import target_fingerprint
-    from iree_dsa_tuner.runners.host import HostBenchRunner
-    from iree_dsa_tuner.search.driver import TuneOptions, tune_model
-    from iree_dsa_tuner.targets import get_target
+def tuned_spec(model: Path, work: Path) -> Path | None:
+    """The verified spec `iree_dsa_tuner.tune` finds on the host (pruned, budget 16); None if none won."""
+    from iree_dsa_tuner import TuneOptions, tune
 
-    target = get_target("host")
-    with HostBenchRunner(model, repetitions=3) as runner:
-        report = tune_model(model, target, runner, None, TuneOptions(budget=16),
-                            target_fp=target_fingerprint(target.describe(), extra="runner=host-bench"))
+    report = tune(model, "host", TuneOptions(budget=16, repetitions=3))
     spec = work / "spec.mlir"
     spec.write_text(report.spec_text)
     return spec if report.spec_text else None

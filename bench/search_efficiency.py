@@ -6,9 +6,10 @@
 (a) dsa-e1, the whole basket. The exact exhaustive optimum comes from the
     vectorised timing model (`simulate_columns`) over every legal candidate of
     `target.space(problem)` (legal = not removed by the funnel's legality stage);
-    the optimum is checked against the DSA runner once. Then `pruned`, `random`
-    and `evolutionary` run through `tune_model` with the DSA runner (no database,
-    no spec verification) at equal budgets: 16 measurements and 1% of the space.
+    the optimum is checked against the DSA runner (`dsa-sim`) once. Then `pruned`,
+    `random` and `evolutionary` run through `iree_dsa_tuner.tune` with the DSA runner
+    (no database, no spec verification) at equal budgets: 16 measurements and 1% of
+    the space.
     Random and evolutionary run with several seeds; their median is reported.
     Figures: fraction of the optimum reached (optimum time / best time found),
     measurements spent, pruning ratio (space / funnel survivors), and the share of
@@ -19,7 +20,7 @@
     --host-cap, the funnel's survivors plus a seeded sample of the rest, up to the
     cap, are measured instead (reported as capped: the "optimum" is then the best of
     that sample and of anything a strategy measured beyond it). `pruned`, `random`
-    and `evolutionary` then run through `tune_model` against those recorded
+    and `evolutionary` then run through `iree_dsa_tuner.tune` against those recorded
     measurements (a candidate not recorded is measured live and added), so every
     strategy sees identical numbers and the comparison is not noise.
 """
@@ -35,6 +36,8 @@ from pathlib import Path
 import numpy as np
 
 import common
+from iree_dsa_tuner.core.fingerprint import candidate_key
+from iree_dsa_tuner.runners import Runner
 
 DSA_TARGET = "dsa-e1"
 STRATEGIES = ("pruned", "random", "evolutionary")
@@ -55,12 +58,12 @@ def legal_mask(funnel) -> np.ndarray:
     return ~np.isin(funnel.reason_code, list(LEGALITY_CODES))
 
 
-def run_strategy(model: Path, target, runner, strategy: str, budget: int, seed: int) -> dict:
-    """One `tune_model` run without database or verification; what the strategy found and spent."""
-    from iree_dsa_tuner.search.driver import TuneOptions, tune_model
+def run_strategy(artifacts, target, runner, strategy: str, budget: int, seed: int) -> dict:
+    """One `iree_dsa_tuner.tune` run without database or verification; what the strategy found and spent."""
+    from iree_dsa_tuner import TuneOptions, tune
 
     options = TuneOptions(strategy=strategy, budget=budget, seed=seed)
-    report = tune_model(model, target, runner, None, options, target_fp=f"bench-{target.name}", verify=False)
+    report = tune(artifacts, target, options, runner=runner, verify=False)
     d = report.dispatches[0]
     return {"strategy": strategy, "budget": budget, "seed": seed, "best_us": d.best_us, "default_us": d.default_us,
             "measured": d.measured, "failed": d.failed, "survivors": d.survivors, "space_size": d.space_size,
@@ -90,9 +93,10 @@ def budgets_for(space_size: int, fixed: list[int], cap: int) -> dict[str, int]:
 
 def dsa_part(entries, work: Path, args) -> dict:
     from iree_dsa_plugin.timing import simulate_columns
-    from iree_dsa_tuner.costmodel import run_funnel
-    from iree_dsa_tuner.runners.dsa_sim import DsaSimRunner
+    from iree_dsa_tuner import compile_model
     from iree_dsa_tuner.core.shape import gemm_shape
+    from iree_dsa_tuner.costmodel import run_funnel
+    from iree_dsa_tuner.runners import RunnerOptions
     from iree_dsa_tuner.targets import get_target
 
     target = get_target(DSA_TARGET)
@@ -100,9 +104,9 @@ def dsa_part(entries, work: Path, args) -> dict:
     models = common.write_models(entries, work / "models")
     rows = []
     for n, entry in enumerate(entries, start=1):
-        model = models[entry.name]
-        problem = common.root_problem(model)
-        runner = DsaSimRunner(target, common.default_configs(model))
+        artifacts = compile_model(models[entry.name], target.compile_flags)
+        problem = common.root_problem(artifacts)
+        runner = target.make_runner(artifacts, RunnerOptions())  # dsa-sim: IREE's default mapped as "default"
         started = time.perf_counter()
         space = target.space(problem)
         columns = space.columns()
@@ -123,7 +127,7 @@ def dsa_part(entries, work: Path, args) -> dict:
             per_budget[label] = {}
             for strategy in STRATEGIES:
                 seeds = range(args.seeds) if strategy in SEEDED else range(1)
-                runs = [run_strategy(model, target, runner, strategy, budget, seed) for seed in seeds]
+                runs = [run_strategy(artifacts, target, runner, strategy, budget, seed) for seed in seeds]
                 per_budget[label][strategy] = strategy_summary(runs, optimum_us)
         default_us = per_budget[next(iter(budgets))]["pruned"]["runs"][0]["default_us"]
         row = {
@@ -199,39 +203,35 @@ def print_dsa(part: dict, args) -> dict:
 
 # ---- (b) host ------------------------------------------------------------------------
 
-class RecordedOrLiveRunner:
+class RecordedOrLiveRunner(Runner):
     """Answers from recorded measurements; measures (and records) what is not recorded yet."""
 
-    def __init__(self, live, table: dict):
+    name = "recorded-or-live"
+
+    def __init__(self, live: Runner, table: dict):
         self.live, self.table = live, table
-        self.name = "recorded-or-live"
         self.live_calls = 0
 
     def measure(self, problem, config):
-        from iree_dsa_tuner.core.fingerprint import candidate_key
-
         key = candidate_key(config.to_json() if config is not None else None)
         if key not in self.table:
             self.table[key] = self.live.measure(problem, config)
             self.live_calls += 1
         return self.table[key]
 
-    def close(self):
-        pass
-
 
 def host_part(entries, work: Path, args) -> dict:
-    from iree_dsa_tuner.core.fingerprint import candidate_key
-    from iree_dsa_tuner.runners.host import HostBenchRunner
+    from iree_dsa_tuner import compile_model
     from iree_dsa_tuner.core.config import ConfigError
+    from iree_dsa_tuner.runners import RunnerOptions
     from iree_dsa_tuner.targets import get_target
 
     target = get_target("host")
     models = common.write_models(entries, work / "host-models")
     rows = []
     for n, entry in enumerate(entries, start=1):
-        model = models[entry.name]
-        problem = common.root_problem(model)
+        artifacts = compile_model(models[entry.name], target.compile_flags)
+        problem = common.root_problem(artifacts)
         view = common.cost_view_class()(problem, target)
         legal = list(view.legal)
         capped = len(legal) > args.host_cap
@@ -242,7 +242,7 @@ def host_part(entries, work: Path, args) -> dict:
             chosen += rng.sample(rest, min(len(rest), args.host_cap - len(chosen)))
         else:
             chosen = legal
-        runner = HostBenchRunner(model, repetitions=args.host_repetitions, jobs=args.jobs)
+        runner = target.make_runner(artifacts, RunnerOptions(repetitions=args.host_repetitions, jobs=args.jobs))
         table = {}
         started = time.perf_counter()
         try:
@@ -269,7 +269,7 @@ def host_part(entries, work: Path, args) -> dict:
                 per_budget[label] = {}
                 for strategy in STRATEGIES:
                     seeds = range(args.seeds) if strategy in SEEDED else range(1)
-                    per_budget[label][strategy] = [run_strategy(model, target, replay, strategy, budget, seed)
+                    per_budget[label][strategy] = [run_strategy(artifacts, target, replay, strategy, budget, seed)
                                                    for seed in seeds]
         finally:
             runner.close()
