@@ -39,6 +39,13 @@ class TargetDescriptionError(ValueError):
         super().__init__(f"{source}: field '{field_path}': {message}")
 
 
+class UnsupportedElementType(KeyError):
+    """A root op's type the target has no MAC rate for; the message names both."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unsupported element type"
+
+
 @dataclass(frozen=True)
 class CpuModel:
     """`[cpu_model]` of a `kind = "cpu"` description: what the register-blocking model needs.
@@ -113,7 +120,8 @@ class TargetDescription:
         for name in self.rates:
             if element_bits(name) == element_bits(wider) and name[0] == wider[0]:
                 return name
-        raise KeyError(f"target {self.name} has no MAC rate for element type {wider!r}")
+        raise UnsupportedElementType(f"{self.name} does not compute in {wider} (it has MAC rates for "
+                                     f"{', '.join(sorted(self.rates))})")
 
     def rate(self, element_type: str) -> float:
         return self.rates[element_type]

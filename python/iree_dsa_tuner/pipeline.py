@@ -18,7 +18,7 @@ import os
 import time
 from typing import Callable
 
-from .core.fingerprint import candidate_key, dispatch_fingerprint, target_fingerprint
+from .core.fingerprint import candidate_key, default_key, dispatch_fingerprint, target_fingerprint
 from .core.measurement import Measurement
 from .ir.artifacts import ModelArtifacts, compile_model
 from .runners.base import RunnerOptions
@@ -71,14 +71,21 @@ def tune(model: str | os.PathLike | ModelArtifacts, target, options: TuneOptions
 
 def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db, runner, progress,
           verify: bool) -> TuneResult:
-    target_fp = target_fingerprint(target.describe(), extra=f"runner={getattr(runner, 'name', '')}")
+    # Records are reusable only under the same target, runner and compile flags.
+    target_fp = target_fingerprint(target.describe(), extra=f"runner={getattr(runner, 'name', '')};"
+                                                           f"flags={' '.join(artifacts.target_flags)}")
     defaults = artifacts.default_configs()
+
+    def key_of(problem, config) -> str:
+        if config is not None:
+            return candidate_key(config.to_json())
+        applied = defaults.get(problem.dispatch)
+        return default_key(applied.to_json() if applied is not None else None)
 
     def recorded(problem, config) -> Measurement | None:
         if db is None:
             return None
-        key = candidate_key(config.to_json() if config is not None else None)
-        return db.lookup(dispatch_fingerprint(problem), target_fp, key)
+        return db.lookup(dispatch_fingerprint(problem), target_fp, key_of(problem, config))
 
     def measure(problem, config, estimate_us=None) -> Measurement:
         cached = recorded(problem, config)
@@ -88,7 +95,7 @@ def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db,
         m = runner.measure(problem, config)
         m.dispatch = problem.dispatch
         if db is not None:
-            db.record_measurement(dispatch_fingerprint(problem), target_fp, m,
+            db.record_measurement(dispatch_fingerprint(problem), target_fp, m, key=key_of(problem, config),
                                   candidate=config.to_json() if config is not None else None, estimate_us=estimate_us)
         return m
 
@@ -122,8 +129,11 @@ def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db,
         result.proposer = proposer_name(options.proposer)
     if verify:
         winners = {d.dispatch: d.best_config for d in result.dispatches if d.chosen == "tuned"}
-        result.spec_text, dropped = build_verified(artifacts, problems, winners, progress)
+        verified = build_verified(artifacts, problems, winners, progress)
+        result.spec_text, dropped = verified.text, verified.dropped
         result.verified = True
+        if verified.text and verified.report is not None:
+            result.numerics = [n.to_json() for n in verified.report.numerics]
         for d in result.dispatches:
             if d.dispatch in dropped:
                 d.chosen, d.note = "default", f"tuned config failed verification ({dropped[d.dispatch]}); " \

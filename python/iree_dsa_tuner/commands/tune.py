@@ -165,7 +165,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"plot: {path}")
     if report.spec_text:
         write_output(args.output, report.spec_text)
-        print(f"\nspec: {args.output} (verified: every config applied, numerics match)")
+        print(f"\nspec: {args.output} (verified: {report.verification()})")
+    elif not report.dispatches:
+        print("\nnothing to tune: no dispatch of this model has a root op the tuner can search; no spec written")
     else:
         print("\nno dispatch beat IREE's default; no spec written")
     return 0

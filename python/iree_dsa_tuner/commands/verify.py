@@ -22,7 +22,9 @@ def add_parser(subparsers) -> None:
         "model evaluated with numpy from its linalg form (or, for ops the evaluator does not cover such as "
         "convolution windows and attention, IREE's default build; the report says which), integers "
         "exact, floats within a dtype tolerance. "
-        "Exit 0 only when every op is applied and numerics match.",
+        "A function that returns nothing (an e2e test asserting with check.expect_*) is reported "
+        "'not checked', never as a match. Exit 0 only when every op is applied, at least one output "
+        "was compared, and none differs (--no-numerics: application only).",
     )
     p.add_argument("model", metavar="MODEL.mlir")
     p.add_argument("spec", metavar="SPEC.mlir")
@@ -44,16 +46,25 @@ def run(args: argparse.Namespace) -> int:
         rows = [[v.dispatch or "-", v.status, v.reason or v.actual_lowering_config or ""] for v in report.ops]
         print(format_table(["dispatch", "status", "detail"], rows))
         for n in report.numerics:
+            if not n.checked:
+                print(f"numerics {n.function}: not checked ({n.detail})")
+                continue
             verdict = "match" if n.ok else "MISMATCH"
             print(f"numerics {n.function} output {n.output} ({n.element_type}): {verdict}, "
                   f"max err {n.max_error:.3g} (tolerance {n.tolerance:.3g}) vs {n.reference or '-'} {n.detail}".rstrip())
         applied = sum(v.status == "applied" for v in report.ops)
-        print(f"\n{applied}/{len(report.ops)} applied; " + ("OK" if report.ok else "FAILED"))
+        unchecked = report.numerics_checked and not any(n.checked for n in report.numerics)
+        verdict = "OK" if report.ok else ("numerics NOT CHECKED" if unchecked and not report.numerics_mismatch
+                                          and applied == len(report.ops) else "FAILED")
+        print(f"\n{applied}/{len(report.ops)} applied; {verdict}")
     if not report.ok:
         bad = [v for v in report.ops if v.status != "applied"]
         for v in bad:
             print(f"iree-dsa-tune: {v.status}: {v.dispatch or v.matcher}: {v.reason}", file=sys.stderr)
         for n in report.numerics:
-            if not n.ok:
+            if n.checked and not n.ok:
                 print(f"iree-dsa-tune: numerics mismatch in @{n.function} output {n.output}: {n.detail}", file=sys.stderr)
+        if report.numerics_checked and not any(n.checked for n in report.numerics):
+            print("iree-dsa-tune: numerics not checked: no function of the model returned an output to compare "
+                  "(--no-numerics checks application only)", file=sys.stderr)
     return 0 if report.ok else 1

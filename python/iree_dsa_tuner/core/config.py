@@ -118,19 +118,36 @@ class CompilationConfig:
         )
 
 
-def config_from_attrs(lowering_config: str, translation_info: str) -> CompilationConfig:
+def config_from_attrs(lowering_config: str, translation_info: str, num_loops: int | None = None) -> CompilationConfig:
     """Parse `#iree_cpu.lowering_config<...>` + translation_info text into a CompilationConfig.
 
-    Reading only (the #iree_cpu attributes have no Python accessors in 3.13):
-    the text comes from the bindings' own printer, so its form is fixed.
+    Reading only (the #iree_cpu attributes have no Python accessors in 3.13): the
+    text comes from the bindings' own printer, so its form is fixed. IREE accepts
+    a tile list shorter than the op's loops (the rest untiled) and levels left out
+    (`linalg.dot`'s default has no vector_common_parallel); with `num_loops` known,
+    both are read as zeros, so every form IREE accepts has one reading. Levels this
+    class does not model (`cache_parallel`, ...) are not part of the result.
     """
-
     levels = {}
-    for name in ("distribution", "vector_common_parallel", "vector_reduction"):
-        m = re.search(name + r" = \[([^\]]*)\]", lowering_config)
-        if not m:
-            raise ConfigError(f"no {name} level in {lowering_config}")
-        levels[name] = tuple(int(v) for v in m.group(1).split(",") if v.strip())
+    for name in TILE_LEVELS:
+        m = re.search(r"\b" + name + r" = (\{[^}]*\}|\[[^\]]*\])", lowering_config)
+        if m is None:
+            if num_loops is None:
+                raise ConfigError(f"no {name} level in {lowering_config}")
+            levels[name] = (0,) * num_loops
+            continue
+        text = m.group(1)
+        if text.startswith("{"):  # {sizes = [...], interchange = [...]}: a loop order we cannot express
+            if "interchange" in text:
+                raise ConfigError(f"{name} has an interchange, which a tile list cannot express: {text}")
+            sizes = re.search(r"sizes\s*=\s*\[([^\]]*)\]", text)
+            text = f"[{sizes.group(1) if sizes else ''}]"
+        values = tuple(int(v) for v in text.strip("[]").split(",") if v.strip())
+        if num_loops is not None:
+            if len(values) > num_loops:
+                raise ConfigError(f"{name} has {len(values)} entries but the op has {num_loops} loops")
+            values = values + (0,) * (num_loops - len(values))
+        levels[name] = values
     p = re.search(r"#iree_cpu\.pipeline<(\w+)>", translation_info)
     if not p:
         raise ConfigError(f"no CPU pipeline in {translation_info}")

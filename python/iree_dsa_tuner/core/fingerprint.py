@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .config import CompilationConfig, ConfigError
 
+
 def iree_version() -> str:
     """The compiler's own version string (part of every tuning-record key)."""
     try:
@@ -21,7 +22,6 @@ def iree_version() -> str:
         return getattr(v, "VERSION", "") or getattr(v, "REVISIONS", {}).get("IREE", "unknown")
     except Exception:
         return "unknown"
-
 
 
 # The key of "no spec entry": IREE's own default config for the dispatch.
@@ -79,6 +79,17 @@ def target_fingerprint(description, extra: str = "") -> str:
     if _is_host(description):
         parts["cpu"] = host_cpu_model()
     return _sha256(_canonical_json(parts))
+
+
+def default_key(applied_config_json: dict | None) -> str:
+    """The key of "IREE's default" on one dispatch: the config IREE actually applies.
+
+    Two models with the same root op can carry different defaults (an op that arrives
+    pre-configured, other compile flags), so the default is keyed by what it is.
+    """
+    if applied_config_json is None:
+        return DEFAULT_CANDIDATE_KEY
+    return f"{DEFAULT_CANDIDATE_KEY}:{_canonical_json(applied_config_json)}"
 
 
 def candidate_key(config_json: dict | None) -> str:

@@ -133,15 +133,18 @@ class TuningDatabase:
         *,
         candidate: dict | None = None,
         estimate_us: float | None = None,
+        key: str | None = None,
     ) -> str:
         """Store one measurement (committed before returning); returns its candidate key.
 
         `candidate` defaults to `measurement.candidate`; None means IREE's default.
+        `key` overrides the key made from the candidate (`core.fingerprint.default_key`
+        names which default was measured).
         """
         candidate = candidate if candidate is not None else measurement.candidate
         if candidate is not None and hasattr(candidate, "to_json"):
             candidate = candidate.to_json()
-        key = make_candidate_key(candidate)
+        key = key or make_candidate_key(candidate)
         estimate = estimate_us if estimate_us is not None else measurement.estimate_us
         created = measurement.created_at or _now()
         # Autocommit mode: the statement is its own transaction, durable on return.

@@ -30,7 +30,7 @@ from pathlib import Path
 from ..compiler import HOST_FLAGS, check_input_file, compile_to_vmfb, run_iree_tool
 from ..core.config import CompilationConfig
 from ..core.fingerprint import iree_version
-from ..core.problems import Problem
+from ..core.problems import Problem, RootOpProblem, UntunableDispatch
 from ..errors import InputError
 
 CACHE_ENV = "IREE_DSA_CACHE_DIR"
@@ -89,10 +89,34 @@ class ModelArtifacts:
                 problems.extend(problems_from_sources(Path(path).read_text(), str(self.model)))
             order = {s: i for i, s in enumerate(self.symbols)}
             problems.sort(key=lambda p: order.get(p.dispatch, len(order)))
+            problems = self._refuse_reshaped(problems)
             if not problems:
                 raise InputError(f"{self.model}: IREE made no dispatches from this module (nothing to tune)")
             self._problems = problems
         return list(self._problems)
+
+    def _refuse_reshaped(self, problems: list[Problem]) -> list[Problem]:
+        """Root ops IREE configures with another loop structure than the dispatch shows.
+
+        IREE 3.13 folds a convolution's unit batch away before configuration and
+        restores it while configuring (6 loops in the source, 7 in the configured
+        op); a spec matches the 6-loop op and its config is dropped, so no spec can
+        tune it. Such a dispatch is refused with that reason instead of searched.
+        """
+        from .configured import read_configured_dispatches
+
+        loops = {c.symbol: c.num_loops for c in read_configured_dispatches(self.configured_text)}
+        out: list[Problem] = []
+        for p in problems:
+            configured = loops.get(p.dispatch)
+            if isinstance(p, RootOpProblem) and configured is not None and configured != p.num_loops:
+                out.append(UntunableDispatch(
+                    p.dispatch, f"{p.op_name}: IREE configures it with {configured} loops but the dispatch has "
+                                f"{p.num_loops} (a unit dimension folded away before configuration), and drops "
+                                "a tuning spec's config on such an op", p.op_name))
+            else:
+                out.append(p)
+        return out
 
     def default_configs(self) -> dict[str, CompilationConfig]:
         """IREE's own config per dispatch (the baseline every target starts from)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from iree.compiler import ir
+from iree.compiler.dialects import linalg
 
 from ..core.config import CompilationConfig, ConfigError, config_from_attrs
 from .discovery import _root_op, dispatch_functions
@@ -18,6 +19,19 @@ class ConfiguredDispatch:
     root_op: str
     lowering_config: str | None
     translation_info: str | None
+    num_loops: int | None = None  # loops of the root op as IREE configured it
+
+
+def _loop_count(op) -> int | None:
+    """Loops of a structured op: the dimension count of its indexing maps."""
+    try:
+        if "indexing_maps" in op.attributes:
+            maps = ir.ArrayAttr(op.attributes["indexing_maps"])
+        else:
+            maps = linalg.get_indexing_maps(op)
+        return ir.AffineMapAttr(maps[0]).value.n_dims
+    except Exception:  # not a structured op with maps: the count is unknown, not wrong
+        return None
 
 
 def read_configured_dispatches(text: str) -> list[ConfiguredDispatch]:
@@ -35,6 +49,7 @@ def read_configured_dispatches(text: str) -> list[ConfiguredDispatch]:
                 symbol, root.name if root is not None else "",
                 str(lowering) if lowering is not None else None,
                 str(translation) if translation is not None else None,
+                _loop_count(root) if root is not None else None,
             ))
     return out
 
@@ -46,7 +61,7 @@ def default_configs_from_text(text: str) -> dict[str, CompilationConfig]:
         if not c.lowering_config or not c.translation_info:
             continue
         try:
-            out[c.symbol] = config_from_attrs(c.lowering_config, c.translation_info)
+            out[c.symbol] = config_from_attrs(c.lowering_config, c.translation_info, c.num_loops)
         except (ConfigError, ValueError):
             continue
     return out

@@ -259,6 +259,8 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
     """
     outcome = SearchOutcome()
     strategy = get_strategy(options.strategy)
+    # --time-budget bounds the whole run: every measurement checks this one deadline.
+    deadline = time.perf_counter() + options.time_budget_s if options.time_budget_s else None
     calibration_points: list[tuple[list[float], float]] = []
     seen_keys: dict = {}
     twins: list[tuple[DispatchResult, _DispatchTuning]] = []
@@ -284,8 +286,9 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         result.flops, result.bytes, result.intensity = problem.flops, problem.bytes, problem.intensity
         try:
             result.compute_type = target.describe().compute_type(problem.lhs_type, problem.rhs_type)
-        except KeyError:
-            result.compute_type = ""
+        except KeyError as e:  # a type the target does not compute in: refused, by name
+            outcome.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind, "reason": str(e)})
+            continue
         key = hooks.twin_key(problem)
         if key in seen_keys:
             twins.append((result, seen_keys[key]))
@@ -298,16 +301,25 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
             continue
         result.space_size, result.survivors, result.bound_us = view.space_size, len(view.ranked), view.bound_us
         result.funnel = [{"stage": s.name, "entered": s.entered, "left": s.left} for s in view.funnel.stages]
+        if deadline is not None and time.perf_counter() > deadline:
+            outcome.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind,
+                                    "reason": f"the time budget of {options.time_budget_s:g} s was spent before it"})
+            continue
         _log(progress, f"[{n}/{len(problems)}] {problem.dispatch}: space {view.space_size}, "
                        f"{len(view.ranked)} survive the funnel; measuring the default")
         base = hooks.measure(problem, None)
         bases[problem.dispatch] = base
+        if base.status == Status.TIMEOUT:
+            # Every candidate would be timed against a default that cannot finish: skip it.
+            outcome.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind,
+                                    "reason": f"IREE's default timed out ({base.reason})"})
+            _log(progress, f"    skipped: IREE's default timed out ({base.reason})")
+            continue
         result.default_us = base.median_us if base.ok else None
         work = _DispatchTuning(problem, target, view, result, hooks.measure, calibration_points, options, progress)
         work.prepare = hooks.prepare
         work.remeasure_default = hooks.remeasure_default
-        if options.time_budget_s:
-            work.deadline = time.perf_counter() + options.time_budget_s
+        work.deadline = deadline
         work.ctx = SearchContext(view.legal, view.ranked, work.estimate_us, work.measure_batch,
                                  options.budget - reserve, seed=options.seed)
         strategy.tune(work.ctx, options.strategy_options)
@@ -356,15 +368,30 @@ def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress) -> None:
         result.best_config = work.target.to_config(problem, best.candidate)
     if best is not None and (result.default_us is None or best.time_us < (1 - WIN_MARGIN) * result.default_us):
         result.chosen = "tuned"
+    elif best is not None:
+        result.note = result.note or "IREE's default is as fast as anything measured; kept"
+    elif not work.ctx.trials:
+        result.note = result.note or _nothing_measured(work)
     else:
-        result.note = result.note or ("IREE's default is as fast as anything measured; kept"
-                                      if best is not None else "no candidate measured successfully")
+        result.note = result.note or "no candidate measured successfully"
     if result.drift is not None and result.drift > DRIFT_THRESHOLD:
         result.note += f" default drifted {result.drift:.0%} during the run (noisy machine)"
     result.seconds = work.l1_seconds + (result.proposer.seconds if result.proposer else 0.0) \
         + (time.perf_counter() - t0)
     _log(progress, f"    {problem.dispatch} -> {result.chosen}: default {result.default_us or float('nan'):.1f} us, "
                    f"best {result.best_us or float('nan'):.1f} us" + (f" ({result.best_source})" if best else ""))
+
+
+def _nothing_measured(work: _DispatchTuning) -> str:
+    """Why a dispatch got no measurement at all: the funnel left nothing, or time ran out."""
+    if not work.view.ranked:
+        counts: dict[str, int] = {}
+        for stage in work.view.funnel.stages:
+            for reason, n in stage.reasons:
+                counts[reason] = counts.get(reason, 0) + n
+        top = max(counts, key=counts.get) if counts else "no legal candidate"
+        return f"the funnel left no candidate of {work.view.space_size} (most: {top})"
+    return "nothing measured (time budget spent)"
 
 
 def _run_l2(work: _DispatchTuning, proposer, options: TuneOptions, strategy, hooks: SearchHooks,
@@ -377,8 +404,6 @@ def _run_l2(work: _DispatchTuning, proposer, options: TuneOptions, strategy, hoo
     invoke, run.decision = should_invoke(options.proposer_when, result.amdahl_share, options.proposer_min_share,
                                          l1_best.time_us if l1_best else None, result.bound_us)
     ctx.budget = options.budget
-    if options.time_budget_s:
-        work.deadline = time.perf_counter() + max(0.0, options.time_budget_s - work.l1_seconds)
     if not invoke:
         _log(work.progress, f"{result.dispatch}: proposer not asked ({run.decision})")
         if reserve and ctx.remaining > 0:

@@ -48,6 +48,12 @@ class DispatchResult:
         return 1.0 if self.default_us else None
 
     @property
+    def roofline_fraction(self) -> float | None:
+        """The cost model's bound over the time this dispatch will run at (None: never measured)."""
+        chosen_us = self.best_us if self.chosen == "tuned" else self.default_us
+        return self.bound_us / chosen_us if self.bound_us and chosen_us else None
+
+    @property
     def drift(self) -> float | None:
         if self.default_us and self.default_end_us:
             return abs(self.default_end_us - self.default_us) / self.default_us
@@ -60,8 +66,7 @@ class DispatchResult:
             "failed": self.failed, "default_us": self.default_us, "default_end_us": self.default_end_us,
             "drift": self.drift, "best_us": self.best_us if self.chosen == "tuned" else self.default_us,
             "speedup": self.speedup, "bound_us": self.bound_us,
-            "roofline_fraction": (self.bound_us / (self.best_us if self.chosen == "tuned" else self.default_us))
-            if self.bound_us and (self.best_us or self.default_us) else None,
+            "roofline_fraction": self.roofline_fraction,
             "chosen": self.chosen, "config": self.best_config.to_json() if self.best_config and self.chosen == "tuned" else None,
             "note": self.note, "fidelity": self.fidelity, "seconds": round(self.seconds, 2),
             "flops": self.flops, "bytes": self.bytes, "intensity": self.intensity,
@@ -85,6 +90,7 @@ class TuneResult:
     spec_text: str = ""
     verified: bool = False
     verify_notes: list[str] = field(default_factory=list)
+    numerics: list[dict] = field(default_factory=list)  # the final spec's numerics, per function output
     seconds: float = 0.0
     target_description: dict = field(default_factory=dict)
     proposer: str = ""
@@ -100,4 +106,16 @@ class TuneResult:
             "speedup": (total_default / total_best) if total_best else None,
             "dispatches": [d.to_json() for d in self.dispatches], "skipped": self.skipped,
             "proposer": self.proposer or None, "target_description": self.target_description,
+            "numerics": self.numerics,
         }
+
+    def verification(self) -> str:
+        """What was proven about `spec_text`, in words (never "numerics match" for what was not compared)."""
+        unchecked = sorted({n["function"] for n in self.numerics if not n.get("checked", True)})
+        if not self.numerics:
+            return "every config applied; numerics not checked"
+        if unchecked:
+            return (f"every config applied; numerics not checked for @{', @'.join(unchecked)} "
+                    f"({next(n['detail'] for n in self.numerics if not n.get('checked', True))})"
+                    + ("; the rest match" if len(unchecked) < len({n['function'] for n in self.numerics}) else ""))
+        return "every config applied, numerics match"

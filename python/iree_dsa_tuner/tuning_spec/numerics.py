@@ -34,13 +34,18 @@ class NumericsResult:
     tolerance: float
     detail: str = ""
     reference: str = ""
+    checked: bool = True  # False: nothing was compared (never counted as a match)
 
     def to_json(self) -> dict:
         return {
             "function": self.function, "output": self.output, "element_type": self.element_type,
-            "ok": self.ok, "max_error": self.max_error, "tolerance": self.tolerance,
+            "ok": self.ok, "checked": self.checked, "max_error": self.max_error, "tolerance": self.tolerance,
             "detail": self.detail, "reference": self.reference,
         }
+
+    @staticmethod
+    def not_checked(function: str, why: str) -> "NumericsResult":
+        return NumericsResult(function, -1, "", False, float("nan"), 0.0, why, checked=False)
 
 
 def _parse_tensor(text: str) -> tuple[tuple[int, ...], str]:
@@ -107,12 +112,14 @@ def compare_modules(
     *,
     numpy_reference=None,
     seed: int = 0,
+    asserting: frozenset[str] = frozenset(),
 ) -> list[NumericsResult]:
     """Run each function of `signatures` on seeded inputs: tuned module vs the reference.
 
     The reference is `numpy_reference(name, *args)` where it can evaluate the
     function, else the module at `reference_vmfb` (IREE's defaults); each
-    result says which one it used.
+    result says which one it used. A function that returns nothing is reported as not
+    checked (`asserting` names those whose check.expect_* assertions could not run).
     """
     rt, tuned_ctx, tuned_module = _load(tuned_vmfb)
     ref = _load(reference_vmfb) if reference_vmfb is not None else None
@@ -140,8 +147,20 @@ def compare_modules(
             if not used.startswith("iree-default"):
                 used = "iree-default"
             want = _invoke(rt, ref[1], ref[2], name, args, types)
+        if not outs and all(g is None for g in got):
+            why = ("returns nothing; its check.expect_* assertions need IREE's check module, which "
+                   "iree.runtime does not provide" if name in asserting else "returns nothing to compare")
+            results.append(NumericsResult.not_checked(name, why))
+            continue
+        if len(got) != len(want):
+            results.append(NumericsResult(name, -1, "", False, float("inf"), 0.0,
+                                          f"{len(got)} outputs, the reference has {len(want)}", used))
+            continue
         for i, (g, w) in enumerate(zip(got, want)):
-            et = outs[i] if i < len(outs) else "f32"
+            if i >= len(outs):
+                results.append(NumericsResult.not_checked(name, f"output {i}: element type unknown"))
+                continue
+            et = outs[i]
             g = _to_numpy(g, et)
             w = _to_numpy(w, et) if not isinstance(w, np.ndarray) else w
             result = _compare(name, i, et, g, np.asarray(w))

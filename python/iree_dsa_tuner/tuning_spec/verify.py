@@ -65,13 +65,22 @@ class VerifyReport:
     numerics_checked: bool = True
 
     @property
+    def numerics_mismatch(self) -> bool:
+        return any(n.checked and not n.ok for n in self.numerics)
+
+    @property
     def ok(self) -> bool:
-        numerics_ok = bool(self.numerics) and all(n.ok for n in self.numerics)
+        """Every matcher applied, and no compared output differs (or numerics were not asked for).
+
+        A function with nothing to compare is "not checked", never a match: with
+        numerics asked for, at least one output must have been compared.
+        """
+        compared = any(n.checked for n in self.numerics)
         return (
             not self.compile_error
             and bool(self.ops)
             and all(v.status == Status.APPLIED for v in self.ops)
-            and (numerics_ok or not self.numerics_checked)
+            and (not self.numerics_checked or (compared and not self.numerics_mismatch))
         )
 
     def to_json(self) -> dict:
@@ -232,8 +241,9 @@ def verify_spec(
 
         if check_numerics:
             signatures, outputs, reference = _function_signatures(artifacts)
+            asserting = frozenset(name for name, func in reference.functions.items() if "check.expect" in str(func))
             report.numerics = compare_modules(tuned_vmfb, artifacts.default_vmfb(timeout_s), signatures, outputs,
-                                              numpy_reference=reference, seed=seed)
+                                              numpy_reference=reference, seed=seed, asserting=asserting)
     return report
 
 
@@ -274,8 +284,8 @@ def check_config(artifacts: ModelArtifacts, problem, config: CompilationConfig) 
     mine = [v for v in report.ops if v.dispatch == problem.dispatch]
     if not mine or any(v.status != Status.APPLIED for v in mine):
         return NumericsVerdict(Status.NOT_APPLIED, mine[0].reason if mine else "no verdict for this dispatch")
-    bad = [n for n in report.numerics if not n.ok]
-    if bad or not report.numerics:
+    bad = [n for n in report.numerics if n.checked and not n.ok]
+    if bad or not any(n.checked for n in report.numerics):
         if not bad:
             return NumericsVerdict(Status.WRONG_NUMERICS, "no output was compared")
         n = bad[0]
@@ -284,17 +294,26 @@ def check_config(artifacts: ModelArtifacts, problem, config: CompilationConfig) 
     return NumericsVerdict(Status.VERIFIED)
 
 
+@dataclass
+class VerifiedSpec:
+    text: str  # "" when nothing survived
+    dropped: dict[str, str]  # dispatch -> why its winner was left out
+    report: VerifyReport | None  # the last verification (None: nothing to verify)
+
+
 def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, CompilationConfig],
-                   progress=None) -> tuple[str, dict[str, str]]:
-    """One spec for `winners` that IREE applies with matching numerics: (text, dropped -> why).
+                   progress=None) -> VerifiedSpec:
+    """One spec for `winners` that IREE applies with matching numerics.
 
     A winner IREE does not apply is dropped and the rest verified again; a numerics
     mismatch of the whole function cannot be pinned on one op, so it drops them all,
-    as does a compile error that names none. An empty text means nothing survived.
+    as does a compile error that names none. Outputs that could not be compared are
+    reported in `report.numerics` as not checked; they drop nothing.
     """
     by_symbol = {p.dispatch: p for p in problems}
     winners = dict(winners)
     dropped: dict[str, str] = {}
+    verdict = None
     while winners:
         text = build_spec([by_symbol[s] for s in winners], winners)
         with tempfile.TemporaryDirectory(prefix="iree-dsa-tune-") as tmp:
@@ -304,13 +323,13 @@ def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, Compi
                 progress(f"verifying the spec ({len(winners)} configs) with iree-compile and iree.runtime")
             verdict = verify_spec(artifacts.model, spec, artifacts=artifacts)
         bad = {v.dispatch for v in verdict.ops if v.status != Status.APPLIED}
-        if verdict.numerics and not all(n.ok for n in verdict.numerics):
+        if verdict.numerics_mismatch:
             bad |= set(winners)
         if not bad and not verdict.compile_error:
-            return text, dropped
+            return VerifiedSpec(text, dropped, verdict)
         if not bad & set(winners):
             bad = set(winners)  # cannot tell which op broke the compile: drop them all
         for symbol in sorted(bad & set(winners)):
             dropped[symbol] = next((v.reason for v in verdict.ops if v.dispatch == symbol), "numerics mismatch")
             del winners[symbol]
-    return "", dropped
+    return VerifiedSpec("", dropped, verdict)
