@@ -36,7 +36,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--strategy", default="pruned", choices=sorted(STRATEGIES),
                    help="pruned (L0 ranks, L1 measures top-k, then refines; default), random, exhaustive, evolutionary")
     p.add_argument("--budget", type=int, default=16, metavar="N", help="measurements per dispatch (default 16)")
-    p.add_argument("--time-budget", type=float, default=None, metavar="S", help="seconds of measuring per dispatch")
+    p.add_argument("--time-budget", type=float, default=None, metavar="S", help="seconds the whole search may take; dispatches not reached are skipped and say so "
+                        "(verification of the winners comes after)")
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="parallel candidate compiles (timings stay serial)")
     p.add_argument("--db", default=DEFAULT_DB, metavar="PATH", help=f"tuning database (default ./{DEFAULT_DB})")
     p.add_argument("--resume", action="store_true",
@@ -129,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--budget must be at least 1")
     if args.repetitions < 1:
         raise InputError("--repetitions must be at least 1")
+    if args.time_budget is not None and not args.time_budget > 0:
+        raise InputError("--time-budget must be a positive number of seconds")
     if args.plot:
         # Before any work: a missing plotting library must not cost a whole tuning run.
         from ..report.plots import PlotError, check_plotting

@@ -10,7 +10,7 @@ from typing import Callable
 class TuneOptions:
     strategy: str = "pruned"
     budget: int = 16  # measurements per dispatch
-    time_budget_s: float | None = None  # seconds of measuring per dispatch
+    time_budget_s: float | None = None  # seconds the whole search may take
     seed: int = 0
     jobs: int = 1  # parallel candidate compiles (timings stay serial)
     repetitions: int = 5  # host: timed repetitions per candidate (median)
