@@ -12,7 +12,7 @@ import sys
 
 from .errors import TunerError
 
-_COMMANDS = ("demo", "inspect", "spec", "verify", "link", "targets", "funnel", "tune", "db")
+_COMMANDS = ("demo", "inspect", "spec", "verify", "link", "targets", "funnel", "tune", "task", "db")
 
 _EPILOG = """\
 The path from a model to a tuning spec:
@@ -21,6 +21,7 @@ The path from a model to a tuning spec:
   iree-dsa-tune tune model.mlir --target host -o spec.mlir   search, measure, write a verified spec
   iree-dsa-tune spec model.mlir --plan plan.json -o spec.mlir   spec from configs you chose
   iree-dsa-tune verify model.mlir spec.mlir     prove IREE applies it and numerics hold
+  iree-dsa-tune task pi0.toml --target dsa-e1   a policy's action-chunk latency, tuned to its budget
 Use the spec with: iree-compile --iree-codegen-tuning-spec-path=spec.mlir ...
 Errors are one line on stderr with exit status 2; --debug shows the traceback.
 """

@@ -8,7 +8,7 @@ list in `#iree_codegen.compilation_info` is written against.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # Bits per element for the element types a root op may carry.
 _ELEMENT_BITS = {
@@ -193,6 +193,16 @@ class UntunableDispatch:
 
 Problem = RootOpProblem | UntunableDispatch
 
+def with_types(problem: RootOpProblem, lhs: str, rhs: str, out: str) -> RootOpProblem:
+    """The same root op computed in other element types (a quantisation scheme on a target).
+
+    Operand 0 is the activation, operand 1 the weight; shapes, loops and maps stay.
+    """
+    inputs = (OperandInfo(problem.inputs[0].shape, lhs), OperandInfo(problem.inputs[1].shape, rhs),
+              *problem.inputs[2:])
+    return replace(problem, inputs=inputs, output=OperandInfo(problem.output.shape, out))
+
+
 # The root-op kinds the tuner has a space for; attention is discovered but not tuned yet.
 TUNABLE_KINDS = ("contraction", "convolution")
 
@@ -218,4 +228,5 @@ __all__ = [
     "element_bits",
     "is_tunable",
     "tunable",
+    "with_types",
 ]

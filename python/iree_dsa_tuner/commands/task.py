@@ -1,0 +1,131 @@
+"""`iree-dsa-tune task`: a robot policy's action-chunk latency on a target, tuned to its budget."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..errors import InputError
+from ..report import format_table, write_output
+from ..report.table import check_writable
+from .common import add_target_argument
+
+# Published task-level references the verdict is printed against (shared/docs/BRIEF.md).
+GR00T_THOR_MS = 92.0
+TARGET_MS, TARGET_HZ = 100.0, 10.0
+DEFAULT_LIBRARY = "transform_specs"
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "task",
+        help="a policy's action-chunk latency and control rate on a target, tuned until its budget is met",
+        description="Read MANIFEST (a robot policy: its stages, how often each runs per action chunk, the "
+        "quantisation the target runs it in), time one chunk on the target with IREE's default schedules, "
+        "then tune dispatches largest share of the chunk first until the chunk meets its latency budget or "
+        "no dispatch is worth a search. Every tuned op gets a decision (accept / escalate) by the task-level "
+        "rule: an op near its elite is accepted when it is off the critical path or the task meets its "
+        "budget; it escalates only when it is a bottleneck, the task is over budget and it is below 95%%. "
+        "The winners become one verified spec per stage, stored in the spec library under a hash of what "
+        "they are bound to (stage shapes, quantisation, flow and action steps) and reused while it holds.",
+    )
+    p.add_argument("manifest", metavar="MANIFEST.toml")
+    add_target_argument(p)
+    p.set_defaults(target="dsa-e1")
+    p.add_argument("--budget-ms", type=float, default=None, metavar="MS",
+                   help="latency budget of one chunk (default: the manifest's latency_budget_ms)")
+    p.add_argument("--budget", type=int, default=16, metavar="N", help="measurements per tuned dispatch (default 16)")
+    p.add_argument("--flow-steps", default="", metavar="LIST",
+                   help="also report these flow-step counts side by side, e.g. 10,5,4,1 (1 = the 1-NFE path)")
+    p.add_argument("--library", default=DEFAULT_LIBRARY, metavar="DIR",
+                   help=f"spec library: DIR/<target>/<model>/<binding hash>/ (default ./{DEFAULT_LIBRARY})")
+    p.add_argument("--no-library", action="store_true", help="neither read nor write a spec set")
+    p.add_argument("--retune", action="store_true", help="tune a new set even when the library has one")
+    p.add_argument("--json", metavar="REPORT", help="write the task report as JSON")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.set_defaults(func=run)
+
+
+def _flow_steps(text: str) -> tuple[int, ...]:
+    if not text:
+        return ()
+    try:
+        steps = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise InputError(f"--flow-steps: expected a comma list of positive integers, got {text!r}") from None
+    if any(s < 1 for s in steps):
+        raise InputError(f"--flow-steps: every count must be at least 1, got {text!r}")
+    return steps
+
+
+def verdict(chunk_ms: float, rate_hz: float, limit_ms: float) -> str:
+    ok = chunk_ms <= TARGET_MS and rate_hz >= TARGET_HZ
+    return (f"{'meets' if ok else 'misses'} {TARGET_MS:g} ms / {TARGET_HZ:g} Hz; "
+            f"{'faster' if chunk_ms < GR00T_THOR_MS else 'slower'} than GR00T on Thor ({GR00T_THOR_MS:g} ms); "
+            f"{chunk_ms / limit_ms:.2f}x its physical limit" if limit_ms else "")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..search.options import TuneOptions
+    from ..targets import get_target
+    from ..task.manifest import load_manifest
+    from ..task.run import run_task
+
+    if args.json:
+        check_writable(args.json)
+    if args.budget < 1:
+        raise InputError("--budget must be at least 1")
+    if args.budget_ms is not None and not args.budget_ms > 0:
+        raise InputError("--budget-ms must be a positive number of milliseconds")
+    flow_steps = _flow_steps(args.flow_steps)
+    manifest = load_manifest(args.manifest)
+    target = get_target(args.target, search_paths=args.target_path)
+    progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
+    result = run_task(manifest, target, TuneOptions(budget=args.budget, seed=args.seed), budget_ms=args.budget_ms,
+                      library=None if args.no_library else Path(args.library), retune=args.retune,
+                      flow_steps=flow_steps, progress=progress)
+    print(summary(result))
+    if args.json:
+        write_output(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+    return 0
+
+
+def summary(result) -> str:
+    m, before, after = result.manifest, result.before, result.after
+    lines = [f"{m.model_id} {m.version} on {result.target} ({m.scheme}"
+             + (f", INT4 block {m.quant_block}" if m.quant_block else "")
+             + f", {m.flow_steps} flow steps, chunk {m.chunk_size}, {m.n_action_steps} actions executed)", ""]
+    rows = [[s["name"], s["repeat"], s["per"], s["count"], f"{b['ms']:.2f}", f"{s['ms']:.2f}"]
+            for s, b in zip(after.stages, before.stages)]
+    lines.append(format_table(["stage", "repeat", "per", "count", "default ms", "tuned ms"], rows,
+                              right_align={1, 3, 4, 5}))
+    lines.append("")
+    top = [[a["stage"], a["dispatch"], f"{a['ms']:.2f}", f"{100 * a['share']:.1f}%", a["how"]] for a in after.amdahl[:8]]
+    lines.append(format_table(["stage", "dispatch (Amdahl order)", "ms/chunk", "share", ""], top, right_align={2, 3}))
+    lines.append("")
+    for d in result.decisions:
+        lines.append(f"{d['decision']:<12} {d['stage']}/{d['dispatch']}: {d['reason']}")
+    for s in result.skipped:
+        lines.append(f"skipped {s['stage']}/{s['dispatch']}: {s['reason']}")
+    lines.append("")
+    lines.append(f"chunk: {before.chunk_ms:.2f} ms with IREE's defaults -> {after.chunk_ms:.2f} ms tuned "
+                 f"(budget {after.budget_ms:g} ms: {'met' if after.meets_budget else 'NOT met'}); "
+                 f"{after.rate_hz:.1f} Hz, {after.rate_hz_rtc:.1f} actions/s with RTC "
+                 f"({after.control_hz_blocking:.1f} without)")
+    lines.append(f"physical limit: {after.limit_ms:.2f} ms (weights {after.weight_limit_ms:.2f} ms at DRAM "
+                 f"bandwidth, compute {after.compute_limit_ms:.2f} ms at peak); p99 = chunk (deterministic model)")
+    lines.append("verdict: " + verdict(after.chunk_ms, after.rate_hz, after.limit_ms))
+    if result.variants:
+        rows = [[v["flow_steps"], f"{v['chunk_ms']:.2f}", f"{v['rate_hz']:.1f}", f"{v['rate_hz_rtc']:.1f}",
+                 verdict(v["chunk_ms"], v["rate_hz"], v["limit_ms"])] for v in result.variants]
+        lines += ["", format_table(["flow steps", "chunk ms", "Hz", "actions/s RTC", "verdict"], rows,
+                                   right_align={0, 1, 2, 3})]
+    if result.spec_set is not None:
+        how = "reused" if result.reused else "written"
+        lines.append(f"\nspec set {how}: {result.spec_set.directory}")
+        for path in result.spec_set.spec_paths():
+            lines.append(f"  {path.name}: iree-compile --iree-codegen-tuning-spec-path={path} ...")
+    return "\n".join(lines)

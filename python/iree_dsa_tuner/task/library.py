@@ -1,0 +1,93 @@
+"""The spec library (R2.5, R4.4, R6.2): spec sets stored against the manifest they were tuned for.
+
+    transform_specs/<target>/<model_id>/<binding-hash>/
+        binding.json          what the set is bound to (stage shapes, scheme, block, flow/action steps)
+        <stage>.spec.mlir     one verified tuning spec per stage, with a header naming the binding
+        configs.json          the configs in the specs, per stage and dispatch (read back on reuse)
+
+A set whose binding hash matches the manifest is reused without tuning. A set of the same
+model and version whose binding differs is stale: `task` refuses it with one line saying
+what changed (--retune tunes a new set beside it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError
+from .manifest import Manifest, binding_hash
+
+BINDING = "binding.json"
+CONFIGS = "configs.json"
+
+
+@dataclass
+class SpecSet:
+    directory: Path
+    binding: dict
+    configs: dict  # stage -> dispatch -> config JSON
+
+    def spec_paths(self) -> list[Path]:
+        return sorted(self.directory.glob("*.spec.mlir"))
+
+
+def set_directory(library: Path, target: str, manifest: Manifest, binding: dict) -> Path:
+    return Path(library) / target / manifest.model_id / binding_hash(binding)
+
+
+def _changes(old: dict, new: dict) -> str:
+    changed = []
+    for key in sorted(set(old) | set(new)):
+        if key == "stages":
+            stages = sorted(s for s in set(old.get("stages", {})) | set(new.get("stages", {}))
+                            if old.get("stages", {}).get(s) != new.get("stages", {}).get(s))
+            if stages:
+                changed.append(f"stage shapes of {', '.join(stages)}")
+        elif old.get(key) != new.get(key):
+            changed.append(f"{key} {old.get(key)} -> {new.get(key)}")
+    return "; ".join(changed) or "nothing visible"
+
+
+def find_spec_set(library: Path, target: str, manifest: Manifest, binding: dict, *, retune: bool = False):
+    """The stored set for this binding, None when there is none; a stale one is refused."""
+    directory = set_directory(library, target, manifest, binding)
+    if (directory / BINDING).is_file() and not retune:
+        return SpecSet(directory, json.loads((directory / BINDING).read_text()),
+                       json.loads((directory / CONFIGS).read_text()) if (directory / CONFIGS).is_file() else {})
+    if retune:
+        return None
+    for other in sorted(directory.parent.glob(f"*/{BINDING}")) if directory.parent.is_dir() else []:
+        old = json.loads(other.read_text())
+        if old.get("version") == binding.get("version") and other.parent != directory:
+            raise InputError(f"{other.parent}: stale spec set for {manifest.model_id} {manifest.version}: "
+                             f"{_changes(old, binding)}; re-run with --retune to tune a new set")
+    return None
+
+
+def _write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+
+
+def write_spec_set(library: Path, target: str, manifest: Manifest, binding: dict, specs: dict[str, str],
+                   configs: dict) -> SpecSet:
+    directory = set_directory(library, target, manifest, binding)
+    directory.mkdir(parents=True, exist_ok=True)
+    digest = directory.name
+    for stage, text in sorted(specs.items()):
+        header = (f"// iree-dsa-tune task: {manifest.model_id} {manifest.version}, stage {stage}, target {target}\n"
+                  f"// bound to manifest binding {digest} ({manifest.scheme}"
+                  + (f", block {manifest.quant_block}" if manifest.quant_block else "")
+                  + f", flow_steps {manifest.flow_steps}, n_action_steps {manifest.n_action_steps});"
+                  f" see {BINDING}\n")
+        _write(directory / f"{stage}.spec.mlir", header + text)
+    _write(directory / CONFIGS, json.dumps(configs, indent=1, sort_keys=True) + "\n")
+    _write(directory / BINDING, json.dumps(binding, indent=1, sort_keys=True) + "\n")
+    return SpecSet(directory, binding, configs)

@@ -1,0 +1,163 @@
+"""The model manifest (R2.5): what a policy runs per action chunk, in a schema-checked TOML file.
+
+    schema = "iree-dsa-manifest/1"
+    [model]   id, version
+    [task]    chunk_size, n_action_steps, flow_steps, control_rate_hz, latency_budget_ms, rtc
+    [quant]   scheme = "w4a8" | "w8a8" | "bf16" | "f32"; block (INT4 group size; searched when absent)
+    [[stage]] name, mlir (relative to the manifest), repeat, per = "chunk" | "flow_step" | "token",
+              tokens (with per = "token")
+
+Every error names the file and the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..errors import InputError
+
+SCHEMA = "iree-dsa-manifest/1"
+PERS = ("chunk", "flow_step", "token")
+# Element types (activation, weight, result) a scheme runs in on the target.
+SCHEME_TYPES = {
+    "w4a8": ("i8", "i4", "i32"),
+    "w8a8": ("i8", "i8", "i32"),
+    "bf16": ("bf16", "bf16", "f32"),
+    "f32": ("f32", "f32", "f32"),
+}
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    mlir: Path
+    repeat: int  # layers
+    per: str  # chunk | flow_step | token
+    tokens: int = 0  # per = "token": tokens generated per chunk
+
+    def count(self, flow_steps: int) -> int:
+        """How often one of its layers runs per chunk, before `repeat`."""
+        return {"chunk": 1, "flow_step": flow_steps, "token": self.tokens}[self.per]
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: Path
+    model_id: str
+    version: str
+    chunk_size: int
+    n_action_steps: int
+    flow_steps: int
+    control_rate_hz: float
+    latency_budget_ms: float
+    rtc: bool
+    scheme: str
+    quant_block: int | None  # None: searched jointly with the tiles
+    stages: tuple[Stage, ...] = field(default_factory=tuple)
+
+    @property
+    def types(self) -> tuple[str, str, str]:
+        return SCHEME_TYPES[self.scheme]
+
+    def with_flow_steps(self, flow_steps: int) -> "Manifest":
+        return replace(self, flow_steps=flow_steps)
+
+    def binding(self, stage_shapes: dict[str, list]) -> dict:
+        """What a spec set is bound to: the stages' root-op shapes, quantisation, flow and action steps."""
+        return {
+            "model": self.model_id, "version": self.version, "scheme": self.scheme, "quant_block": self.quant_block,
+            "flow_steps": self.flow_steps, "n_action_steps": self.n_action_steps, "chunk_size": self.chunk_size,
+            "stages": {name: shapes for name, shapes in sorted(stage_shapes.items())},
+        }
+
+
+def binding_hash(binding: dict) -> str:
+    return hashlib.sha256(json.dumps(binding, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+
+
+class _Keys:
+    """Typed reads of one TOML table; errors name the file and the dotted key."""
+
+    def __init__(self, path: Path, table: dict, prefix: str):
+        self.path, self.table, self.prefix = path, table, prefix
+
+    def error(self, key: str, message: str) -> InputError:
+        return InputError(f"{self.path}: key '{self.prefix}{key}': {message}")
+
+    def get(self, key: str, kind, required: bool = True, default=None):
+        if key not in self.table:
+            if required:
+                raise self.error(key, "missing (required)")
+            return default
+        value = self.table[key]
+        ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+        if kind is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not ok:
+            raise self.error(key, f"expected {getattr(kind, '__name__', kind)}, got {value!r}")
+        return value
+
+    def positive(self, key: str, kind=int, required: bool = True, default=None):
+        value = self.get(key, kind, required, default)
+        if value is not None and value <= 0:
+            raise self.error(key, f"must be positive, got {value!r}")
+        return value
+
+
+def load_manifest(path: str | Path) -> Manifest:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not a TOML manifest: {e}") from None
+    top = _Keys(path, data, "")
+    if top.get("schema", str) != SCHEMA:
+        raise top.error("schema", f"expected {SCHEMA!r}, got {data['schema']!r}")
+    model = _Keys(path, top.get("model", dict), "model.")
+    task = _Keys(path, top.get("task", dict), "task.")
+    quant = _Keys(path, top.get("quant", dict, required=False, default={"scheme": "f32"}), "quant.")
+    scheme = quant.get("scheme", str)
+    if scheme not in SCHEME_TYPES:
+        raise quant.error("scheme", f"expected one of {', '.join(SCHEME_TYPES)}, got {scheme!r}")
+    block = quant.positive("block", int, required=False)
+    if block is not None and scheme != "w4a8":
+        raise quant.error("block", f"a quantisation block only applies to w4a8, not {scheme}")
+    raw_stages = top.get("stage", list)
+    if not raw_stages:
+        raise top.error("stage", "at least one [[stage]] is required")
+    stages = []
+    for i, raw in enumerate(raw_stages):
+        if not isinstance(raw, dict):
+            raise top.error(f"stage[{i}]", "expected a table")
+        s = _Keys(path, raw, f"stage[{i}].")
+        per = s.get("per", str)
+        if per not in PERS:
+            raise s.error("per", f"expected one of {', '.join(PERS)}, got {per!r}")
+        tokens = 0
+        if per == "token":
+            tokens = s.positive("tokens", int)
+        elif "tokens" in raw:
+            raise s.error("tokens", f"only a per = \"token\" stage takes tokens (this one is per {per})")
+        mlir = (path.parent / s.get("mlir", str)).resolve()
+        if not mlir.is_file():
+            raise s.error("mlir", f"no such file: {mlir}")
+        stages.append(Stage(s.get("name", str), mlir, s.positive("repeat", int), per, tokens))
+    names = [s.name for s in stages]
+    if len(set(names)) != len(names):
+        raise top.error("stage", f"stage names must be unique, got {names}")
+    chunk_size, n_action_steps = task.positive("chunk_size"), task.positive("n_action_steps")
+    if n_action_steps > chunk_size:
+        raise task.error("n_action_steps", f"{n_action_steps} actions executed from a chunk of {chunk_size}")
+    return Manifest(
+        path=path, model_id=model.get("id", str), version=str(model.get("version", str, required=False, default="")),
+        chunk_size=chunk_size, n_action_steps=n_action_steps,
+        flow_steps=task.positive("flow_steps"), control_rate_hz=float(task.positive("control_rate_hz", float)),
+        latency_budget_ms=float(task.positive("latency_budget_ms", float)), rtc=task.get("rtc", bool, False, True),
+        scheme=scheme, quant_block=block, stages=tuple(stages),
+    )

@@ -1,0 +1,239 @@
+"""Task-level tuning: a manifest's chunk on a target, tuned in Amdahl order until its budget is met.
+
+1. Each stage model is compiled once (`ir.compile_model`); its root ops are re-typed to the
+   manifest's quantisation scheme (w4a8: i8 activations x i4 weights -> i32, the INT4 block
+   then a knob searched with the tiles) and timed with IREE's default schedule.
+2. Dispatches are tuned largest share of the chunk first (`search.search_problems`, one at
+   a time) until the chunk meets its budget or what is left is under MIN_SHARE each.
+3. Every tuned op gets an R7.4 decision (`decision.decide`); its elite stand-in is the
+   cost model's roofline bound, as the repo has no hand-written configs yet.
+4. The winners become one verified spec per stage (`tuning_spec.build_verified`, on the
+   stage's own f32 model), stored in the library under a hash of what they are bound to
+   (`library`), and reused while that binding holds.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..core.config import CompilationConfig
+from ..core.problems import is_tunable, with_types
+from ..ir.artifacts import compile_model
+from ..runners.base import RunnerOptions
+from ..search.driver import SearchHooks, search_problems
+from ..search.options import TuneOptions
+from ..tuning_spec.builder import matcher_key
+from ..tuning_spec.verify import build_verified
+from .decision import ESCALATE, decide
+from .library import SpecSet, find_spec_set, write_spec_set
+from .manifest import Manifest
+from .timeline import DispatchTime, Timeline, timeline
+
+# Dispatches whose share of the chunk is below this are not worth a search of their own.
+MIN_SHARE = 0.01
+
+
+@dataclass
+class _Op:
+    """One root op of one stage: its problem as IREE sees it (f32) and as the target computes it."""
+
+    stage: str
+    problem: object  # RootOpProblem as discovered (the spec is written against it)
+    computed: object  # the same op in the scheme's types (what is timed and searched)
+    default_us: float | None = None
+    us: float | None = None
+    config: CompilationConfig | None = None  # tuned config, when one beat the default
+    bound_us: float | None = None
+    how: str = "measured"
+
+
+@dataclass
+class TaskResult:
+    manifest: Manifest
+    target: str
+    before: Timeline
+    after: Timeline
+    decisions: list[dict] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)
+    variants: list[dict] = field(default_factory=list)
+    spec_set: SpecSet | None = None
+    reused: bool = False
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        out = self.after.to_json()
+        out.update({
+            "model": self.manifest.model_id, "version": self.manifest.version, "target": self.target,
+            "scheme": self.manifest.scheme, "flow_steps": self.manifest.flow_steps,
+            "before": self.before.to_json(), "decisions": self.decisions, "skipped": self.skipped,
+            "spec_set": str(self.spec_set.directory) if self.spec_set else None, "reused_spec_set": self.reused,
+            "seconds": round(self.seconds, 2),
+        })
+        if self.variants:
+            out["variants"] = self.variants
+        return out
+
+
+def _ops(manifest: Manifest, target, skipped: list[dict]) -> tuple[dict, list[_Op]]:
+    artifacts, ops = {}, []
+    lhs, rhs, out = manifest.types
+    for stage in manifest.stages:
+        art = compile_model(stage.mlir, target.compile_flags)
+        artifacts[stage.name] = art
+        for p in art.problems():
+            if not is_tunable(p):
+                skipped.append({"stage": stage.name, "dispatch": p.dispatch,
+                                "reason": f"not counted in the chunk: {getattr(p, 'reason', p.kind)}"})
+                continue
+            ops.append(_Op(stage.name, p, with_types(p, lhs, rhs, out)))
+    return artifacts, ops
+
+
+def _weight_bytes(op: _Op) -> int:
+    return op.computed.inputs[1].num_bytes
+
+
+def _times(ops: list[_Op]) -> list[DispatchTime]:
+    return [DispatchTime(o.stage, o.problem.dispatch, o.us or 0.0, _weight_bytes(o), o.problem.flops, o.how)
+            for o in ops if o.us is not None]
+
+
+def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: float | None = None,
+             library: Path | None = None, retune: bool = False, flow_steps: tuple[int, ...] = (),
+             progress: Callable[[str], None] | None = None) -> TaskResult:
+    t0 = time.perf_counter()
+    say = progress or (lambda text: None)
+    desc = target.describe()
+    skipped: list[dict] = []
+    artifacts, ops = _ops(manifest, target, skipped)
+    runners = {name: target.make_runner(art, RunnerOptions(repetitions=options.repetitions, jobs=options.jobs))
+               for name, art in artifacts.items()}
+    lhs, rhs, _ = manifest.types
+    compute_type = desc.compute_type(lhs, rhs)
+
+    def make_timeline() -> Timeline:
+        return timeline(manifest, _times(ops), dram_bytes_per_s=desc.dram_bytes_per_s,
+                        peak_ops_per_s=desc.peak_ops(compute_type), budget_ms=budget_ms)
+
+    try:
+        # The binding: which shapes, scheme, flow and action steps a spec set is for.
+        shapes = {}
+        for o in ops:
+            shapes.setdefault(o.stage, []).append(f"{o.problem.op_name} {'x'.join(map(str, o.problem.loop_sizes))} "
+                                                  f"{o.problem.lhs_type}")
+        binding = manifest.binding(shapes)
+        stored = find_spec_set(library, target.name, manifest, binding, retune=retune) if library else None
+
+        for o in ops:  # IREE's default schedule, timed on the target
+            m = runners[o.stage].measure(o.computed, None)
+            o.default_us = o.us = m.median_us if m.ok else None
+            if o.us is None:
+                skipped.append({"stage": o.stage, "dispatch": o.problem.dispatch,
+                                "reason": f"its default could not be timed: {m.reason}"})
+        ops = [o for o in ops if o.us is not None]
+        before = make_timeline()
+        say(f"{manifest.model_id} on {target.name}: {before.chunk_ms:.2f} ms per chunk with IREE's defaults "
+            f"(budget {before.budget_ms:g} ms, limit {before.limit_ms:.2f} ms)")
+
+        if stored is not None:
+            _apply_stored(stored, ops, runners)
+            decisions = [{"dispatch": o.problem.dispatch, "stage": o.stage, "decision": "reuse",
+                          "reason": f"spec set {stored.directory.name} matches this manifest"} for o in ops]
+        else:
+            decisions = _tune_in_amdahl_order(ops, runners, target, options, make_timeline, say)
+        if stored is None and library is not None:
+            stored = _store(library, target, manifest, binding, artifacts, ops, say)
+        after = make_timeline()
+        reused = stored is not None and any(d["decision"] == "reuse" for d in decisions)
+    finally:
+        for runner in runners.values():
+            runner.close()
+    result = TaskResult(manifest, target.name, before, after, decisions, skipped, spec_set=stored, reused=reused)
+    for steps in flow_steps:
+        variant = timeline(manifest.with_flow_steps(steps), _times(ops), dram_bytes_per_s=desc.dram_bytes_per_s,
+                           peak_ops_per_s=desc.peak_ops(compute_type), budget_ms=budget_ms)
+        result.variants.append({"flow_steps": steps, **variant.to_json()})
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _tune_in_amdahl_order(ops: list[_Op], runners: dict, target, options: TuneOptions,
+                          make_timeline: Callable[[], Timeline], say) -> list[dict]:
+    decisions: list[dict] = []
+    searched: dict[tuple, object] = {}  # one search per distinct root op (a matcher cannot tell twins apart)
+    current = make_timeline()
+    for entry in list(current.amdahl):
+        current = make_timeline()
+        op = next(o for o in ops if o.stage == entry["stage"] and o.problem.dispatch == entry["dispatch"])
+        share = next(a["share"] for a in current.amdahl if a["dispatch"] == entry["dispatch"]
+                     and a["stage"] == entry["stage"])
+        if current.meets_budget:
+            decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": "stop",
+                              "reason": f"the chunk meets its budget ({current.chunk_ms:.2f} <= "
+                                        f"{current.budget_ms:g} ms)"})
+            break
+        if share < MIN_SHARE:
+            decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": "stop",
+                              "reason": f"every remaining dispatch is under {MIN_SHARE:.0%} of the chunk"})
+            break
+        key = (op.stage, matcher_key(op.computed))
+        result = searched.get(key)
+        if result is None:
+            say(f"  tuning {op.stage}/{op.problem.dispatch} ({share:.1%} of the chunk)")
+            runner = runners[op.stage]
+            hooks = SearchHooks(measure=lambda p, c, e=None, r=runner: r.measure(p, c))
+            outcome = search_problems([op.computed], target, hooks, options)
+            result = outcome.dispatches[0] if outcome.dispatches else None
+            searched[key] = result
+        if result is None:
+            decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": "skip",
+                              "reason": "no space for this op on the target"})
+            continue
+        op.bound_us = result.bound_us
+        if result.chosen == "tuned":
+            op.us, op.config, op.how = result.best_us, result.best_config, "tuned"
+        after_share = make_timeline()
+        fraction = (op.bound_us / op.us) if op.bound_us and op.us else None
+        d = decide(share, fraction, after_share.meets_budget)
+        reason = d.reason
+        if d.decision == ESCALATE and options.proposer is None:
+            reason += "; no L2 proposer configured (tune --proposer), kept as tuned"
+        decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": d.decision,
+                          "reason": f"{op.default_us:.1f} -> {op.us:.1f} us; {reason}"})
+    return decisions
+
+
+def _apply_stored(stored: SpecSet, ops: list[_Op], runners: dict) -> None:
+    """Time each op under the stored set's config: the set is reused, nothing is searched."""
+    for o in ops:
+        config = stored.configs.get(o.stage, {}).get(o.problem.dispatch)
+        if config is None:
+            continue
+        m = runners[o.stage].measure(o.computed, config)
+        if m.ok and m.median_us < o.us:
+            o.us, o.config, o.how = m.median_us, config, "tuned"
+
+
+def _store(library: Path, target, manifest: Manifest, binding: dict, artifacts: dict, ops: list[_Op],
+           say) -> SpecSet:
+    specs, configs = {}, {}
+    for stage in manifest.stages:
+        stage_ops = [o for o in ops if o.stage == stage.name]
+        winners = {o.problem.dispatch: o.config for o in stage_ops if o.config is not None}
+        if not winners:
+            continue
+        say(f"  verifying the {stage.name} spec ({len(winners)} configs)")
+        verified = build_verified(artifacts[stage.name], [o.problem for o in stage_ops], winners)
+        if verified.text:
+            specs[stage.name] = verified.text
+            configs[stage.name] = {d: winners[d].to_json() for d in winners if d not in verified.dropped}
+        for dispatch in verified.dropped:
+            o = next(o for o in stage_ops if o.problem.dispatch == dispatch)
+            o.config, o.us, o.how = None, o.default_us, "measured"
+    return write_spec_set(library, target.name, manifest, binding, specs, configs)
+
+
+__all__ = ["MIN_SHARE", "TaskResult", "run_task"]
