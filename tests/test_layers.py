@@ -36,8 +36,9 @@ ALLOWED = {
     "report": {"core", "errors"},
     "examples": set(),
     "pipeline": {"core", "errors", "compiler", "ir", "tuning_spec", "db", "runners", "targets", "search"},
+    "task": {"core", "errors", "ir", "tuning_spec", "runners", "search"},
     "commands": {"core", "errors", "compiler", "description", "space", "costmodel", "ir", "tuning_spec", "db",
-                 "runners", "targets", "search", "report", "examples", "pipeline"},
+                 "runners", "targets", "search", "report", "examples", "pipeline", "task"},
     "cli": {"errors", "commands"},
     "__init__": set(),  # names are resolved lazily, by string
 }

@@ -103,14 +103,19 @@ def _times(ops: list[_Op]) -> list[DispatchTime]:
 
 def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: float | None = None,
              library: Path | None = None, retune: bool = False, flow_steps: tuple[int, ...] = (),
-             progress: Callable[[str], None] | None = None) -> TaskResult:
+             progress: Callable[[str], None] | None = None, runner_factory: Callable | None = None) -> TaskResult:
+    """Time, tune and store one manifest's chunk on `target` (see the module's docstring).
+
+    `runner_factory(artifacts)` replaces the target's runner (tests, recorded measurements).
+    """
     t0 = time.perf_counter()
     say = progress or (lambda text: None)
     desc = target.describe()
     skipped: list[dict] = []
     artifacts, ops = _ops(manifest, target, skipped)
-    runners = {name: target.make_runner(art, RunnerOptions(repetitions=options.repetitions, jobs=options.jobs))
-               for name, art in artifacts.items()}
+    make = runner_factory or (lambda art: target.make_runner(art, RunnerOptions(repetitions=options.repetitions,
+                                                                                jobs=options.jobs)))
+    runners = {name: make(art) for name, art in artifacts.items()}
     lhs, rhs, _ = manifest.types
     compute_type = desc.compute_type(lhs, rhs)
 
