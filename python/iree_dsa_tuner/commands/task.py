@@ -117,6 +117,8 @@ def summary(result) -> str:
                  f"({after.control_hz_blocking:.1f} without)")
     lines.append(f"physical limit: {after.limit_ms:.2f} ms (weights {after.weight_limit_ms:.2f} ms at DRAM "
                  f"bandwidth, compute {after.compute_limit_ms:.2f} ms at peak); p99 = chunk (deterministic model)")
+    if any(d["decision"] in ("accept", "escalate", "tune-further") for d in result.decisions):
+        lines.append("(elite = the cost model's roofline bound, the stand-in until hand-written configs exist)")
     lines.append("verdict: " + verdict(after.chunk_ms, after.rate_hz, after.limit_ms))
     if result.variants:
         rows = [[v["flow_steps"], f"{v['chunk_ms']:.2f}", f"{v['rate_hz']:.1f}", f"{v['rate_hz_rtc']:.1f}",
