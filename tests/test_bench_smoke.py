@@ -81,3 +81,13 @@ def test_cost_model_fidelity_quick(tmp_path):
     (shape,) = raw["shapes"]
     assert len(shape["measurements"]) == 8
     assert set(raw["summary"]) == {"before", "after_driver", "after_held_out"}
+
+
+@pytest.mark.slow
+def test_task_table_prints_a_row_per_manifest(tmp_path):
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "task_table.py"), "--manifest", "diffusion_policy",
+                           "--target", "dsa-c1", "--budget", "2"], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("diffusion_policy"))
+    assert "bf16" in row and ("meets" in row or "misses" in row)

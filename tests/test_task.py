@@ -231,3 +231,18 @@ def test_a_timed_out_default_is_reported_not_counted(tmp_path):
 
     result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=2), runner_factory=Failing)
     assert any("head" in s["dispatch"] and "could not be timed" in s["reason"] for s in result.skipped)
+
+
+@pytest.mark.parametrize("target", ["dsa-e1", "dsa-c1"])
+def test_the_repo_ships_a_current_spec_set_for_every_reference_manifest(target):
+    from iree_dsa_tuner.task.library import find_spec_set
+    from iree_dsa_tuner.task.run import manifest_binding
+    from iree_dsa_tuner.tuning_spec.reading import read_spec
+
+    for path in sorted(EXAMPLES.glob("*.toml")):
+        manifest = load_manifest(path)
+        found = find_spec_set(REPO / "transform_specs", target, manifest, manifest_binding(manifest, get_target(target)))
+        assert found is not None, f"no spec set for {path.name} on {target}: rerun `iree-dsa-tune task {path} " \
+                                  f"--target {target}` from the repository root"
+        for spec in found.spec_paths():
+            assert read_spec(spec), spec  # parses, has an entry point and matchers

@@ -92,6 +92,20 @@ def _ops(manifest: Manifest, target, skipped: list[dict]) -> tuple[dict, list[_O
     return artifacts, ops
 
 
+def _binding(manifest: Manifest, ops: list[_Op]) -> dict:
+    """Which shapes, scheme, flow and action steps a spec set is for."""
+    shapes: dict[str, list[str]] = {}
+    for o in ops:
+        shapes.setdefault(o.stage, []).append(f"{o.problem.op_name} {'x'.join(map(str, o.problem.loop_sizes))} "
+                                              f"{o.problem.lhs_type}")
+    return manifest.binding(shapes)
+
+
+def manifest_binding(manifest: Manifest, target) -> dict:
+    """The binding of `manifest` on `target` (its stage models compiled, nothing timed)."""
+    return _binding(manifest, _ops(manifest, target, [])[1])
+
+
 def _weight_bytes(op: _Op) -> int:
     return op.computed.inputs[1].num_bytes
 
@@ -124,12 +138,7 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
                         peak_ops_per_s=desc.peak_ops(compute_type), budget_ms=budget_ms)
 
     try:
-        # The binding: which shapes, scheme, flow and action steps a spec set is for.
-        shapes = {}
-        for o in ops:
-            shapes.setdefault(o.stage, []).append(f"{o.problem.op_name} {'x'.join(map(str, o.problem.loop_sizes))} "
-                                                  f"{o.problem.lhs_type}")
-        binding = manifest.binding(shapes)
+        binding = _binding(manifest, ops)
         stored = find_spec_set(library, target.name, manifest, binding, retune=retune) if library else None
 
         for o in ops:  # IREE's default schedule, timed on the target
@@ -241,4 +250,4 @@ def _store(library: Path, target, manifest: Manifest, binding: dict, artifacts: 
     return write_spec_set(library, target.name, manifest, binding, specs, configs)
 
 
-__all__ = ["MIN_SHARE", "TaskResult", "run_task"]
+__all__ = ["MIN_SHARE", "TaskResult", "manifest_binding", "run_task"]
