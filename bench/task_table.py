@@ -1,6 +1,6 @@
 """The task table: every reference manifest's action chunk on a DSA target, default vs tuned.
 
-    python bench/task_table.py [--target dsa-e1] [--budget-ms 50] [--manifest pi0 ...] [--budget N]
+    python bench/task_table.py [--target dsa-e1] [--budget-ms 50] [--manifest pi0 ...] [--budget N] [--scheme w8a8]
 
 For each manifest: one chunk with IREE's default schedules and after `task`'s Amdahl-order
 tuning (no spec library, so nothing is reused), chunk ms, Hz, actions/s with RTC, the physical
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from iree_dsa_tuner.commands.task import verdict
@@ -30,12 +31,17 @@ def main() -> int:
     parser.add_argument("--budget-ms", type=float, default=None, help="chunk budget (default: each manifest's)")
     parser.add_argument("--manifest", action="append", default=[], help="pi0, openvla, gr00t_dit, diffusion_policy")
     parser.add_argument("--budget", type=int, default=16, help="measurements per tuned dispatch")
+    parser.add_argument("--scheme", choices=("w4a8", "w8a8", "bf16", "f32"),
+                        help="run every manifest in this quantisation instead of its own")
     args = parser.parse_args()
     names = args.manifest or sorted(p.stem for p in MANIFESTS.glob("*.toml"))
     target = get_target(args.target)
     rows = []
     for name in names:
         manifest = load_manifest(MANIFESTS / f"{name}.toml")
+        if args.scheme:
+            manifest = replace(manifest, scheme=args.scheme, quant_block=manifest.quant_block
+                               if args.scheme == "w4a8" else None)
         print(f"{name}: tuning on {target.name} ...", file=sys.stderr, flush=True)
         r = run_task(manifest, target, TuneOptions(budget=args.budget), budget_ms=args.budget_ms)
         a = r.after
