@@ -37,8 +37,10 @@ ALLOWED = {
     "examples": set(),
     "pipeline": {"core", "errors", "compiler", "ir", "tuning_spec", "db", "runners", "targets", "search"},
     "task": {"core", "errors", "ir", "tuning_spec", "runners", "search"},
+    "recipe": {"errors", "compiler"},
+    "model_level": {"core", "errors", "ir", "pipeline", "recipe", "runners", "search", "tuning_spec"},
     "commands": {"core", "errors", "compiler", "description", "space", "costmodel", "ir", "tuning_spec", "db",
-                 "runners", "targets", "search", "report", "examples", "pipeline", "task"},
+                 "runners", "targets", "search", "report", "examples", "pipeline", "task", "recipe", "model_level"},
     "cli": {"errors", "commands"},
     "__init__": set(),  # names are resolved lazily, by string
 }

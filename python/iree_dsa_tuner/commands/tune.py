@@ -65,6 +65,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--plot", metavar="DIR",
                    help="write roofline.png (default and tuned point per dispatch) and funnel.png to DIR "
                         "(needs matplotlib: pip install 'iree-dsa-tuner[plot]')")
+    p.add_argument("--no-recipe", action="store_true",
+                   help="host: tune dispatches only (no whole-model flag search, no recipe file)")
+    p.add_argument("--rounds", type=int, default=3, metavar="N",
+                   help="host: interleaved rounds of whole-model timing per decision (default 3)")
+    p.add_argument("--function", metavar="NAME", help="host: the entry function to time (default: the first public one)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.set_defaults(func=run)
 
@@ -130,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--budget must be at least 1")
     if args.repetitions < 1:
         raise InputError("--repetitions must be at least 1")
+    if args.rounds < 1:
+        raise InputError("--rounds must be at least 1")
     if args.time_budget is not None and not args.time_budget > 0:
         raise InputError("--time-budget must be a positive number of seconds")
     if args.plot:
@@ -157,20 +164,65 @@ def run(args: argparse.Namespace) -> int:
                           proposer_budget=args.proposer_budget, proposer_when=args.proposer_when,
                           proposer_min_share=args.proposer_min_share)
     progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
-    report = tune(Path(args.model), target, options, db=None if args.no_db else args.db, progress=progress)
+    db = None if args.no_db else args.db
+    recipe_result = None
+    if target.kind == "cpu" and not args.no_recipe:
+        from ..model_level import tune_recipe
+
+        recipe_result = tune_recipe(Path(args.model), target, options, db=db, rounds=args.rounds,
+                                    function=args.function, progress=progress)
+        report = recipe_result.tune_result
+        report.spec_text = recipe_result.spec_text  # only a spec the whole model confirmed
+    else:
+        report = tune(Path(args.model), target, options, db=db, progress=progress)
     print(summary_table(report))
+    if recipe_result is not None:
+        print("\n" + recipe_table(recipe_result))
     if args.json:
-        write_output(args.json, json.dumps(report.to_json(), indent=2) + "\n")
+        document = report.to_json()
+        if recipe_result is not None:
+            document["recipe"] = recipe_result.to_json()
+        write_output(args.json, json.dumps(document, indent=2) + "\n")
     if args.plot:
         from ..report.plots import write_plots
 
         for path in write_plots(report.to_json(), args.plot):
             print(f"plot: {path}")
+    output = Path(args.output)
     if report.spec_text:
-        write_output(args.output, report.spec_text)
-        print(f"\nspec: {args.output} (verified: {report.verification()})")
-    elif not report.dispatches:
-        print("\nnothing to tune: no dispatch of this model has a root op the tuner can search; no spec written")
+        write_output(output, report.spec_text)
+        print(f"\nspec: {output} (verified: {report.verification()})")
     else:
-        print("\nno dispatch beat IREE's default; no spec written")
+        # The output always reflects this run: a spec from an earlier run must not be picked up.
+        removed = output.is_file()
+        output.unlink(missing_ok=True)
+        gone = f"; removed the old {output}" if removed else ""
+        if not report.dispatches:
+            print(f"\nnothing to tune: no dispatch of this model has a root op the tuner can search; no spec written{gone}")
+        else:
+            print(f"\nno dispatch beat IREE's default (on the whole model, for the host); no spec written{gone}")
+    if recipe_result is not None:
+        from ..recipe import recipe_path
+
+        recipe = recipe_result.recipe
+        recipe.spec = output.name if report.spec_text else ""
+        path = recipe_path(output)
+        write_output(path, recipe.to_toml())
+        print(f"recipe: {path} (flags: {' '.join(recipe.flags) or 'none'}; spec: {recipe.spec or 'none'})")
+        print(f"build with: iree-dsa-tune compile {args.model} --recipe {path} -o model.vmfb")
     return 0
+
+
+def recipe_table(result) -> str:
+    rows = []
+    default = result.variants[0].median_us
+    for v in result.variants:
+        chosen = (v.name.endswith("+spec") and bool(result.spec_text)) or (
+            tuple(v.flags) == result.recipe.flags and not v.name.endswith("+spec") and not result.spec_text)
+        rows.append([v.name, "-" if v.median_us is None else f"{v.median_us:.1f}",
+                     "-" if not (v.median_us and default) else f"{default / v.median_us:.2f}x",
+                     f"{100 * v.noise:.0f}%", "<- recipe" if chosen else "", v.error])
+    lines = [f"whole model @{result.function} (1 thread, median of interleaved rounds):",
+             format_table(["variant", "us", "vs default", "noise", "", "error"], rows, right_align={1, 2, 3})]
+    lines += [f"note: {n}" for n in result.notes]
+    return "\n".join(lines)

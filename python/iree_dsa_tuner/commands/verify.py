@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from ..errors import InputError
 from ..report import format_table
 from ..tuning_spec.verify import verify_spec
 from .common import add_target_argument, target_compile_flags
@@ -27,7 +28,10 @@ def add_parser(subparsers) -> None:
         "was compared, and none differs (--no-numerics: application only).",
     )
     p.add_argument("model", metavar="MODEL.mlir")
-    p.add_argument("spec", metavar="SPEC.mlir")
+    p.add_argument("spec", metavar="SPEC.mlir", nargs="?",
+                   help="the tuning spec (optional with --recipe, which names its own)")
+    p.add_argument("--recipe", metavar="RECIPE.toml",
+                   help="verify the build a recipe makes (its flags and its spec) against IREE's default build")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     p.add_argument("--no-numerics", action="store_true", help="check application only")
@@ -36,8 +40,21 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    report = verify_spec(args.model, args.spec, target_flags=target_compile_flags(args),
-                         check_numerics=not args.no_numerics, seed=args.seed)
+    extra_flags: tuple[str, ...] = ()
+    spec = args.spec
+    if args.recipe:
+        from ..recipe import load_recipe
+
+        recipe = load_recipe(args.recipe)
+        recipe.check_model(args.model)
+        if spec is not None and recipe.spec_path() is not None:
+            raise InputError("give the spec either as SPEC.mlir or through --recipe, not both")
+        spec = spec or recipe.spec_path()
+        extra_flags = tuple(recipe.flags)
+    elif spec is None:
+        raise InputError("a SPEC.mlir to verify is required (or --recipe RECIPE.toml)")
+    report = verify_spec(args.model, spec, target_flags=target_compile_flags(args),
+                         check_numerics=not args.no_numerics, seed=args.seed, extra_flags=extra_flags)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -56,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         unchecked = report.numerics_checked and not any(n.checked for n in report.numerics)
         verdict = "OK" if report.ok else ("numerics NOT CHECKED" if unchecked and not report.numerics_mismatch
                                           and applied == len(report.ops) else "FAILED")
-        print(f"\n{applied}/{len(report.ops)} applied; {verdict}")
+        print(f"\n{applied}/{len(report.ops)} applied; {verdict}" if report.spec
+              else f"\nthe recipe's build (no spec): {verdict}")
     if not report.ok:
         bad = [v for v in report.ops if v.status != "applied"]
         for v in bad:

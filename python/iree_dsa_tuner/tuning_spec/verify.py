@@ -78,7 +78,7 @@ class VerifyReport:
         compared = any(n.checked for n in self.numerics)
         return (
             not self.compile_error
-            and bool(self.ops)
+            and (bool(self.ops) or not self.spec)
             and all(v.status == Status.APPLIED for v in self.ops)
             and (not self.numerics_checked or (compared and not self.numerics_mismatch))
         )
@@ -202,19 +202,21 @@ def verify_spec(
     seed: int = 0,
     timeout_s: float = 120.0,
     artifacts: ModelArtifacts | None = None,
+    extra_flags: tuple[str, ...] = (),
 ) -> VerifyReport:
     """Compile `model` with `spec`: is every matcher's config applied, and do the numerics match?
 
     `artifacts` is the model compiled once (`ir.compile_model`); given, its dispatch
     IR, reference and default build are reused instead of compiled again.
+    `extra_flags` are whole-model flags the build under test adds (a recipe's); with
+    `spec` None only the numerics of that build are checked.
     """
-    spec = Path(spec)
     if artifacts is None:
         artifacts = compile_model(model, target_flags)
     model, target_flags = artifacts.model, artifacts.target_flags
-    matchers = read_spec(spec)
-    report = VerifyReport(str(model), str(spec), numerics_checked=check_numerics)
-    if not matchers:
+    matchers = read_spec(spec) if spec is not None else []
+    report = VerifyReport(str(model), str(spec) if spec is not None else "", numerics_checked=check_numerics)
+    if spec is not None and not matchers:
         raise InputError(f"{spec}: the spec has no matchers, so it configures nothing")
     pairs = _targets(matchers, [p for p in artifacts.problems() if isinstance(p, RootOpProblem)])
 
@@ -224,7 +226,7 @@ def verify_spec(
         try:
             compile_to_vmfb(
                 model, tuned_vmfb, target_flags=target_flags, timeout_s=timeout_s,
-                extra_flags=(*tuning_spec_flags(spec),
+                extra_flags=(*extra_flags, *(tuning_spec_flags(spec) if spec is not None else ()),
                              f"--iree-hal-dump-executable-configurations-to={config_dir}"),
             )
         except CompileError as e:

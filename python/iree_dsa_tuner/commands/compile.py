@@ -1,0 +1,54 @@
+"""`iree-dsa-tune compile`: build a model with the recipe `tune --target host` wrote for it."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+from ..report.table import check_writable
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compile",
+        help="build a model with a tuning recipe (whole-model flags + spec) into a .vmfb",
+        description="Compile MODEL for the host with RECIPE (written beside the spec by `tune --target host`): "
+        "its whole-model flags (data tiling, ukernels, ...) and its tuning spec, if it kept one. The recipe "
+        "is refused for a model whose bytes differ from the one it was tuned on. --print shows the plain "
+        "iree-compile command line instead of running it.",
+    )
+    p.add_argument("model", metavar="MODEL.mlir")
+    p.add_argument("--recipe", required=True, metavar="RECIPE.toml")
+    p.add_argument("-o", "--output", metavar="MODULE.vmfb", help="where the module goes (required unless --print)")
+    p.add_argument("--print", action="store_true", help="print the equivalent iree-compile command and exit")
+    p.set_defaults(func=run)
+
+
+def command_line(model: str, recipe, output: str) -> list[str]:
+    from ..compiler import HOST_FLAGS
+
+    cpu = f"--iree-llvmcpu-target-cpu={recipe.target_cpu}"
+    flags = [f for f in HOST_FLAGS if not f.startswith("--iree-llvmcpu-target-cpu=")] + [cpu]
+    return ["iree-compile", *flags, *recipe.compile_flags(), model, "-o", output]
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..compiler import HOST_FLAGS, check_input_file, compile_to_vmfb
+    from ..errors import InputError
+    from ..recipe import load_recipe
+
+    check_input_file(args.model)
+    recipe = load_recipe(args.recipe)
+    recipe.check_model(args.model)
+    if args.print:
+        print(shlex.join(command_line(args.model, recipe, args.output or "model.vmfb")))
+        return 0
+    if not args.output:
+        raise InputError("-o MODULE.vmfb is required (or --print)")
+    check_writable(args.output)
+    target_flags = tuple(f for f in HOST_FLAGS if not f.startswith("--iree-llvmcpu-target-cpu=")) + (
+        f"--iree-llvmcpu-target-cpu={recipe.target_cpu}",)
+    compile_to_vmfb(args.model, Path(args.output), extra_flags=recipe.compile_flags(), target_flags=target_flags)
+    print(f"module: {args.output} ({' '.join(recipe.compile_flags()) or 'IREE defaults'})")
+    return 0

@@ -1,0 +1,119 @@
+"""A recipe: how to compile one model for the host = whole-model compile flags + a tuning spec.
+
+`tune --target host -o SPEC.mlir` writes `SPEC.recipe.toml` beside the spec:
+
+    schema = "iree-dsa-recipe/1"
+    model = "model.mlir"            # as given to tune
+    model_sha256 = "..."            # the recipe is for these bytes only
+    target_cpu = "host"             # --iree-llvmcpu-target-cpu it was measured with
+    flags = ["--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
+    spec = "spec.mlir"              # relative to the recipe; "" when no spec was kept
+    [whole_model_us]                # the entry function's median per variant, as measured
+    default = 5490.0
+
+`iree-dsa-tune compile MODEL --recipe R -o m.vmfb` builds with it; the plain iree-compile line
+is `iree-compile <host flags> <flags> --iree-codegen-tuning-spec-path=<spec> MODEL -o m.vmfb`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InputError
+
+SCHEMA = "iree-dsa-recipe/1"
+
+# The model-level knobs (IREE 3.13 flags that act on the whole model), as named presets. Data
+# tiling packs constant weights once at compile time (4-6x on batch-1 GEMMs, IREE_NOTES);
+# ukernels replace the mmt4d codegen with hand-written kernels; aggressive fusion puts an INT4
+# dequantisation into its matvec; matmul tile bytes is data tiling's own coarse tile knob.
+FLAG_PRESETS: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "dt": ("--iree-opt-data-tiling",),
+    "dt+uk-mmt4d": ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=mmt4d"),
+    "dt+uk-all": ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"),
+    "dt+inner-tiled": ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-inner-tiled"),
+    "dt+tile-bytes-16k": ("--iree-opt-data-tiling", "--iree-llvmcpu-matmul-tile-bytes=16384"),
+    "dt+tile-bytes-64k": ("--iree-opt-data-tiling", "--iree-llvmcpu-matmul-tile-bytes=65536"),
+    "aggressive-fusion": ("--iree-dispatch-creation-enable-aggressive-fusion",),
+}
+DATA_TILING_FLAG = "--iree-opt-data-tiling"
+
+
+def model_sha256(model: str | Path) -> str:
+    return hashlib.sha256(Path(model).read_bytes()).hexdigest()
+
+
+def recipe_path(spec_output: str | Path) -> Path:
+    """`spec.mlir` -> `spec.recipe.toml` (same directory and stem)."""
+    p = Path(spec_output)
+    return p.with_name(p.stem + ".recipe.toml")
+
+
+@dataclass
+class Recipe:
+    model: str
+    model_sha256: str
+    target_cpu: str
+    flags: tuple[str, ...] = ()
+    spec: str = ""  # relative to the recipe file; "" = no spec
+    whole_model_us: dict[str, float] = field(default_factory=dict)
+    path: Path | None = None  # where it was read from or written to
+
+    @property
+    def uses_data_tiling(self) -> bool:
+        return DATA_TILING_FLAG in self.flags
+
+    def spec_path(self) -> Path | None:
+        if not self.spec:
+            return None
+        base = self.path.parent if self.path is not None else Path(".")
+        return base / self.spec
+
+    def to_toml(self) -> str:
+        def q(text: str) -> str:
+            return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+        lines = [f"schema = {q(SCHEMA)}", f"model = {q(self.model)}", f"model_sha256 = {q(self.model_sha256)}",
+                 f"target_cpu = {q(self.target_cpu)}", "flags = [" + ", ".join(q(f) for f in self.flags) + "]",
+                 f"spec = {q(self.spec)}", "", "[whole_model_us]"]
+        lines += [f"{q(name)} = {us:.3f}" for name, us in self.whole_model_us.items()]
+        return "\n".join(lines) + "\n"
+
+    def check_model(self, model: str | Path) -> None:
+        if model_sha256(model) != self.model_sha256:
+            raise InputError(f"{self.path}: the recipe was tuned for other model bytes than {model} "
+                             f"(model_sha256 differs); tune this model again")
+
+    def compile_flags(self) -> tuple[str, ...]:
+        """The flags this recipe adds to the host's (its spec's flags included)."""
+        from .compiler import tuning_spec_flags
+
+        spec = self.spec_path()
+        return tuple(self.flags) + (tuning_spec_flags(spec) if spec is not None else ())
+
+
+def load_recipe(path: str | Path) -> Recipe:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not a recipe: {e}") from None
+    if data.get("schema") != SCHEMA:
+        raise InputError(f"{path}: key 'schema': expected {SCHEMA!r}, got {data.get('schema')!r}")
+    for key, kind in (("model", str), ("model_sha256", str), ("target_cpu", str), ("spec", str), ("flags", list)):
+        if not isinstance(data.get(key), kind):
+            raise InputError(f"{path}: key '{key}': expected {kind.__name__}, got {data.get(key)!r}")
+    if not all(isinstance(f, str) and f.startswith("--") for f in data["flags"]):
+        raise InputError(f"{path}: key 'flags': expected iree-compile flags, got {data['flags']!r}")
+    recipe = Recipe(data["model"], data["model_sha256"], data["target_cpu"], tuple(data["flags"]), data["spec"],
+                    {str(k): float(v) for k, v in data.get("whole_model_us", {}).items()}, path)
+    spec = recipe.spec_path()
+    if spec is not None and not spec.is_file():
+        raise InputError(f"{path}: key 'spec': no such file: {spec}")
+    return recipe

@@ -1,0 +1,109 @@
+"""Host model level: recipes (whole-model flags + spec), whole-model timing, compile and verify with a recipe."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from iree_dsa_tuner.errors import InputError
+from iree_dsa_tuner.recipe import Recipe, load_recipe, model_sha256, recipe_path
+from iree_dsa_tuner.runners.whole_model import MIN_NOISE, Variant, beats, entry_inputs
+
+
+def constant_weight_model(path, m=1, n=64, k=64, seed=0):
+    """A batch-m GEMM whose weights are a util.global constant, the way an importer writes a deployed model."""
+    w = np.random.default_rng(seed).standard_normal((k, n)).astype(np.float32)
+    values = ", ".join("[" + ", ".join(f"{v:.4f}" for v in row) + "]" for row in w)
+    path.write_text(f"""util.global private @w = dense<[{values}]> : tensor<{k}x{n}xf32>
+func.func @main(%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
+  %w = util.global.load @w : tensor<{k}x{n}xf32>
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{m}x{n}xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) outs(%f : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %r : tensor<{m}x{n}xf32>
+}}
+""")
+    return path
+
+
+def cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", *map(str, args)], capture_output=True,
+                          text=True, timeout=900, cwd=cwd)
+
+
+# ---- pure logic ----------------------------------------------------------------------------
+
+def test_a_decision_is_kept_only_beyond_the_noise():
+    base = Variant("default", times_us=[100.0, 101.0, 99.0])
+    assert beats(Variant("a", times_us=[90.0, 91.0, 89.0]), base)
+    assert not beats(Variant("b", times_us=[99.0, 99.5, 98.5]), base)  # 1%: under the 2% floor
+    noisy = Variant("c", times_us=[60.0, 90.0, 120.0])  # median 90, but a 67% spread
+    assert noisy.noise == pytest.approx(60 / 90) and not beats(noisy, base)
+    assert Variant("one", times_us=[5.0]).noise == MIN_NOISE
+    assert not beats(Variant("failed", error="does not build"), base)
+
+
+def test_entry_inputs_are_zero_splats_of_the_signature():
+    assert entry_inputs([((1, 256), "f32"), ((), "i32")]) == ["--input=1x256xf32=0", "--input=i32=0"]
+
+
+def test_a_recipe_round_trips_and_names_its_spec(tmp_path):
+    model = constant_weight_model(tmp_path / "m.mlir")
+    (tmp_path / "spec.mlir").write_text("// a spec\n")
+    recipe = Recipe(str(model), model_sha256(model), "haswell", ("--iree-opt-data-tiling",), "spec.mlir",
+                    {"default": 10.0, "dt": 4.5})
+    path = recipe_path(tmp_path / "spec.mlir")
+    assert path.name == "spec.recipe.toml"
+    path.write_text(recipe.to_toml())
+    back = load_recipe(path)
+    assert back.flags == recipe.flags and back.whole_model_us == {"default": 10.0, "dt": 4.5}
+    assert back.spec_path() == tmp_path / "spec.mlir" and back.uses_data_tiling
+    assert back.compile_flags()[0] == "--iree-opt-data-tiling"
+    back.check_model(model)
+    other = constant_weight_model(tmp_path / "other.mlir", seed=1)
+    with pytest.raises(InputError, match="other model bytes"):
+        back.check_model(other)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace('iree-dsa-recipe/1', 'v0'), "key 'schema'"),
+    (lambda t: t.replace('spec = ""', 'spec = "missing.mlir"'), "key 'spec': no such file"),
+    (lambda t: t.replace('flags = []', 'flags = ["data-tiling"]'), "key 'flags'"),
+])
+def test_a_broken_recipe_is_one_line(tmp_path, edit, message):
+    model = constant_weight_model(tmp_path / "m.mlir")
+    text = Recipe(str(model), model_sha256(model), "host").to_toml()
+    path = tmp_path / "r.recipe.toml"
+    path.write_text(edit(text))
+    with pytest.raises(InputError, match=message) as e:
+        load_recipe(path)
+    assert "\n" not in str(e.value)
+
+
+# ---- end to end on this CPU ------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_tune_host_writes_a_recipe_that_compile_and_verify_take(tmp_path):
+    model = constant_weight_model(tmp_path / "deployed.mlir", m=1, n=128, k=128)
+    spec = tmp_path / "spec.mlir"
+    spec.write_text("// stale: from an earlier run\n")
+    tuned = cli("tune", model, "--target", "host", "-o", spec, "--no-db", "--budget", "2", "--repetitions", "1",
+                "--rounds", "2", "--quiet", cwd=tmp_path)
+    assert tuned.returncode == 0, tuned.stderr
+    assert "whole model @main" in tuned.stdout and "default" in tuned.stdout
+    recipe = load_recipe(tmp_path / "spec.recipe.toml")
+    assert "default" in recipe.whole_model_us and recipe.target_cpu == "host"
+    if recipe.spec:
+        assert "compilation_info" in spec.read_text()
+    else:
+        assert not spec.exists()  # no stale spec is left for a build to pick up
+    built = cli("compile", model, "--recipe", tmp_path / "spec.recipe.toml", "-o", tmp_path / "m.vmfb")
+    assert built.returncode == 0 and (tmp_path / "m.vmfb").stat().st_size > 0, built.stderr
+    shown = cli("compile", model, "--recipe", tmp_path / "spec.recipe.toml", "--print")
+    assert shown.stdout.startswith("iree-compile ") and all(f in shown.stdout for f in recipe.flags)
+    verified = cli("verify", model, "--recipe", tmp_path / "spec.recipe.toml")
+    assert verified.returncode == 0 and "match" in verified.stdout, verified.stdout + verified.stderr
