@@ -105,11 +105,18 @@ class ModelArtifacts:
         """
         from .configured import read_configured_dispatches
 
-        loops = {c.symbol: c.num_loops for c in read_configured_dispatches(self.configured_text)}
+        configured_dispatches = {c.symbol: c for c in read_configured_dispatches(self.configured_text)}
         out: list[Problem] = []
         for p in problems:
-            configured = loops.get(p.dispatch)
-            if isinstance(p, RootOpProblem) and configured is not None and configured != p.num_loops:
+            c = configured_dispatches.get(p.dispatch)
+            configured = c.num_loops if c is not None else None
+            if isinstance(p, RootOpProblem) and c is not None and "Mmt4dTilingExpert" in (c.translation_info or ""):
+                # Data tiling: the spec sees the encoded op, which then becomes an mmt4d; a
+                # tile-list config on it fails to build (IREE 3.13, docs/PERFORMANCE.md).
+                out.append(UntunableDispatch(
+                    p.dispatch, f"{p.op_name}: data tiling makes it an mmt4d (Mmt4dTilingExpert) after a spec is "
+                                "applied; a tile-list spec on the encoded op fails to build", p.op_name))
+            elif isinstance(p, RootOpProblem) and configured is not None and configured != p.num_loops:
                 out.append(UntunableDispatch(
                     p.dispatch, f"{p.op_name}: IREE configures it with {configured} loops but the dispatch has "
                                 f"{p.num_loops} (a unit dimension folded away before configuration), and drops "
