@@ -91,3 +91,12 @@ def test_task_table_prints_a_row_per_manifest(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     row = next(line for line in proc.stdout.splitlines() if line.startswith("diffusion_policy"))
     assert "bf16" in row and ("meets" in row or "misses" in row)
+
+
+@pytest.mark.slow
+def test_host_recipe_quick(tmp_path):
+    stdout, document = run_script("host_recipe", "--rounds", "2", "--budget", "2", tmp_path=tmp_path)
+    (shape,) = document["shapes"]
+    assert shape["default_us"] > 0 and shape["recipe_us"] > 0 and shape["numpy_us"] > 0
+    assert {v["name"] for v in shape["variants"]} >= {"default", "dt", "dt+uk-all"}
+    assert "geomean recipe vs numpy" in stdout

@@ -28,7 +28,10 @@ def add_parser(subparsers) -> None:
         "measure, measure on the target's runner (host: iree-benchmark-module, one thread; DSA: the "
         "in-tree timing model), and keep the best only when it beats IREE's default. The winners "
         "form one spec, verified (applied + numerics) before it is written. Measurements go to an "
-        "SQLite database: a re-run or --resume after a kill re-measures nothing already recorded.",
+        "SQLite database: a re-run or --resume after a kill re-measures nothing already recorded. "
+        "On the host it also tunes the whole model: flag presets (data tiling, ukernels, ...) timed on "
+        "the entry function in interleaved rounds, a spec kept only when the whole model confirms it, "
+        "and SPEC.recipe.toml written beside the spec (build with `iree-dsa-tune compile --recipe`).",
     )
     p.add_argument("model", metavar="MODEL.mlir")
     add_target_argument(p)
