@@ -18,11 +18,11 @@ is `iree-compile <host flags> <flags> --iree-codegen-tuning-spec-path=<spec> MOD
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError
+from .tomlfile import read_toml
 
 SCHEMA = "iree-dsa-recipe/1"
 
@@ -98,12 +98,7 @@ class Recipe:
 
 def load_recipe(path: str | Path) -> Recipe:
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: not a recipe: {e}") from None
+    data = read_toml(path, "recipe")
     if data.get("schema") != SCHEMA:
         raise InputError(f"{path}: key 'schema': expected {SCHEMA!r}, got {data.get('schema')!r}")
     for key, kind in (("model", str), ("model_sha256", str), ("target_cpu", str), ("spec", str), ("flags", list)):

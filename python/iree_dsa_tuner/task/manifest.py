@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InputError
+from ..tomlfile import read_toml
 
 SCHEMA = "iree-dsa-manifest/1"
 PERS = ("chunk", "flow_step", "token")
@@ -110,12 +110,7 @@ class _Keys:
 
 def load_manifest(path: str | Path) -> Manifest:
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: not a TOML manifest: {e}") from None
+    data = read_toml(path, "TOML manifest")
     top = _Keys(path, data, "")
     if top.get("schema", str) != SCHEMA:
         raise top.error("schema", f"expected {SCHEMA!r}, got {data['schema']!r}")
