@@ -246,3 +246,39 @@ def test_the_repo_ships_a_current_spec_set_for_every_reference_manifest(target):
                                   f"--target {target}` from the repository root"
         for spec in found.spec_paths():
             assert read_spec(spec), spec  # parses, has an entry point and matchers
+
+
+# ---- several models on one part ----------------------------------------------------------------
+
+def test_partitions_cover_the_cores_exactly():
+    from iree_dsa_tuner.task.partition import partitions
+
+    splits = partitions(16, 2, 2)
+    assert all(sum(s) == 16 and min(s) >= 1 for s in splits)
+    assert (2, 14) in splits and (14, 2) in splits and len(splits) == 7
+    assert all(sum(s) == 8 for s in partitions(8, 3, 1))
+
+
+def test_a_share_of_the_part_has_its_cores_and_bandwidth():
+    from iree_dsa_tuner.task.partition import share_of
+
+    e1 = get_target("dsa-e1")
+    quarter = share_of(e1, 4)
+    assert quarter.describe().cores == 4 and quarter.name == "dsa-e1-4c"
+    assert quarter.describe().dram_bytes_per_s == pytest.approx(e1.describe().dram_bytes_per_s / 4)
+    assert quarter.compile_flags == e1.compile_flags
+
+
+def test_two_models_share_the_part_and_each_gets_a_verdict(tmp_path):
+    from iree_dsa_tuner.task.partition import partition_task
+
+    a = load_manifest(write_manifest(tmp_path, TASK, STAGES))
+    (tmp_path / "b").mkdir()
+    b = load_manifest(write_manifest(tmp_path / "b", TASK.replace('id = "tiny"', 'id = "other"'), STAGES))
+    shared = partition_task([a, b], get_target("dsa-e1"), TuneOptions(budget=2), budget_ms=1000)
+    assert sum(shared.cores) == get_target("dsa-e1").describe().cores
+    assert [r.target for r in shared.results] == [f"dsa-e1-{c}c" for c in shared.cores]
+    assert shared.meets_all and len(shared.considered) == 7
+    worst = [c["worst_over_budget"] for c in shared.considered]
+    chosen = next(c for c in shared.considered if tuple(c["partition"]) == shared.cores)
+    assert chosen["worst_over_budget"] == min(worst)

@@ -31,7 +31,8 @@ def add_parser(subparsers) -> None:
         "The winners become one verified spec per stage, stored in the spec library under a hash of what "
         "they are bound to (stage shapes, quantisation, flow and action steps) and reused while it holds.",
     )
-    p.add_argument("manifest", metavar="MANIFEST.toml")
+    p.add_argument("manifest", metavar="MANIFEST.toml", nargs="+",
+                   help="one policy; several share the part: the cores are partitioned between them")
     add_target_argument(p)
     p.set_defaults(target="dsa-e1")
     p.add_argument("--budget-ms", type=float, default=None, metavar="MS",
@@ -81,11 +82,31 @@ def run(args: argparse.Namespace) -> int:
     if args.budget_ms is not None and not args.budget_ms > 0:
         raise InputError("--budget-ms must be a positive number of milliseconds")
     flow_steps = _flow_steps(args.flow_steps)
-    manifest = load_manifest(args.manifest)
+    manifests = [load_manifest(path) for path in args.manifest]
     target = get_target(args.target, search_paths=args.target_path)
     progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
-    result = run_task(manifest, target, TuneOptions(budget=args.budget, seed=args.seed), budget_ms=args.budget_ms,
-                      library=None if args.no_library else Path(args.library), retune=args.retune,
+    options = TuneOptions(budget=args.budget, seed=args.seed)
+    library = None if args.no_library else Path(args.library)
+    if len(manifests) > 1:
+        from ..task.partition import partition_task
+
+        if flow_steps:
+            raise InputError("--flow-steps takes one manifest")
+        shared = partition_task(manifests, target, options, budget_ms=args.budget_ms, library=library,
+                                retune=args.retune, progress=progress)
+        for result, cores in zip(shared.results, shared.cores):
+            print(f"== {result.manifest.model_id} on {cores} of {target.describe().cores} cores "
+                  f"(and that share of DRAM bandwidth)")
+            print(summary(result) + "\n")
+        rows = [[r.manifest.model_id, c, f"{r.after.chunk_ms:.2f}", f"{r.after.budget_ms:g}",
+                 "met" if r.after.meets_budget else "NOT met"] for r, c in zip(shared.results, shared.cores)]
+        print(format_table(["model", "cores", "chunk ms", "budget ms", "budget"], rows, right_align={1, 2, 3}))
+        print(f"partition {'/'.join(map(str, shared.cores))} chosen of {len(shared.considered)} considered; "
+              f"combined verdict: {'every model meets its budget' if shared.meets_all else 'NOT every model meets its budget'}")
+        if args.json:
+            write_output(args.json, json.dumps(shared.to_json(), indent=2) + "\n")
+        return 0
+    result = run_task(manifests[0], target, options, budget_ms=args.budget_ms, library=library, retune=args.retune,
                       flow_steps=flow_steps, progress=progress)
     print(summary(result))
     if args.json:

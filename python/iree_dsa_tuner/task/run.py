@@ -117,10 +117,12 @@ def _times(ops: list[_Op]) -> list[DispatchTime]:
 
 def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: float | None = None,
              library: Path | None = None, retune: bool = False, flow_steps: tuple[int, ...] = (),
-             progress: Callable[[str], None] | None = None, runner_factory: Callable | None = None) -> TaskResult:
+             progress: Callable[[str], None] | None = None, runner_factory: Callable | None = None,
+             tune: bool = True) -> TaskResult:
     """Time, tune and store one manifest's chunk on `target` (see the module's docstring).
 
-    `runner_factory(artifacts)` replaces the target's runner (tests, recorded measurements).
+    `runner_factory(artifacts)` replaces the target's runner (tests, recorded measurements);
+    `tune=False` times IREE's defaults only (no search, nothing stored).
     """
     t0 = time.perf_counter()
     say = progress or (lambda text: None)
@@ -139,7 +141,7 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
 
     try:
         binding = _binding(manifest, ops)
-        stored = find_spec_set(library, target.name, manifest, binding, retune=retune) if library else None
+        stored = find_spec_set(library, target.name, manifest, binding, retune=retune) if library and tune else None
 
         for o in ops:  # IREE's default schedule, timed on the target
             m = runners[o.stage].measure(o.computed, None)
@@ -152,13 +154,15 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
         say(f"{manifest.model_id} on {target.name}: {before.chunk_ms:.2f} ms per chunk with IREE's defaults "
             f"(budget {before.budget_ms:g} ms, limit {before.limit_ms:.2f} ms)")
 
-        if stored is not None:
+        if not tune:
+            decisions = []
+        elif stored is not None:
             _apply_stored(stored, ops, runners)
             decisions = [{"dispatch": o.problem.dispatch, "stage": o.stage, "decision": "reuse",
                           "reason": f"spec set {stored.directory.name} matches this manifest"} for o in ops]
         else:
             decisions = _tune_in_amdahl_order(ops, runners, target, options, make_timeline, say)
-        if stored is None and library is not None:
+        if tune and stored is None and library is not None:
             stored = _store(library, target, manifest, binding, artifacts, ops, say)
         after = make_timeline()
         reused = stored is not None and any(d["decision"] == "reuse" for d in decisions)
