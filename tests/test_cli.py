@@ -85,3 +85,17 @@ def test_malformed_spec_is_a_clear_error(tmp_path):
     r = tune("verify", INPUTS / "mlp3.mlir", spec)
     assert r.returncode == 2
     assert "broken.mlir" in r.stderr and "not a valid tuning spec" in r.stderr
+
+
+def test_written_files_follow_the_umask(tmp_path):
+    import os
+    import stat
+
+    from iree_dsa_tuner.report import write_output
+
+    old = os.umask(0o022)
+    try:
+        write_output(tmp_path / "spec.mlir", "// spec\n")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "spec.mlir").stat().st_mode) == 0o644

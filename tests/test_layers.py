@@ -36,7 +36,7 @@ ALLOWED = {
     "report": {"core", "errors"},
     "examples": set(),
     "pipeline": {"core", "errors", "compiler", "ir", "tuning_spec", "db", "runners", "targets", "search"},
-    "task": {"core", "errors", "ir", "tuning_spec", "runners", "search", "tomlfile"},
+    "task": {"core", "errors", "ir", "tuning_spec", "runners", "search", "tomlfile", "report"},
     "tomlfile": {"errors"},
     "recipe": {"errors", "compiler", "tomlfile"},
     "model_level": {"core", "errors", "ir", "pipeline", "recipe", "runners", "search", "tuning_spec"},

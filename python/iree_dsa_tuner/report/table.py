@@ -51,6 +51,10 @@ def write_output(path: str | os.PathLike, text: str) -> None:
     p = check_writable(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=str(p.parent if str(p.parent) else "."))
     try:
+        # mkstemp makes the file 0600; an output file gets what the user's umask gives any new file.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "w") as f:
             f.write(text)
         os.replace(tmp, p)

@@ -13,12 +13,11 @@ what changed (--retune tunes a new set beside it).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..report.table import write_output
 from .manifest import Manifest, binding_hash
 
 BINDING = "binding.json"
@@ -68,14 +67,6 @@ def find_spec_set(library: Path, target: str, manifest: Manifest, binding: dict,
     return None
 
 
-def _write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
-
-
 def write_spec_set(library: Path, target: str, manifest: Manifest, binding: dict, specs: dict[str, str],
                    configs: dict) -> SpecSet:
     directory = set_directory(library, target, manifest, binding)
@@ -87,7 +78,7 @@ def write_spec_set(library: Path, target: str, manifest: Manifest, binding: dict
                   + (f", block {manifest.quant_block}" if manifest.quant_block else "")
                   + f", flow_steps {manifest.flow_steps}, n_action_steps {manifest.n_action_steps});"
                   f" see {BINDING}\n")
-        _write(directory / f"{stage}.spec.mlir", header + text)
-    _write(directory / CONFIGS, json.dumps(configs, indent=1, sort_keys=True) + "\n")
-    _write(directory / BINDING, json.dumps(binding, indent=1, sort_keys=True) + "\n")
+        write_output(directory / f"{stage}.spec.mlir", header + text)
+    write_output(directory / CONFIGS, json.dumps(configs, indent=1, sort_keys=True) + "\n")
+    write_output(directory / BINDING, json.dumps(binding, indent=1, sort_keys=True) + "\n")
     return SpecSet(directory, binding, configs)
