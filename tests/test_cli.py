@@ -99,3 +99,14 @@ def test_written_files_follow_the_umask(tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "spec.mlir").stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("command", [["tune", "--target", "nosuchtarget", "-o", "x.mlir"],
+                                     ["tune", "--target", "dsa-e1", "--repetitions", "0", "-o", "x.mlir"],
+                                     ["tune", "--target", "dsa-e1", "--time-budget", "-5", "-o", "x.mlir"]])
+def test_tune_mistakes_are_one_line_and_exit_2(tmp_path, command):
+    model = INPUTS / "mlp3.mlir"
+    proc = subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", command[0], str(model), *command[1:]],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.mlir").exists()

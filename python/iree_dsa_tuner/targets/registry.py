@@ -16,6 +16,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from ..errors import InputError
 from .base import Target
 from ..description import (
     TargetDescriptionError,
@@ -28,8 +29,8 @@ ENTRY_POINT_GROUP = "iree_dsa_tuner.targets"
 TARGET_PATH_ENV = "IREE_DSA_TARGET_PATH"
 
 
-class UnknownTarget(LookupError):
-    pass
+class UnknownTarget(InputError, LookupError):
+    """A target name nothing provides: one line naming what is installed."""
 
 
 def search_paths(extra: Iterable[str | Path] = ()) -> list[Path]:
