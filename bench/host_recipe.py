@@ -82,8 +82,16 @@ def main() -> int:
         for name in names:
             entry = gen_basket.find_entry(name)
             common.progress(f"{name}: presets, dispatch search, whole-model confirmation")
-            r = run_shape(entry, Path(tmp), args)
+            try:
+                r = run_shape(entry, Path(tmp), args)
+            except Exception as e:  # one shape failing must not lose the others' figures
+                common.progress(f"{name}: failed: {type(e).__name__}: {e}")
+                results.append({"shape": name, "error": f"{type(e).__name__}: {e}"})
+                continue
             results.append(r)
+            common.progress(f"{name}: default {r['default_us']:.1f} us, recipe {r['recipe_us']:.1f} us "
+                            f"({' '.join(r['recipe_flags']) or 'default flags'}; spec {'kept' if r['spec_kept'] else 'none'}), "
+                            f"numpy {r['numpy_us']:.1f} us")
             rows.append([r["shape"], common.fmt(r["default_us"], ".1f"), f"{r['best_preset']}",
                          common.fmt(r["best_preset_us"], ".1f"), " ".join(f.replace("--iree-", "") for f in
                                                                          r["recipe_flags"]) or "-",
@@ -95,10 +103,12 @@ def main() -> int:
     common.print_table(["shape", "default us", "best preset", "us", "recipe flags", "spec", "recipe us", "numpy us",
                         "vs default", "vs best preset", "vs numpy", "GB/s", "numpy GB/s", "tune s", "meas."], rows,
                        title="whole function @main, median of interleaved rounds (> 1x = the recipe is faster)")
-    ratios = [r["recipe_vs_numpy"] for r in results if r["recipe_vs_numpy"]]
+    ratios = [r["recipe_vs_numpy"] for r in results if r.get("recipe_vs_numpy")]
     print(f"geomean recipe vs numpy: {common.fmt(common.geomean(ratios), '.2f', 'x')} over {len(ratios)} shapes")
     for r in results:
-        for note in r["notes"]:
+        if "error" in r:
+            print(f"{r['shape']}: FAILED: {r['error']}")
+        for note in r.get("notes", []):
             print(f"{r['shape']}: {note}")
     common.write_json(args.json, {"machine": machine, "shapes": results})
     return 0

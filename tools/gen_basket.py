@@ -192,8 +192,8 @@ def find_entry(name: str) -> BasketEntry:
         m, n, k = (int(v) for v in sizes.split("x"))
     except ValueError:
         raise ValueError(f"{name!r}: not a basket entry and not of the form f32_kn_MxNxK") from None
-    if element_type not in ("f32", "i8") or layout not in ("kn", "nk"):
-        raise ValueError(f"{name!r}: type must be f32 or i8, layout kn or nk")
+    if element_type not in ("f32", "bf16", "i8") or layout not in ("kn", "nk"):
+        raise ValueError(f"{name!r}: type must be f32, bf16 or i8, layout kn or nk")
     return BasketEntry(m, n, k, element_type, layout == "nk")
 
 
