@@ -13,6 +13,7 @@ from iree_dsa_tuner import TuneOptions, tune
 from conftest import INPUTS
 
 MODEL = INPUTS / "mlp3.mlir"
+REPO_MANIFESTS = INPUTS.parent.parent / "python" / "iree_dsa_tuner" / "examples" / "manifests"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -67,3 +68,13 @@ def test_missing_matplotlib_is_one_line_before_any_work(tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "--plot needs matplotlib" in lines[0]
     assert not (tmp_path / "s.mlir").exists() and not (tmp_path / "p").exists()
+
+
+def test_task_plot_is_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    manifest = REPO_MANIFESTS / "diffusion_policy.toml"
+    proc = subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", "task", str(manifest), "--target", "dsa-c1",
+                           "--no-library", "--flow-steps", "16,1", "--plot", str(tmp_path / "plots"), "--quiet"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "plots" / "chunk.png").read_bytes().startswith(PNG_MAGIC)

@@ -45,6 +45,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--no-library", action="store_true", help="neither read nor write a spec set")
     p.add_argument("--retune", action="store_true", help="tune a new set even when the library has one")
     p.add_argument("--json", metavar="REPORT", help="write the task report as JSON")
+    p.add_argument("--plot", metavar="DIR", help="write chunk.png (stages default vs tuned, budget, limit, flow-step "
+                                                  "variants) to DIR (needs matplotlib)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.set_defaults(func=run)
@@ -82,6 +84,13 @@ def run(args: argparse.Namespace) -> int:
     if args.budget_ms is not None and not args.budget_ms > 0:
         raise InputError("--budget-ms must be a positive number of milliseconds")
     flow_steps = _flow_steps(args.flow_steps)
+    if args.plot:
+        from ..report.plots import PlotError, check_plotting
+
+        try:
+            check_plotting(args.plot)
+        except PlotError as e:
+            raise InputError(str(e)) from None
     manifests = [load_manifest(path) for path in args.manifest]
     target = get_target(args.target, search_paths=args.target_path)
     progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
@@ -111,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
     print(summary(result))
     if args.json:
         write_output(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+    if args.plot:
+        from ..report.plots import TASK_PNG, plot_task
+
+        print(f"plot: {plot_task(result.to_json(), Path(args.plot) / TASK_PNG)}")
     return 0
 
 

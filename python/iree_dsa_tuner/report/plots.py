@@ -153,3 +153,43 @@ def write_plots(report: dict, directory: str | os.PathLike) -> list[Path]:
     """Both charts into DIR; returns their paths."""
     out = check_plotting(directory)
     return [plot_roofline(report, out / ROOFLINE_PNG), plot_funnel(report, out / FUNNEL_PNG)]
+
+
+TASK_PNG = "chunk.png"
+
+
+def plot_task(report: dict, path: str | os.PathLike) -> Path:
+    """One action chunk: each stage's ms with IREE's defaults and tuned, the budget and the physical
+    limit as lines, and (right) the chunk per flow-step variant when the report has them."""
+    plt = _pyplot()
+    variants = report.get("variants") or []
+    fig, axes = plt.subplots(1, 2 if variants else 1, figsize=(11 if variants else 7, 4.2), squeeze=False)
+    ax = axes[0][0]
+    stages = report["stages"]
+    before = {s["name"]: s["ms"] for s in report["before"]["stages"]}
+    bottom_default = bottom_tuned = 0.0
+    for i, s in enumerate(stages):  # one colour per stage in both bars
+        ax.bar(0, before[s["name"]], bottom=bottom_default, width=0.6, edgecolor="black", color=f"C{i}",
+               label=f"{s['name']} (x{s['repeat']} per {s['per']})")
+        bottom_default += before[s["name"]]
+        ax.bar(1, s["ms"], bottom=bottom_tuned, width=0.6, edgecolor="black", color=f"C{i}")
+        bottom_tuned += s["ms"]
+    ax.axhline(report["budget_ms"], color="red", linestyle="--", label=f"budget {report['budget_ms']:g} ms")
+    ax.axhline(report["limit_ms"], color="gray", linestyle=":", label=f"physical limit {report['limit_ms']:.1f} ms")
+    ax.set_xticks([0, 1], ["IREE defaults", "tuned"])
+    ax.set_ylabel("ms per action chunk")
+    ax.set_title(f"{report.get('model', '')} on {report.get('target', '')}: one action chunk", fontsize=9)
+    ax.legend(fontsize=8)
+    if variants:
+        vx = axes[0][1]
+        steps = [str(v["flow_steps"]) for v in variants]
+        vx.bar(steps, [v["chunk_ms"] for v in variants], edgecolor="black")
+        vx.axhline(report["budget_ms"], color="red", linestyle="--")
+        vx.set_xlabel("flow steps")
+        vx.set_ylabel("ms per chunk (tuned dispatches)")
+        vx.set_title("flow-step variants", fontsize=9)
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
