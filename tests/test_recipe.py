@@ -41,8 +41,11 @@ def test_a_decision_is_kept_only_beyond_the_noise():
     base = Variant("default", times_us=[100.0, 101.0, 99.0])
     assert beats(Variant("a", times_us=[90.0, 91.0, 89.0]), base)
     assert not beats(Variant("b", times_us=[99.0, 99.5, 98.5]), base)  # 1%: under the 2% floor
-    noisy = Variant("c", times_us=[60.0, 90.0, 120.0])  # median 90, but a 67% spread
-    assert noisy.noise == pytest.approx(60 / 90) and not beats(noisy, base)
+    noisy = Variant("c", times_us=[60.0, 90.0, 120.0])  # median 90, rounds 33% apart throughout
+    assert noisy.noise == pytest.approx(2 * 30 / 90) and not beats(noisy, base)
+    # One round slowed by a neighbour does not hide a 2.5x win.
+    outlier = Variant("d", times_us=[40.0, 41.0, 95.0])
+    assert outlier.noise == pytest.approx(2 * 1 / 41) and beats(outlier, base)
     assert Variant("one", times_us=[5.0]).noise == MIN_NOISE
     assert not beats(Variant("failed", error="does not build"), base)
 

@@ -44,10 +44,17 @@ class Variant:
 
     @property
     def noise(self) -> float:
-        """Relative spread of this variant's rounds ((max - min) / median), at least MIN_NOISE."""
-        if len(self.times_us) < 2 or not self.median_us:
+        """Relative noise of this variant's rounds: 2 x the median absolute deviation over the median.
+
+        A robust spread: one round slowed by a neighbour on a shared machine does not make a
+        2.5x faster variant "within the noise", while rounds that disagree throughout do.
+        At least MIN_NOISE.
+        """
+        median = self.median_us
+        if len(self.times_us) < 2 or not median:
             return MIN_NOISE
-        return max(MIN_NOISE, (max(self.times_us) - min(self.times_us)) / self.median_us)
+        mad = statistics.median(abs(t - median) for t in self.times_us)
+        return max(MIN_NOISE, 2.0 * mad / median)
 
     def to_json(self) -> dict:
         return {"name": self.name, "flags": list(self.flags), "spec": str(self.spec) if self.spec else None,
