@@ -110,3 +110,12 @@ def test_tune_mistakes_are_one_line_and_exit_2(tmp_path, command):
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.mlir").exists()
+
+
+def test_tune_and_db_export_default_to_one_database():
+    from iree_dsa_tuner.cli import build_parser
+
+    parser = build_parser()
+    tune = parser.parse_args(["tune", "m.mlir", "-o", "s.mlir"])
+    export = parser.parse_args(["db", "export", "--csv"])
+    assert str(tune.db) == str(export.db) == "iree-dsa-tuning.sqlite"
