@@ -75,3 +75,34 @@ def test_a_model_iree_rejects_leaves_nothing_in_the_cache(iree_compiles, tmp_pat
         iree_dsa_tuner.compile_model(model)
     cache = artifacts_module.cache_root() / "models"
     assert list(cache.iterdir()) == []  # no staging directory, no half-made artifacts
+
+
+def test_a_winner_that_fails_verification_is_replaced_by_the_next_best(monkeypatch):
+    """Verification works one dispatch at a time: the failing winner is found by checking it alone,
+    the next-best config that passes takes its place, and the other dispatches keep theirs."""
+    from iree_dsa_tuner import pipeline
+    from iree_dsa_tuner.core.status import NumericsVerdict, Status
+    from iree_dsa_tuner.tuning_spec.verify import VerifiedSpec
+
+    first = iree_dsa_tuner.tune(MODEL, "dsa-e1", iree_dsa_tuner.TuneOptions(budget=6), verify=False)
+    victim = next(d for d in first.dispatches if d.chosen == "tuned")
+    bad = victim.best_config
+    real_build = pipeline.build_verified
+
+    def build(artifacts, problems, winners, progress=None):
+        if any(config == bad for config in winners.values()):  # a whole-function mismatch drops them all
+            return VerifiedSpec("", {symbol: "numerics mismatch" for symbol in winners}, None)
+        return real_build(artifacts, problems, winners, progress)
+
+    def check(artifacts, problem, config):
+        return NumericsVerdict(Status.WRONG_NUMERICS, "simulated") if config == bad else NumericsVerdict(Status.VERIFIED)
+
+    monkeypatch.setattr(pipeline, "build_verified", build)
+    monkeypatch.setattr(pipeline, "check_config", check)
+    result = iree_dsa_tuner.tune(MODEL, "dsa-e1", iree_dsa_tuner.TuneOptions(budget=6))
+    replaced = next(d for d in result.dispatches if d.dispatch == victim.dispatch)
+    assert result.spec_text and replaced.best_config != bad
+    assert replaced.chosen == "tuned" and "next-best verified config replaces it" in replaced.note
+    assert replaced.best_us >= victim.best_us  # the next best, not a faster one
+    others = [d for d in result.dispatches if d.dispatch != victim.dispatch and d.chosen == "tuned"]
+    assert others  # the innocent winners were checked alone and kept

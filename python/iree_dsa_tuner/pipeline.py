@@ -128,18 +128,78 @@ def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db,
 
         result.proposer = proposer_name(options.proposer)
     if verify:
-        winners = {d.dispatch: d.best_config for d in result.dispatches if d.chosen == "tuned"}
-        verified = build_verified(artifacts, problems, winners, progress)
-        result.spec_text, dropped = verified.text, verified.dropped
-        result.verified = True
-        if verified.text and verified.report is not None:
-            result.numerics = [n.to_json() for n in verified.report.numerics]
-        for d in result.dispatches:
-            if d.dispatch in dropped:
-                d.chosen, d.note = "default", f"tuned config failed verification ({dropped[d.dispatch]}); " \
-                                              "fell back to default"
-                result.verify_notes.append(f"{d.dispatch}: {d.note}")
+        _verify(artifacts, problems, result, target, progress)
     return result
+
+
+# How many next-best configs a dispatch whose winner failed verification may try.
+MAX_ALTERNATIVES = 3
+
+
+def _verify(artifacts, problems, result: TuneResult, target, progress) -> None:
+    """One verified spec; a winner that fails is checked alone and replaced by its next-best
+    verified config before the dispatch falls back to IREE's default."""
+    tuned = [d for d in result.dispatches if d.chosen == "tuned"]
+    verified = build_verified(artifacts, problems, {d.dispatch: d.best_config for d in tuned}, progress)
+    if verified.dropped:
+        if _replace_failed(artifacts, problems, tuned, verified.dropped, target, progress):
+            tuned = [d for d in result.dispatches if d.chosen == "tuned"]
+            verified = build_verified(artifacts, problems, {d.dispatch: d.best_config for d in tuned}, progress)
+    result.spec_text, result.verified = verified.text, True
+    if verified.text and verified.report is not None:
+        result.numerics = [n.to_json() for n in verified.report.numerics]
+    for d in result.dispatches:
+        if d.dispatch in verified.dropped and d.chosen == "tuned":
+            d.chosen, d.note = "default", f"tuned config failed verification ({verified.dropped[d.dispatch]}); " \
+                                          "fell back to default"
+        if "failed verification" in d.note:
+            result.verify_notes.append(f"{d.dispatch}: {d.note}")
+
+
+def _replace_failed(artifacts, problems, tuned, dropped: dict[str, str], target, progress) -> bool:
+    """Check each dropped winner alone (a whole-function mismatch drops them all, guilty or not);
+    a guilty one is replaced by the fastest next-best config that passes alone. True if any
+    winner came back."""
+    from .core.measurement import WIN_MARGIN
+
+    by_symbol = {p.dispatch: p for p in problems}
+    representatives = {d.dispatch: d for d in tuned if not d.note.startswith("same root op")}
+    came_back = False
+    for d in representatives.values():
+        if d.dispatch not in dropped:
+            continue
+        problem = by_symbol[d.dispatch]
+        if progress is not None:
+            progress(f"checking {d.dispatch}'s config alone")
+        if check_config(artifacts, problem, d.best_config).ok:
+            came_back = True
+            continue
+        why, choice = dropped[d.dispatch], None
+        faster = sorted((t for t in d.trials if t.time_us is not None and d.default_us
+                         and t.time_us < (1 - WIN_MARGIN) * d.default_us), key=lambda t: t.time_us)
+        tried = 0
+        for trial in faster:
+            config = target.to_config(problem, trial.candidate)
+            if config == d.best_config:
+                continue
+            if tried == MAX_ALTERNATIVES:
+                break
+            tried += 1
+            if check_config(artifacts, problem, config).ok:
+                choice = (config, trial.time_us)
+                break
+        if choice is None:
+            d.chosen = "default"
+            d.note = f"tuned config failed verification ({why}); {tried} next-best tried; fell back to default"
+            continue
+        d.best_config, d.best_us = choice
+        d.note = f"winner failed verification ({why}); the next-best verified config replaces it"
+        came_back = True
+    for d in tuned:  # a twin follows its representative
+        rep = next((r for r in representatives.values() if d.note == f"same root op as {r.dispatch}"), None)
+        if rep is not None:
+            d.chosen, d.best_config, d.best_us = rep.chosen, rep.best_config, rep.best_us
+    return came_back
 
 
 __all__ = ["TuneOptions", "TuneResult", "tune"]
