@@ -145,6 +145,20 @@ func.func @i8mm(%a: tensor<16x64xi8>, %b: tensor<64x32xi8>) -> tensor<16x32xi32>
 """
 
 
+@program("i4_weight_matmul")
+def _i4() -> str:
+    # INT4 weights as a function argument: the runtime needs packed sub-byte buffers.
+    return """\
+func.func @i4mm(%a: tensor<16x64xi8>, %w: tensor<64x32xi4>) -> tensor<16x32xi32> {
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<16x32xi32>
+  %f = linalg.fill ins(%c0 : i32) outs(%e : tensor<16x32xi32>) -> tensor<16x32xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<16x64xi8>, tensor<64x32xi4>) outs(%f : tensor<16x32xi32>) -> tensor<16x32xi32>
+  return %r : tensor<16x32xi32>
+}
+"""
+
+
 @program("external_declaration")
 def _external() -> str:
     return """\

@@ -203,7 +203,8 @@ def run(args: argparse.Namespace) -> int:
         if not report.dispatches:
             print(f"\nnothing to tune: no dispatch of this model has a root op the tuner can search; no spec written{gone}")
         else:
-            print(f"\nno dispatch beat IREE's default (on the whole model, for the host); no spec written{gone}")
+            where = " (on the whole model)" if recipe_result is not None else ""
+            print(f"\nno dispatch beat IREE's default{where}; no spec written{gone}")
     if recipe_result is not None:
         from ..recipe import recipe_path
 

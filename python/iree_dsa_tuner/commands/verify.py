@@ -83,6 +83,6 @@ def run(args: argparse.Namespace) -> int:
             if n.checked and not n.ok:
                 print(f"iree-dsa-tune: numerics mismatch in @{n.function} output {n.output}: {n.detail}", file=sys.stderr)
         if report.numerics_checked and not any(n.checked for n in report.numerics):
-            print("iree-dsa-tune: numerics not checked: no function of the model returned an output to compare "
-                  "(--no-numerics checks application only)", file=sys.stderr)
+            print("iree-dsa-tune: numerics not checked: no output of the model could be compared (the 'not checked' "
+                  "lines say why; --no-numerics checks application only)", file=sys.stderr)
     return 0 if report.ok else 1
