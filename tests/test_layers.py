@@ -23,7 +23,7 @@ PLUGIN = "iree_dsa_plugin"
 ALLOWED = {
     "core": set(),
     "errors": set(),
-    "description": {"core"},
+    "description": {"core", "errors"},
     "compiler": {"core", "errors"},
     "space": {"core"},
     "costmodel": {"core", "description", "space"},

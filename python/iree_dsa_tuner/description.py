@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.problems import element_bits
+from .errors import InputError
 
 SCHEMA_VERSION = "iree-dsa-target/1"
 
@@ -30,7 +31,7 @@ SCHEMA_VERSION = "iree-dsa-target/1"
 _PEAK_CONSISTENCY_RTOL = 1e-3
 
 
-class TargetDescriptionError(ValueError):
+class TargetDescriptionError(InputError, ValueError):
     """A description file that does not follow the schema; names file and field."""
 
     def __init__(self, source: str, field_path: str, message: str):
