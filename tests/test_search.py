@@ -87,3 +87,24 @@ def test_random_is_seeded():
 def test_unknown_strategy():
     with pytest.raises(ValueError, match="unknown strategy"):
         get_strategy("annealing")
+
+
+def test_pruned_stops_early_when_nothing_can_beat_the_default():
+    """The [N,K] case: IREE's default is faster than anything; the scaled estimates say so too."""
+    ctx, optimum = make_ctx(budget=16)
+    ctx.incumbent_us = optimum * 0.5  # a default twice as fast as the landscape's best
+    get_strategy("pruned").tune(ctx)
+    assert len(ctx.trials) < 16 and "beat IREE's default" in ctx.stopped
+
+
+def test_pruned_keeps_refining_once_it_beats_the_default():
+    ctx, optimum = make_ctx(budget=16)
+    ctx.incumbent_us = optimum * 3  # every candidate beats this default
+    get_strategy("pruned").tune(ctx)
+    assert len(ctx.trials) == 16 and not ctx.stopped
+
+
+def test_no_early_stop_without_a_measured_default():
+    ctx, _ = make_ctx(budget=16)
+    get_strategy("pruned").tune(ctx)
+    assert len(ctx.trials) == 16 and not ctx.stopped

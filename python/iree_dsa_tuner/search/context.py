@@ -41,11 +41,13 @@ class SearchContext:
     measure_fn: Callable[[list[TilingCandidate]], list[tuple[float | None, str]]]
     budget: int
     seed: int = 0
+    incumbent_us: float | None = None  # what a candidate must beat: IREE's default, when measured
     trials: list[Trial] = field(default_factory=list)
     _seen: dict = field(default_factory=dict)
 
     def __post_init__(self):
         self.rng = random.Random(self.seed)
+        self.stopped = ""  # why a strategy stopped before its budget, when it did
         self._legal_set = set(self.legal)
 
     @property
@@ -72,6 +74,25 @@ class SearchContext:
             self.trials.append(trial)
             new.append(trial)
         return new
+
+    def nothing_can_win(self, margin: float) -> bool:
+        """True when no candidate has beaten the incumbent and the cost model, scaled to what was
+        measured, says no unmeasured survivor will beat it by `margin` either.
+
+        The scale is the median measured/estimated ratio of the trials so far (at least 3), so a
+        model that is uniformly optimistic or pessimistic still ranks the rest; the rule only
+        stops searches that have not found a win, never one that is improving on it.
+        """
+        if self.incumbent_us is None:
+            return False
+        timed = [(t.time_us, t.estimate_us) for t in self.trials if t.time_us and t.estimate_us]
+        if len(timed) < 3 or any(t < self.incumbent_us * (1 - margin) for t, _ in timed):
+            return False
+        ratios = sorted(t / e for t, e in timed)
+        scale = ratios[len(ratios) // 2]
+        rest = [self.estimate(c) for c in self.ranked if not self.measured(c)]
+        rest = [e for e in rest if e is not None and e != float("inf")]
+        return not rest or min(rest) * scale >= self.incumbent_us * (1 - margin)
 
     def best(self) -> Trial | None:
         ok = [t for t in self.trials if t.time_us is not None]

@@ -321,7 +321,7 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         work.remeasure_default = hooks.remeasure_default
         work.deadline = deadline
         work.ctx = SearchContext(view.legal, view.ranked, work.estimate_us, work.measure_batch,
-                                 options.budget - reserve, seed=options.seed)
+                                 options.budget - reserve, seed=options.seed, incumbent_us=result.default_us)
         strategy.tune(work.ctx, options.strategy_options)
         work.l1_seconds = time.perf_counter() - t0
         seen_keys[key] = work
@@ -369,7 +369,8 @@ def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress) -> None:
     if best is not None and (result.default_us is None or best.time_us < (1 - WIN_MARGIN) * result.default_us):
         result.chosen = "tuned"
     elif best is not None:
-        result.note = result.note or "IREE's default is as fast as anything measured; kept"
+        result.note = result.note or ("IREE's default is as fast as anything measured; kept"
+                                      + (f" (stopped early: {work.ctx.stopped})" if work.ctx.stopped else ""))
     elif not work.ctx.trials:
         result.note = result.note or _nothing_measured(work)
     else:

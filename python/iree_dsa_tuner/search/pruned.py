@@ -13,7 +13,9 @@ from .context import SearchContext
 # local refinement. max_per_vector_step: candidates that differ only in outer
 # tiles often tie in the model; measuring many of them teaches little, so the
 # explore phase takes at most this many per vector step before taking more.
-OPTIONS = {"explore_fraction": 0.6, "max_per_vector_step": 2}
+# hopeless_margin: after the explore phase, stop when nothing has beaten IREE's default and
+# the scaled estimates say nothing left will beat it by this much (SearchContext.nothing_can_win).
+OPTIONS = {"explore_fraction": 0.6, "max_per_vector_step": 2, "hopeless_margin": 0.02}
 
 
 def diverse_prefix(ranked, count: int, per_step: int) -> list:
@@ -36,6 +38,9 @@ def tune(ctx: SearchContext, options: dict | None = None) -> None:
     first = max(1, int(round(ctx.budget * opts["explore_fraction"])))
     ctx.measure(diverse_prefix(ctx.ranked, first, opts["max_per_vector_step"]))
     while ctx.remaining > 0:
+        if ctx.nothing_can_win(opts["hopeless_margin"]):
+            ctx.stopped = "no candidate beat IREE's default and the cost model expects none of the rest to"
+            return
         best = ctx.best()
         if best is None:
             # Everything failed so far: keep walking down the ranking.
