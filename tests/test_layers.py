@@ -34,14 +34,15 @@ ALLOWED = {
     "targets": {"core", "errors", "compiler", "description", "space", "costmodel", "runners"},
     "search": {"core", "errors", "space", "costmodel"},
     "report": {"core", "errors"},
-    "examples": set(),
+    "examples": {"build_actions", "search"},  # the iree.build example module
+    "build_actions": {"compiler", "pipeline", "targets", "search"},
     "pipeline": {"core", "errors", "compiler", "ir", "tuning_spec", "db", "runners", "targets", "search"},
     "task": {"core", "errors", "ir", "tuning_spec", "runners", "search", "tomlfile", "report"},
     "tomlfile": {"errors"},
     "recipe": {"errors", "compiler", "tomlfile"},
     "model_level": {"core", "errors", "ir", "pipeline", "recipe", "runners", "search", "tuning_spec"},
     "commands": {"core", "errors", "compiler", "description", "space", "costmodel", "ir", "tuning_spec", "db",
-                 "runners", "targets", "search", "report", "examples", "pipeline", "task", "recipe", "model_level"},
+                 "runners", "targets", "search", "report", "examples", "pipeline", "task", "recipe", "model_level", "build_actions"},
     "cli": {"errors", "commands"},
     "__init__": set(),  # names are resolved lazily, by string
 }
