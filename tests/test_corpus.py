@@ -7,6 +7,7 @@ own e2e programs (issue: real programs), each one failing before its fix.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -138,14 +139,20 @@ def test_a_shared_database_does_not_lend_one_models_default_to_another(corpus, t
 
 # ---- 5. verify never calls "nothing compared" a match ---------------------------------------
 
+def spec_from_plan(model: Path, tmp_path: Path, distribution: list[int]) -> Path:
+    """A one-dispatch spec for `model` through `iree-dsa-tune spec --plan` (a user's own config)."""
+    (problem,) = iree_dsa_tuner.load_problems(model)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({problem.dispatch: {"distribution": distribution, "vector_common_parallel": [4, 16, 0],
+                                                   "vector_reduction": [0, 0, 4]}}))
+    spec = tmp_path / "spec.mlir"
+    assert cli("spec", model, "--plan", plan, "-o", spec).returncode == 0
+    return spec
+
+
 @pytest.mark.slow
 def test_a_function_without_results_is_not_checked(corpus, tmp_path):
-    plan = tmp_path / "plan.json"
-    (problem,) = iree_dsa_tuner.load_problems(corpus["check_expect_test"])
-    plan.write_text('{"%s": {"distribution": [8, 16, 0], "vector_common_parallel": [4, 16, 0], '
-                    '"vector_reduction": [0, 0, 4]}}' % problem.dispatch)
-    spec = tmp_path / "spec.mlir"
-    assert cli("spec", corpus["check_expect_test"], "--plan", plan, "-o", spec).returncode == 0
+    spec = spec_from_plan(corpus["check_expect_test"], tmp_path, [8, 16, 0])
     report = iree_dsa_tuner.verify_spec(corpus["check_expect_test"], spec)
     assert [v.status for v in report.ops] == ["applied"]
     (n,) = report.numerics
@@ -179,12 +186,7 @@ def test_the_time_budget_bounds_the_whole_run():
 
 @pytest.mark.slow
 def test_an_i4_argument_is_not_checked_rather_than_a_crash(corpus, tmp_path):
-    (problem,) = iree_dsa_tuner.load_problems(corpus["i4_weight_matmul"])
-    plan = tmp_path / "plan.json"
-    plan.write_text('{"%s": {"distribution": [8, 32, 0], "vector_common_parallel": [4, 16, 0], '
-                    '"vector_reduction": [0, 0, 4]}}' % problem.dispatch)
-    spec = tmp_path / "spec.mlir"
-    assert cli("spec", corpus["i4_weight_matmul"], "--plan", plan, "-o", spec).returncode == 0
+    spec = spec_from_plan(corpus["i4_weight_matmul"], tmp_path, [8, 32, 0])
     report = iree_dsa_tuner.verify_spec(corpus["i4_weight_matmul"], spec)
     assert [v.status for v in report.ops] == ["applied"]
     (n,) = report.numerics
