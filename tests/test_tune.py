@@ -108,3 +108,25 @@ def db_all(db):
     for dfp, tfp in {(r[0], r[1]) for r in rows}:
         out.extend(db.measurements(dfp, tfp))
     return out
+
+
+def test_progress_prints_every_measurement_and_a_best_that_never_goes_up():
+    import re
+
+    from iree_dsa_tuner import TuneOptions as Options
+    from iree_dsa_tuner import tune as tune_pipeline
+
+    lines: list[str] = []
+    result = tune_pipeline(MODEL, "dsa-e1", Options(budget=6), progress=lines.append, verify=False)
+    measured = [line for line in lines if line.strip().startswith("measured ")]
+    assert len(measured) == sum(d.measured + d.cached for d in result.dispatches)
+    assert measured[0].strip().startswith("measured 1/6")  # the first measurement is shown too
+    per_dispatch, current = [], []
+    for line in lines:
+        if line.startswith("["):
+            current = []
+            per_dispatch.append(current)
+        m = re.search(r"best so far ([0-9.]+) us", line)
+        if m:
+            current.append(float(m.group(1)))
+    assert all(seq == sorted(seq, reverse=True) for seq in per_dispatch)

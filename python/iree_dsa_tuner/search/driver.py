@@ -66,6 +66,8 @@ class _DispatchTuning:
         self.proposals_by_trial: dict[int, Proposal] = {}
         self.ctx: SearchContext | None = None
         self.l1_seconds = 0.0
+        self.started = time.perf_counter()
+        self.best_so_far: float | None = None  # includes IREE's default once measured
 
     def estimate_us(self, c) -> float | None:
         if c in self.view.index:
@@ -96,6 +98,7 @@ class _DispatchTuning:
                 self.result.cached += 1
             else:
                 self.result.measured += 1
+            self._report(len(self.ctx.trials) + len(out) + 1, m)
             if m.ok:
                 if c in self.view.index:  # proposals outside the space have no model terms to fit
                     self.calibration_points.append((self.view.terms(c), m.median_us * 1e-6))
@@ -103,10 +106,19 @@ class _DispatchTuning:
             else:
                 self.result.failed += 1
                 out.append((None, f"{m.status}: {m.reason}"))
-        best = min((t for t, _ in out if t is not None), default=None)
-        _log(self.progress, f"    measured {len(self.ctx.trials) + len(cands)}/{self.options.budget}"
-                            + (f", batch best {best:.1f} us" if best is not None else ""))
         return out
+
+    def _report(self, done: int, m) -> None:
+        """One progress line per measurement: best so far (never goes up), the budget, an ETA."""
+        if m.ok and (self.best_so_far is None or m.median_us < self.best_so_far):
+            self.best_so_far = m.median_us
+        elapsed = time.perf_counter() - self.started
+        left = max(self.ctx.budget - done, 0) if self.ctx is not None else 0
+        seconds_left = elapsed / done * left if done else 0.0
+        eta = f", about {seconds_left:.0f} s left" if seconds_left >= 1 else ""
+        best = f", best so far {self.best_so_far:.1f} us" if self.best_so_far is not None else ""
+        default = f" (default {self.result.default_us:.1f} us)" if self.result.default_us else ""
+        _log(self.progress, f"    measured {done}/{self.options.budget}{best}{default}{eta}")
 
 
 def _history(work: _DispatchTuning, default_config: CompilationConfig | None, base) -> list[dict]:
