@@ -11,9 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from dataclasses import replace
 
-import pytest
 
 from iree_dsa_tuner.db import (
     DEFAULT_CANDIDATE_KEY,

@@ -21,7 +21,6 @@ from ..core.problems import (
     ConvolutionProblem,
     OperandInfo,
     Problem,
-    RootOpProblem,
     UntunableDispatch,
 )
 

@@ -1,4 +1,4 @@
-"""Reading tuning specs and configured dispatches back with the MLIR bindings."""
+"""Reading tuning specs back with the MLIR bindings (configured dispatches: `ir.configured`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from iree.compiler import ir
 
 from ..compiler import mlir_parse_error
 from ..errors import InputError
-from ..ir.configured import ConfiguredDispatch, read_configured_dispatches  # noqa: F401  (re-read by verify)
 from ..ir.discovery import _walk
 from .builder import matcher_name
 

@@ -25,13 +25,8 @@ from ..core.status import NumericsVerdict, Status
 from ..ir.artifacts import ModelArtifacts, compile_model
 from .builder import build_spec
 from .numerics import NumericsResult, compare_modules
-from .reading import (
-    SpecMatcher,
-    canonical_attr,
-    matcher_for_dispatch,
-    read_configured_dispatches,
-    read_spec,
-)
+from ..ir.configured import read_configured_dispatches
+from .reading import SpecMatcher, canonical_attr, matcher_for_dispatch, read_spec
 
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from iree_dsa_tuner.core.problems import element_bits
 from iree_dsa_tuner.core.candidate import TilingCandidate
-from iree_dsa_tuner.core.shape import GemmShape, gemm_shape
+from iree_dsa_tuner.core.shape import gemm_shape
 from iree_dsa_tuner.description import TargetDescription
 
 
