@@ -44,6 +44,37 @@ class OperandInfo:
 
 
 @dataclass(frozen=True)
+class WeightQuantisation:
+    """A root-op input that is a quantiser's sub-byte weight, dequantised on its way in.
+
+    The pattern: `ext{s,u}i` / `{s,u}itofp` of an i4 tensor, an optional zero
+    point subtracted, a multiply by a scale shared by `group_size` consecutive
+    K elements. `form` says where IREE put the dequantisation: "fused" (in the
+    root op's dispatch, so the dispatch reads the packed weight) or "split" (a
+    producer dispatch writes the f32 weight that this dispatch reads back).
+    """
+
+    operand: int  # which input of the root op carries the dequantised weight
+    element_type: str  # as stored ("i4", "ui4")
+    group_size: int  # K elements per scale (the quantiser's block)
+    scale_type: str  # "f32", "f16", ...
+    zero_point: bool
+    form: str = "fused"  # "fused" | "split"
+    producer: str = ""  # split: the dispatch that dequantises
+    # split: traffic the dequantisation adds outside this dispatch (packed weight,
+    # scales and zero points read, the float weight written); this dispatch's own
+    # read of the float weight is already in its operand bytes.
+    dequantise_bytes: int = 0
+
+    def to_json(self) -> dict:
+        return {
+            "operand": self.operand, "type": self.element_type, "group_size": self.group_size,
+            "scale_type": self.scale_type, "zero_point": self.zero_point, "form": self.form,
+            "producer": self.producer, "dequantise_bytes": self.dequantise_bytes,
+        }
+
+
+@dataclass(frozen=True)
 class RootOpProblem:
     """A tunable root op of one dispatch.
 
@@ -62,6 +93,11 @@ class RootOpProblem:
     inputs: tuple[OperandInfo, ...]
     output: OperandInfo
     fused_ops: tuple[str, ...] = ()
+    # Set when an input is a dequantised sub-byte weight (None: plain operands).
+    weight_quant: WeightQuantisation | None = None
+    # The HAL binding each input is loaded from (-1: not a direct load): how a
+    # split dequantisation's output is found among this dispatch's inputs.
+    input_bindings: tuple[int, ...] = ()
 
     kind = "unknown"
 
@@ -92,8 +128,27 @@ class RootOpProblem:
 
     @property
     def bytes(self) -> int:
-        """Compulsory traffic: every operand read once, the result written once."""
-        return sum(o.num_bytes for o in self.inputs) + self.output.num_bytes
+        """Compulsory traffic: every operand read once, the result written once.
+
+        A fused dequantised weight is read as stored (packed, plus its scales),
+        not as the float tensor the root op sees; a split one adds the
+        producer dispatch's traffic to this dispatch's own float read.
+        """
+        q = self.weight_quant
+        total = sum(o.num_bytes for i, o in enumerate(self.inputs) if q is None or i != q.operand or q.form != "fused")
+        if q is not None:
+            total += self.stored_weight_bytes() if q.form == "fused" else q.dequantise_bytes
+        return total + self.output.num_bytes
+
+    def stored_weight_bytes(self) -> int:
+        """The quantised weight as it sits in memory: packed values, scales and zero points."""
+        q = self.weight_quant
+        if q is None:
+            return 0
+        count = math.prod(self.inputs[q.operand].shape)
+        groups = count // q.group_size if q.group_size else 0
+        per_group = element_bits(q.scale_type) // 8 * (2 if q.zero_point else 1)
+        return math.ceil(count * element_bits(q.element_type) / 8) + groups * per_group
 
     @property
     def intensity(self) -> float:
@@ -112,6 +167,7 @@ class RootOpProblem:
             "out_type": self.output.type_str,
             "indexing_maps": list(self.indexing_maps),
             "fused_ops": list(self.fused_ops),
+            **({"weight_quant": self.weight_quant.to_json()} if self.weight_quant is not None else {}),
             "flops": self.flops,
             "bytes": self.bytes,
             "intensity": round(self.intensity, 4),
@@ -173,6 +229,9 @@ class UntunableDispatch:
     dispatch: str
     reason: str
     op_name: str = ""
+    # A dispatch that only dequantises a sub-byte weight (IREE's split form): what it
+    # produces, so discovery can attach it to the dispatch that reads its result.
+    dequantises: WeightQuantisation | None = None
     kind = "none"
 
     def to_json(self) -> dict:
@@ -225,6 +284,7 @@ __all__ = [
     "Problem",
     "RootOpProblem",
     "UntunableDispatch",
+    "WeightQuantisation",
     "element_bits",
     "is_tunable",
     "tunable",

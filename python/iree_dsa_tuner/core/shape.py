@@ -57,6 +57,12 @@ class GemmShape:
     # [K, N] weights stream along n, PyTorch's [N, K] along k.
     lhs_inner_role: str = "k"
     rhs_inner_role: str = "n"
+    # A real model's sub-byte weight: K elements per scale, fixed by its quantiser
+    # (0: not fixed; the synthetic `--dtype i8xi4` problem lets any quant block through).
+    quant_group: int = 0
+    # Bytes moved outside this dispatch on its behalf each run: a split dequantisation's
+    # packed read and float write (docs/INT4.md); the same for every candidate.
+    external_bytes: float = 0.0
 
     def inner(self, role: str) -> int:
         """Size of the innermost loop of a role: the loop a group tile lands on.
@@ -176,13 +182,20 @@ def gemm_shape(problem) -> GemmShape:
             last_of_role[role] = max(last_of_role.get(role, -1), i)
     for role, i in last_of_role.items():
         inner[i] = True
+    rhs_type, quant_group, external_bytes = problem.rhs_type, 0, 0.0
+    q = getattr(problem, "weight_quant", None)
+    if q is not None and q.form == "fused" and q.operand == 1:
+        # The dispatch streams the packed weight and dequantises it in registers.
+        rhs_type, quant_group = q.element_type, q.group_size
+    elif q is not None and q.form == "split":
+        external_bytes = float(q.dequantise_bytes)
     return GemmShape(
         batch=group_size["batch"],
         m=group_size["m"],
         n=group_size["n"],
         k=group_size["k"],
         lhs_type=problem.lhs_type,
-        rhs_type=problem.rhs_type,
+        rhs_type=rhs_type,
         out_type=problem.out_type,
         has_consumer=bool(problem.fused_ops),
         loop_roles=tuple(roles),
@@ -191,6 +204,8 @@ def gemm_shape(problem) -> GemmShape:
         kind=kind,
         lhs_inner_role=_inner_role(problem, 0, roles),
         rhs_inner_role=_inner_role(problem, 1, roles),
+        quant_group=quant_group,
+        external_bytes=external_bytes,
     )
 
 

@@ -63,6 +63,8 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
     double = np.maximum(compute_s, loads_s) + first_step_s + drains_s
     triple = np.maximum(compute_s, loads_s + drains_s) + first_step_s
     pipelined = np.where(stages == 1, serial, np.where(stages == 2, double, triple))
-    total = np.maximum(pipelined, memory_s) + unfused_s + launch_s
+    # A split dequantisation's own traffic (docs/INT4.md): the same for every candidate.
+    external_s = shape.external_bytes / desc.dram_bytes_per_s
+    total = np.maximum(pipelined, memory_s) + unfused_s + launch_s + external_s
     return Estimate(compute_s, memory_s, latency_s, launch_s, np.maximum(compute_s, memory_s),
                     total, busy, bandwidth)

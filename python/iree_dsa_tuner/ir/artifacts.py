@@ -77,7 +77,7 @@ class ModelArtifacts:
     def problems(self) -> list[Problem]:
         """One problem per dispatch, in IREE's order (discovery)."""
         if self._problems is None:
-            from .discovery import problems_from_sources
+            from .discovery import link_split_dequantisation, problems_from_sources
 
             problems: list[Problem] = []
             seen: set[str] = set()
@@ -90,6 +90,8 @@ class ModelArtifacts:
             order = {s: i for i, s in enumerate(self.symbols)}
             problems.sort(key=lambda p: order.get(p.dispatch, len(order)))
             problems = self._refuse_reshaped(problems)
+            # IREE's split INT4 form: the matmul reads what a dequantise dispatch wrote.
+            problems = link_split_dequantisation(problems, self.configured_text)
             if not problems:
                 raise InputError(f"{self.model}: IREE made no dispatches from this module (nothing to tune)")
             self._problems = problems

@@ -7,7 +7,10 @@ the input model: a tile list is only right against the op IREE configures.
 
 from __future__ import annotations
 
+import math
 import os
+import re
+from dataclasses import replace
 from typing import Iterator
 
 from iree.compiler import ir
@@ -21,7 +24,10 @@ from ..core.problems import (
     ConvolutionProblem,
     OperandInfo,
     Problem,
+    RootOpProblem,
     UntunableDispatch,
+    WeightQuantisation,
+    element_bits,
 )
 
 _ATTENTION_OPS = ("iree_linalg_ext.attention", "iree_linalg_ext.online_attention")
@@ -117,6 +123,193 @@ def _describe_ops(func_op: ir.Operation) -> str:
     return ", ".join(seen) or "no ops"
 
 
+# ---- dequantised sub-byte weights (docs/INT4.md) ------------------------------------------
+
+# Ops a dequantisation body may hold: casts of the packed integer, a zero point
+# subtracted, one multiply by the scale.
+_DEQUANT_BODY_OPS = {"arith.extsi", "arith.extui", "arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf",
+                     "arith.subf", "arith.subi", "arith.mulf", "linalg.yield"}
+_UNSIGNED_CASTS = {"arith.extui", "arith.uitofp"}
+
+
+def _producer(value: ir.Value) -> ir.Operation | None:
+    owner = value.owner
+    op = getattr(owner, "operation", None)
+    return op if isinstance(op, ir.Operation) else None
+
+
+def _int_bits(type_text: str) -> int | None:
+    """Bits of an integer element type ("i4" -> 4), None for anything else."""
+    m = re.fullmatch(r"[su]?i(\d+)", type_text)
+    return int(m.group(1)) if m else None
+
+
+def _map_results(amap: ir.AffineMap) -> list[tuple[int, int] | None]:
+    """Per result: (loop, divisor) for `dN` (divisor 1) or `dN floordiv C`; None otherwise."""
+    out = []
+    for expr in amap.results:
+        d = _dim_position(expr)
+        if d is not None:
+            out.append((d, 1))
+            continue
+        m = re.fullmatch(r"d(\d+) floordiv (\d+)", str(expr).strip())
+        out.append((int(m.group(1)), int(m.group(2))) if m else None)
+    return out
+
+
+def _dequantisation(op: ir.Operation) -> dict | None:
+    """What a `linalg.generic` dequantising a sub-byte integer tensor does, or None.
+
+    Returns the packed input's index and type ("ui4" when the body reads it
+    unsigned), the scale and zero-point inputs, and, per loop, how many
+    consecutive elements share one scale (`group_loops`: loop -> elements).
+    """
+    if op.name != "linalg.generic" or len(op.results) != 1:
+        return None
+    if any("reduction" in str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])):
+        return None
+    block = op.regions[0].blocks[0]
+    n_in = len(op.operands) - 1
+    body = [o.operation for o in block.operations]
+    if any(o.name not in _DEQUANT_BODY_OPS for o in body):
+        return None
+    args = list(block.arguments)[:n_in]
+    narrow = [i for i, a in enumerate(args) if (_int_bits(str(a.type)) or 8) < 8]
+    if len(narrow) != 1 or not str(block.arguments[n_in].type).startswith(("f", "bf")):
+        return None
+    packed = narrow[0]
+    producers = {r: o for o in body for r in o.results}
+
+    def source_arg(v):
+        """The block argument `v` is computed from through casts (None if not one)."""
+        while v in producers and producers[v].name in ("arith.extsi", "arith.extui", "arith.sitofp",
+                                                        "arith.uitofp", "arith.extf", "arith.truncf"):
+            v = producers[v].operands[0]
+        return args.index(v) if v in args else None
+
+    muls = [o for o in body if o.name == "arith.mulf"]
+    if len(muls) != 1:
+        return None
+    subs = [o for o in body if o.name in ("arith.subf", "arith.subi")]
+    if len(subs) > 1:
+        return None
+    zero_point = None
+    if subs:
+        lhs, rhs = (source_arg(v) for v in subs[0].operands)
+        if lhs != packed or rhs is None or rhs == packed:
+            return None
+        zero_point = rhs
+    mul_sources = []
+    for v in muls[0].operands:
+        if v in producers and producers[v] in subs:
+            mul_sources.append(packed)
+        else:
+            mul_sources.append(source_arg(v))
+    if mul_sources.count(packed) != 1 or None in mul_sources:
+        return None
+    scale = next(i for i in mul_sources if i != packed)
+    if scale == zero_point or not str(args[scale].type).startswith(("f", "bf")):
+        return None
+    unsigned = any(o.name in _UNSIGNED_CASTS for o in body)
+    maps = _indexing_maps(op)
+    sizes = _loop_sizes(maps, [tuple(_as_shaped(v.type).shape) for v in op.operands])
+    scale_results = _map_results(maps[scale])
+    if sizes is None or None in scale_results:
+        return None
+    # Loops the scale does not index share it whole; `dN floordiv C` shares it C at a time.
+    in_scale = {d: c for d, c in scale_results}
+    group_loops = {d: (sizes[d] if d not in in_scale else in_scale[d]) for d in range(len(sizes))
+                   if d not in in_scale or in_scale[d] > 1}
+    bits = _int_bits(str(args[packed].type))
+    scale_type = str(_as_shaped(op.operands[scale].type).element_type)
+    return {
+        "packed": packed, "scale": scale, "zero_point": zero_point,
+        "element_type": f"{'u' if unsigned else ''}i{bits}", "scale_type": scale_type,
+        "group_loops": group_loops, "maps": maps,
+    }
+
+
+def _is_dequantising_contraction(op: ir.Operation) -> bool:
+    """IREE's codegen folds a fused dequantisation into the matmul's body before it
+    configures it (one generic reading the packed weight and its scales); that op
+    carries the config, though it is no longer a two-input contraction."""
+    if op.name != "linalg.generic" or len(op.results) != 1:
+        return False
+    if not any("reduction" in str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])):
+        return False
+    block = op.regions[0].blocks[0]
+    n_in = len(op.operands) - 1
+    body = {o.operation.name for o in block.operations}
+    narrow = [a for a in list(block.arguments)[:n_in] if (_int_bits(str(a.type)) or 8) < 8]
+    return len(narrow) == 1 and "arith.mulf" in body and "arith.addf" in body \
+        and body <= _DEQUANT_BODY_OPS | {"arith.addf"}
+
+
+def _weight_quantisation(root: ir.Operation, k_loops: tuple[int, ...]) -> WeightQuantisation | None:
+    """The fused form: an input of the root op produced by a dequantisation in the same dispatch."""
+    root_maps = _indexing_maps(root)
+    for operand in range(len(root.operands) - len(root.results)):
+        producer = _producer(root.operands[operand])
+        info = _dequantisation(producer) if producer is not None else None
+        if info is None:
+            continue
+        # Dequantisation loop behind each dimension of the weight, and the root loop behind it.
+        out_results = _map_results(info["maps"][-1])
+        root_results = _map_results(root_maps[operand])
+        if None in out_results or None in root_results or len(out_results) != len(root_results):
+            continue
+        group = 1
+        for (dq_loop, _), (root_loop, _) in zip(out_results, root_results):
+            if root_loop in k_loops and dq_loop in info["group_loops"]:
+                group *= info["group_loops"][dq_loop]
+        return WeightQuantisation(
+            operand=operand, element_type=info["element_type"], group_size=group,
+            scale_type=info["scale_type"], zero_point=info["zero_point"] is not None, form="fused")
+    return None
+
+
+def _dequantise_dispatch(symbol: str, func_op: ir.Operation) -> UntunableDispatch | None:
+    """IREE's split form: a dispatch whose one compute op dequantises a sub-byte weight."""
+    generics = [op for op in _walk(func_op) if op.name.startswith("linalg.") and op.name != "linalg.yield"]
+    if len(generics) != 1:
+        return None
+    op = generics[0]
+    info = _dequantisation(op)
+    if info is None:
+        return None
+    # Collapsed by IREE, so its loops no longer say which one is K; the quantiser's
+    # groups run along K, so every loop that shares a scale is a K loop.
+    group = math.prod(info["group_loops"].values()) if info["group_loops"] else 1
+    moved = sum(_shaped(v).num_bytes for v in op.operands)  # packed + scales (+ zero points) read, float written
+    q = WeightQuantisation(
+        operand=-1, element_type=info["element_type"], group_size=group, scale_type=info["scale_type"],
+        zero_point=info["zero_point"] is not None, form="split", producer=symbol, dequantise_bytes=moved)
+    return UntunableDispatch(
+        symbol, f"dequantises {info['element_type']} weights (group {group}) for another dispatch; "
+                "no contraction, convolution or attention root op", op.name, dequantises=q)
+
+
+def _input_bindings(root: ir.Operation) -> tuple[int, ...]:
+    """The HAL binding each input of the root op is loaded from (-1: not a direct load)."""
+    out = []
+    for value in list(root.operands)[:len(root.operands) - len(root.results)]:
+        op, binding = _producer(value), -1
+        while op is not None and op.name in ("tensor.collapse_shape", "tensor.expand_shape", "linalg.generic"):
+            if op.name == "linalg.generic":  # a fused dequantisation reads its packed input
+                info = _dequantisation(op)
+                if info is None:
+                    break
+                op = _producer(op.operands[info["packed"]])
+            else:
+                op = _producer(op.operands[0])
+        if op is not None and op.name == "iree_tensor_ext.dispatch.tensor.load":
+            subspan = _producer(op.operands[0])
+            if subspan is not None and "binding" in subspan.attributes:
+                binding = int(ir.IntegerAttr(subspan.attributes["binding"]).value)
+        out.append(binding)
+    return tuple(out)
+
+
 def _problem_for(symbol: str, func_op: ir.Operation, op: ir.Operation) -> Problem:
     name = op.name
     n_inputs = len(op.operands) - len(op.results)
@@ -156,7 +349,15 @@ def _problem_for(symbol: str, func_op: ir.Operation, op: ir.Operation) -> Proble
     if linalg.isa_contraction_op(op):
         dims = linalg.infer_contraction_dimensions(op)
         groups = {g: _ints(getattr(dims, g)) for g in CONTRACTION_GROUPS}
-        return ContractionProblem(dim_groups=groups, **common)
+        quant = _weight_quantisation(op, groups["k"])
+        if quant is not None:
+            # The dequantisation is the weight's producer, described by `weight_quant`, not a consumer.
+            fused = list(common["fused_ops"])
+            if "linalg.generic" in fused:
+                fused.remove("linalg.generic")
+            common["fused_ops"] = tuple(fused)
+        return ContractionProblem(dim_groups=groups, weight_quant=quant, input_bindings=_input_bindings(op),
+                                  **common)
     dims = linalg.infer_convolution_dimensions(op)
     groups = {g: _ints(getattr(dims, g)) for g in CONVOLUTION_GROUPS}
     return ConvolutionProblem(
@@ -170,7 +371,8 @@ def _root_op(func_op: ir.Operation) -> ir.Operation | None:
         is_root = op.name in _ATTENTION_OPS
         if not is_root and op.name.startswith("linalg.") and op.name not in ("linalg.fill", "linalg.yield"):
             try:
-                is_root = linalg.isa_contraction_op(op) or linalg.isa_convolution_op(op)
+                is_root = linalg.isa_contraction_op(op) or linalg.isa_convolution_op(op) \
+                    or _is_dequantising_contraction(op)
             except Exception:
                 is_root = False
         if not is_root:
@@ -209,6 +411,10 @@ def problems_from_sources(text: str, source_name: str = "<sources>") -> list[Pro
         problems: list[Problem] = []
         for symbol, func_op in dispatch_functions(module):
             root = _root_op(func_op)
+            dequantise = _dequantise_dispatch(symbol, func_op) if root is None else None
+            if dequantise is not None:
+                problems.append(dequantise)
+                continue
             if root is None:
                 problems.append(UntunableDispatch(
                     symbol, f"no contraction, convolution or attention root op ({_describe_ops(func_op)})"))
@@ -218,6 +424,51 @@ def problems_from_sources(text: str, source_name: str = "<sources>") -> list[Pro
             except Exception as e:  # a new op shape must not crash discovery
                 problems.append(UntunableDispatch(symbol, f"{root.name}: not understood ({e})", root.name))
         return problems
+
+
+# `stream.cmd.dispatch @exe::@variant::@symbol ... { ro %res[%off for %len] : ..., wo ... }`
+_STREAM_DISPATCH = re.compile(r"stream\.cmd\.dispatch\s+(?:@[\w$.\-]+::)*@([\w$.\-]+)[^{]*\{(.*?)\n\s*\}", re.S)
+_STREAM_ACCESS = re.compile(r"\b(ro|wo|rw)\s+(%[\w$.\-]+)\[(%[\w$.\-]+) for (%[\w$.\-]+)\]")
+_INDEX_CONSTANT = re.compile(r"(%[\w$.\-]+) = arith\.constant (\d+) : index")
+
+
+def link_split_dequantisation(problems: list[Problem], host_text: str) -> list[Problem]:
+    """Attach each split dequantisation to the dispatch that reads what it wrote.
+
+    The host program (`stream.cmd.dispatch` ops, in execution order, each listing
+    its resources in binding order) says which byte range a dispatch writes and
+    which later dispatch reads it; that reader's root-op input loaded from the
+    same binding is the dequantised weight.
+    """
+    producers = {p.dispatch: p for p in problems if isinstance(p, UntunableDispatch) and p.dequantises}
+    if not producers:
+        return problems
+    constants = {name: int(v) for name, v in _INDEX_CONSTANT.findall(host_text)}
+    last_writer: dict[tuple, str] = {}
+    readers: dict[str, tuple[str, int]] = {}  # consumer -> (producer, binding)
+    for symbol, body in _STREAM_DISPATCH.findall(host_text):
+        accesses = _STREAM_ACCESS.findall(body)
+        for binding, (mode, resource, offset, length) in enumerate(accesses):
+            key = (resource, constants.get(offset, offset), constants.get(length, length))
+            if mode in ("ro", "rw") and last_writer.get(key) in producers and symbol not in readers:
+                readers[symbol] = (last_writer[key], binding)
+        for mode, resource, offset, length in accesses:
+            if mode in ("wo", "rw"):
+                last_writer[(resource, constants.get(offset, offset), constants.get(length, length))] = symbol
+    out: list[Problem] = []
+    for p in problems:
+        link = readers.get(p.dispatch)
+        if isinstance(p, RootOpProblem) and p.weight_quant is None and link is not None \
+                and link[1] in p.input_bindings:
+            q = producers[link[0]].dequantises
+            out.append(replace(p, weight_quant=replace(q, operand=p.input_bindings.index(link[1]))))
+        else:
+            out.append(p)
+    consumers = {link[0]: c for c, link in readers.items()}
+    return [replace(p, reason=f"dequantises {p.dequantises.element_type} weights (group "
+                              f"{p.dequantises.group_size}) for {consumers[p.dispatch]}; no contraction, "
+                              "convolution or attention root op")
+            if isinstance(p, UntunableDispatch) and p.dispatch in consumers else p for p in out]
 
 
 def load_problems(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS) -> list[Problem]:

@@ -54,8 +54,36 @@ def _parse_tensor(text: str) -> tuple[tuple[int, ...], str]:
     return dims, parts[-1]
 
 
+# Sub-byte integers the runtime takes packed (bits, HAL element type name, signed values).
+# IREE has no HAL type for i2, so only 4-bit types are generated.
+SUB_BYTE_TYPES = {"i4": (4, "INT_4", True), "si4": (4, "SINT_4", True), "ui4": (4, "UINT_4", False)}
+
+
+def pack_sub_byte(values: np.ndarray, bits: int) -> np.ndarray:
+    """Row-major elements packed `8 // bits` to a byte, the first in the low bits.
+
+    The layout IREE's runtime reads for an i4 buffer view (checked by running an
+    `arith.extsi` of an i4 argument); a trailing partial byte is zero-filled.
+    """
+    per_byte = 8 // bits
+    flat = (np.asarray(values).reshape(-1).astype(np.int64) & ((1 << bits) - 1)).astype(np.uint8)
+    flat = np.concatenate([flat, np.zeros(-flat.size % per_byte, dtype=np.uint8)])
+    packed = np.zeros(flat.size // per_byte, dtype=np.uint8)
+    for i in range(per_byte):
+        packed |= flat[i::per_byte] << (i * bits)
+    return packed
+
+
 def random_input(shape: tuple[int, ...], element_type: str, rng: np.random.Generator):
-    """Seeded data: small integers (no overflow in i32 accumulators), floats in [-1, 1)."""
+    """Seeded data: small integers (no overflow in i32 accumulators), floats in [-1, 1).
+
+    Sub-byte integers cover their whole range ([-8, 7] for i4, [0, 15] for ui4),
+    held unpacked (int8 / uint8); `_to_device` packs them for the runtime.
+    """
+    if element_type in SUB_BYTE_TYPES:
+        bits, _, signed = SUB_BYTE_TYPES[element_type]
+        low, high = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)
+        return rng.integers(low, high, size=shape, dtype=np.int64).astype(np.int8 if signed else np.uint8)
     if element_type.startswith("i"):
         dtype = _NUMPY_TYPES[element_type]
         if dtype is np.bool_:
@@ -82,6 +110,13 @@ def _load(vmfb: Path):
 
 
 def _to_device(rt, ctx, value: np.ndarray, element_type: str):
+    if element_type in SUB_BYTE_TYPES:
+        bits, hal_name, _ = SUB_BYTE_TYPES[element_type]
+        device = ctx.config.device
+        buffer = device.allocator.allocate_buffer_copy(
+            memory_type=rt.MemoryType.DEVICE_LOCAL, allowed_usage=rt.BufferUsage.DEFAULT,
+            device=device, buffer=pack_sub_byte(value, bits))
+        return rt.HalBufferView(buffer, list(value.shape), getattr(rt.HalElementType, hal_name))
     if element_type == "bf16":
         # numpy has no bf16: hand the runtime the bit pattern in a bf16-typed buffer view.
         device = ctx.config.device
@@ -125,8 +160,9 @@ def compare_modules(
     ref = _load(reference_vmfb) if reference_vmfb is not None else None
     results: list[NumericsResult] = []
     for name, inputs in signatures.items():
-        unsupported = sorted({et for _, et in inputs if et not in _NUMPY_TYPES and et != "bf16"})
-        if unsupported:  # e.g. i4 weights: the runtime takes packed sub-byte buffers numpy has no type for
+        unsupported = sorted({et for _, et in inputs
+                              if et not in _NUMPY_TYPES and et != "bf16" and et not in SUB_BYTE_TYPES})
+        if unsupported:  # e.g. i2: IREE's runtime has no element type to hand it over in
             results.append(NumericsResult.not_checked(
                 name, f"argument types {', '.join(unsupported)} cannot be generated as numpy inputs"))
             continue

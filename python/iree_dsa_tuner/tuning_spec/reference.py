@@ -16,6 +16,7 @@ reference was IREE's default build instead.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 from iree.compiler import ir
@@ -31,6 +32,18 @@ class NotEvaluable(Exception):
 
 _FLOAT = {"f16", "bf16", "f32", "f64"}
 _INT = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64}
+
+
+def _sub_byte_bits(element: str) -> int | None:
+    """Bits of a sub-byte integer type (i2, i4, si4, ui4), None for anything else."""
+    digits = element.lstrip("su")
+    if digits.startswith("i") and digits[1:].isdigit() and 1 < int(digits[1:]) < 8:
+        return int(digits[1:])
+    return None
+
+
+def _is_integer(element: str) -> bool:
+    return element in _INT or _sub_byte_bits(element) is not None
 
 
 def _element(type_text: str) -> str:
@@ -50,6 +63,11 @@ def _as_type(value, element: str):
             rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
             return rounded.view(np.float32).astype(np.float64)
         return np.asarray(value, dtype=np.float64)
+    bits = _sub_byte_bits(element)
+    if bits is not None:
+        # Two's complement wrap to `bits` (signless and signed); ui types keep [0, 2^bits).
+        value = np.mod(np.asarray(value).astype(np.int64), 1 << bits)
+        return value if element.startswith("ui") else np.where(value >= 1 << (bits - 1), value - (1 << bits), value)
     if element in _INT:
         if element == "i1":
             return np.asarray(value).astype(np.bool_)
@@ -57,8 +75,9 @@ def _as_type(value, element: str):
     raise NotEvaluable(f"element type {element}")
 
 
-def _map_dims(amap: ir.AffineMap) -> list[int] | None:
-    """Loop index of each result, None for a broadcast constant 0; fails on sums."""
+def _map_dims(amap: ir.AffineMap) -> list:
+    """Loop index of each result, None for a broadcast constant 0, (loop, C) for
+    `dN floordiv C` (a group-wise quantisation scale); fails on sums."""
     out = []
     for expr in amap.results:
         e = expr.maybe_downcast() if hasattr(expr, "maybe_downcast") else expr
@@ -66,9 +85,26 @@ def _map_dims(amap: ir.AffineMap) -> list[int] | None:
             out.append(e.position)
         elif isinstance(e, ir.AffineConstantExpr) and e.value == 0:
             out.append(None)
+        elif (m := re.fullmatch(r"d(\d+) floordiv (\d+)", str(e).strip())) and int(m.group(2)) > 0:
+            out.append((int(m.group(1)), int(m.group(2))))
         else:
             raise NotEvaluable(f"indexing map {amap} is not a projected permutation")
     return out
+
+
+def _expand_floordiv(array, dims: list, loop_sizes: list[int]):
+    """An operand read at `dN floordiv C`, repeated C times along that axis: then read at `dN`."""
+    if not any(isinstance(d, tuple) for d in dims):
+        return array, dims
+    array = np.asarray(array)
+    out_dims = []
+    for axis, d in enumerate(dims):
+        if isinstance(d, tuple):
+            loop, c = d
+            array = np.take(np.repeat(array, c, axis=axis), np.arange(loop_sizes[loop]), axis=axis)
+            d = loop
+        out_dims.append(d)
+    return array, out_dims
 
 
 def _to_space(array: np.ndarray, dims: list[int | None], n_loops: int) -> np.ndarray:
@@ -145,11 +181,7 @@ def _eval_body(block: ir.Block, args: list, n_inputs: int, env_outer: dict) -> l
         elif name in _UNARY and _UNARY[name] is not None:
             env[op.results[0]] = _as_type(_UNARY[name](get(op.operands[0])), element)
         elif name in _CASTS:
-            src = get(op.operands[0])
-            if name == "arith.extui":
-                bits = int(_element(str(op.operands[0].type)).lstrip("i"))
-                src = np.mod(src, 1 << bits)
-            env[op.results[0]] = _as_type(np.trunc(src) if name.startswith("arith.fpto") else src, element)
+            env[op.results[0]] = _cast(name, get(op.operands[0]), _element(str(op.operands[0].type)), element)
         elif name == "arith.constant":
             env[op.results[0]] = _constant(op.attributes["value"], element)
         elif name in ("arith.cmpf", "arith.cmpi"):
@@ -166,6 +198,14 @@ def _eval_body(block: ir.Block, args: list, n_inputs: int, env_outer: dict) -> l
         else:
             raise NotEvaluable(f"{name} in a linalg.generic body")
     raise NotEvaluable("a body without linalg.yield")
+
+
+def _cast(name: str, src, source: str, element: str):
+    """One arith cast; the unsigned ones read a signless integer's bits as unsigned."""
+    if name in ("arith.extui", "arith.uitofp") and source.lstrip("su").startswith("i"):
+        bits = int(source.lstrip("su")[1:])
+        src = np.mod(np.asarray(src).astype(np.int64), 1 << bits)
+    return _as_type(np.trunc(src) if name.startswith("arith.fpto") else src, element)
 
 
 def _contraction_einsum(op, block, ins, maps_dims, loop_sizes):
@@ -209,8 +249,11 @@ def _eval_generic(op: ir.Operation, values: dict) -> np.ndarray:
     for array, dims in zip(operands, maps_dims):
         array = np.asarray(array)
         for axis, d in enumerate(dims):
-            if d is not None and axis < array.ndim:
+            if isinstance(d, int) and axis < array.ndim:
                 loop_sizes[d] = array.shape[axis]
+    if any(isinstance(d, tuple) for dims in maps_dims for d in dims):
+        expanded = [_expand_floordiv(a, d, loop_sizes) for a, d in zip(operands, maps_dims)]
+        operands, maps_dims = [a for a, _ in expanded], [d for _, d in expanded]
     iterators = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
     reduction = [i for i, t in enumerate(iterators) if "reduction" in t]
     block = op.regions[0].blocks[0]
@@ -291,7 +334,7 @@ def _eval_body_single(op, env, outer):
     if name in _UNARY and _UNARY[name] is not None:
         return {op.results[0]: _as_type(_UNARY[name](get(op.operands[0])), element)}
     if name in _CASTS:
-        return {op.results[0]: _as_type(get(op.operands[0]), element)}
+        return {op.results[0]: _cast(name, get(op.operands[0]), _element(str(op.operands[0].type)), element)}
     if name == "arith.constant":
         return {op.results[0]: _constant(op.attributes["value"], element)}
     raise NotEvaluable(f"{name} in a reduction body")
@@ -335,7 +378,7 @@ class NumpyModel:
         for a, v in zip(block.arguments, args):
             element = _element(str(a.type))
             values[a] = _as_type(np.asarray(v, dtype=np.float64 if element in _FLOAT else None), element) \
-                if element in _FLOAT or element in _INT else v
+                if element in _FLOAT or _is_integer(element) else v
         for op in block.operations:
             op = op.operation
             name = op.name

@@ -39,6 +39,15 @@ def dsa_vector_step(columns: dict[str, np.ndarray], desc: TargetDescription, sha
     columns["vec_k"] = vec_k
 
 
+def _quant_blocks(shape: GemmShape, desc: TargetDescription) -> tuple[int, ...]:
+    """INT4 scale blocks the DSA may use: a real model's blocks must divide its quantiser's
+    group (each block then sits in one group; its scale is the group's, repeated)."""
+    if not shape.quantised:
+        return (0,)
+    blocks = tuple(b for b in desc.quant_block_sizes if not shape.quant_group or shape.quant_group % b == 0)
+    return blocks or (0,)
+
+
 def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
     """Per-core tile M/N/K x parallelism x vector width x DMA stages x fusion x quant block."""
     shape = gemm_shape(problem)
@@ -53,7 +62,7 @@ def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
         "parallelism": desc.parallelism(),
         "dma_stages": desc.stage_depths,
         "fusion": desc.fusion if shape.has_consumer else (0,),
-        "quant_block": desc.quant_block_sizes if shape.quantised else (0,),
+        "quant_block": _quant_blocks(shape, desc),
     }
     return CandidateSpace(shape, desc.name, choices,
                           derive=lambda cols: dsa_vector_step(cols, desc, shape))
