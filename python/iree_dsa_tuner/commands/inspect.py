@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..errors import InputError
 from ..ir import load_problems
 from ..report import format_table
 from .common import add_target_argument, target_compile_flags
@@ -22,6 +23,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("model", metavar="MODEL.mlir", help="linalg/tensor, torch-dialect or ONNX-imported MLIR")
     add_target_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON array instead of a table")
+    p.add_argument("--iree-flag", action="append", default=[], metavar="FLAG",
+                   help="one more iree-compile flag for the dump (repeatable), e.g. "
+                        "--iree-flag=--iree-dispatch-creation-enable-aggressive-fusion, which fuses an INT4 "
+                        "dequantisation into its matvec (docs/INT4.md)")
     p.set_defaults(func=run)
 
 
@@ -29,8 +34,19 @@ def _sizes_text(sizes: dict) -> str:
     return " ".join(f"{k}={'x'.join(map(str, v)) if v else '-'}" for k, v in sizes.items())
 
 
+def _weight_text(record: dict) -> str:
+    q = record.get("weight_quant")
+    if not q:
+        return ""
+    where = "fused" if q["form"] == "fused" else f"split, dequantised by {q['producer']}"
+    return f"  weight {q['type']} group {q['group_size']} ({where})"
+
+
 def run(args: argparse.Namespace) -> int:
-    problems = load_problems(args.model, target_compile_flags(args))
+    for flag in args.iree_flag:
+        if not flag.startswith("--"):
+            raise InputError(f"--iree-flag {flag!r}: expected an iree-compile flag starting with --")
+    problems = load_problems(args.model, target_compile_flags(args) + tuple(args.iree_flag))
     records = [p.to_json() for p in problems]
     if args.json:
         print(json.dumps(records, indent=2))
@@ -41,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             rows.append([r["dispatch"], "none", r["op"] or "-", r["reason"], "", "", ""])
         else:
             types = f"{r['lhs_type']} {r['rhs_type']} -> {r['out_type']}"
-            rows.append([r["dispatch"], r["kind"], r["op"], _sizes_text(r["sizes"]) + "  " + types,
+            rows.append([r["dispatch"], r["kind"], r["op"], _sizes_text(r["sizes"]) + "  " + types + _weight_text(r),
                          r["flops"], r["bytes"], f"{r['intensity']:.2f}"])
     print(format_table(["dispatch", "kind", "root op", "sizes / reason", "flops", "bytes", "op/B"], rows,
                        right_align={4, 5, 6}))
