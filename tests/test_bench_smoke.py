@@ -32,8 +32,9 @@ def run_script(name: str, *args: str, tmp_path: Path) -> tuple[str, dict]:
 def test_basket_has_every_shape_issue_4_names(tmp_path):
     entries = gen_basket.basket()
     names = {e.name for e in entries}
-    assert len(entries) == len(names) == 11 + 5 + 3
-    assert {"f32_kn_1x2048x2048", "f32_nk_1x2048x2048", "i8_kn_256x1152x1152", "f32_kn_256x1152x4304"} <= names
+    assert len(entries) == len(names) == 11 + 5 + 3 + 2
+    assert {"f32_kn_1x2048x2048", "f32_nk_1x2048x2048", "i8_kn_256x1152x1152", "f32_kn_256x1152x4304",
+            "bf16_nk_1x4096x11008", "bf16_nk_1x11008x4096"} <= names
     written = gen_basket.write_basket(tmp_path, entries)
     nk = written["f32_nk_1x1024x4096"].read_text()
     assert "affine_map<(d0, d1, d2) -> (d1, d2)>" in nk and "tensor<1024x4096xf32>" in nk
@@ -48,16 +49,6 @@ def test_basket_models_are_one_tunable_contraction_each(tmp_path):
     for entry, path in zip(entries, gen_basket.write_basket(tmp_path, entries).values()):
         problems = load_problems(path)
         assert [p.kind for p in problems] == ["contraction"], entry.name
-
-
-@pytest.mark.slow
-def test_host_basket_quick(tmp_path):
-    stdout, raw = run_script("host_basket", tmp_path=tmp_path)
-    assert "geomean speedups" in stdout and "targets" in stdout
-    (shape,) = raw["shapes"]
-    assert shape["default_us"] > 0 and shape["tuned_us"] > 0 and shape["numpy_us"] > 0
-    assert shape["tune"]["measured"] <= 4
-    assert raw["numpy"].get("numpy")
 
 
 @pytest.mark.slow
@@ -94,9 +85,10 @@ def test_task_table_prints_a_row_per_manifest(tmp_path):
 
 
 @pytest.mark.slow
-def test_host_recipe_quick(tmp_path):
-    stdout, document = run_script("host_recipe", "--rounds", "2", "--budget", "2", tmp_path=tmp_path)
+def test_host_basket_quick(tmp_path):
+    stdout, document = run_script("host_basket", "--rounds", "2", "--budget", "2", tmp_path=tmp_path)
     (shape,) = document["shapes"]
     assert shape["default_us"] > 0 and shape["recipe_us"] > 0 and shape["numpy_us"] > 0
+    assert shape["args_default_us"] > 0 and shape["args_recipe_us"] > 0, shape.get("args_error")
     assert {v["name"] for v in shape["variants"]} >= {"default", "dt", "dt+uk-all"}
-    assert "geomean recipe vs numpy" in stdout
+    assert " all: recipe vs numpy" in stdout

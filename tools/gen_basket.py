@@ -41,13 +41,19 @@ INT8_SHAPES: tuple[tuple[int, int, int], ...] = (
     (50, 1024, 1024),
     (256, 1152, 1152),
 )
+# OpenVLA's (Llama-2 7B) decode MLP: bf16 weights in PyTorch's Linear layout [N, K], batch 1.
+BF16_DECODE_SHAPES: tuple[tuple[int, int, int], ...] = (
+    (1, 11008, 4096),
+    (1, 4096, 11008),
+)
 
 # Groups the benchmarks aggregate over.
 GROUP_KN_BATCH1 = "f32 [K,N] M=1"
 GROUP_NK_BATCH1 = "f32 [N,K] M=1"
 GROUP_KN_BATCHED = "f32 [K,N] M>1"
 GROUP_INT8 = "i8 [K,N]"
-GROUPS = (GROUP_KN_BATCH1, GROUP_NK_BATCH1, GROUP_KN_BATCHED, GROUP_INT8)
+GROUP_BF16_DECODE = "bf16 [N,K] M=1"
+GROUPS = (GROUP_KN_BATCH1, GROUP_NK_BATCH1, GROUP_KN_BATCHED, GROUP_INT8, GROUP_BF16_DECODE)
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,8 @@ class BasketEntry:
     def group(self) -> str:
         if self.element_type == "i8":
             return GROUP_INT8
+        if self.element_type == "bf16":
+            return GROUP_BF16_DECODE
         if self.weights_nk:
             return GROUP_NK_BATCH1
         return GROUP_KN_BATCH1 if self.m == 1 else GROUP_KN_BATCHED
@@ -175,10 +183,11 @@ def model_text(entry: BasketEntry) -> str:
 
 
 def basket() -> list[BasketEntry]:
-    """Every entry, in report order: [K,N] f32, [N,K] f32 batch-1, int8."""
+    """Every entry, in report order: [K,N] f32, [N,K] f32 batch-1, int8, bf16 [N,K] decode."""
     entries = [BasketEntry(m, n, k) for m, n, k in F32_SHAPES]
     entries += [BasketEntry(m, n, k, weights_nk=True) for m, n, k in F32_SHAPES if m == 1]
     entries += [BasketEntry(m, n, k, element_type="i8") for m, n, k in INT8_SHAPES]
+    entries += [BasketEntry(m, n, k, element_type="bf16", weights_nk=True) for m, n, k in BF16_DECODE_SHAPES]
     return entries
 
 
