@@ -92,13 +92,23 @@ def pack_int4(q: np.ndarray) -> np.ndarray:
     return (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
 
 
-def unpack_int4(packed: np.ndarray, count: int) -> np.ndarray:
+def unpack_int4(packed: np.ndarray, count: int, signed: bool = True) -> np.ndarray:
+    """The nibbles of `pack_int4`, sign-extended ([-8, 7]) or not ([0, 15], a ui4 weight)."""
     lo = (packed & 0xF).astype(np.int16)
     hi = (packed >> 4).astype(np.int16)
     flat = np.empty(packed.size * 2, dtype=np.int16)
     flat[0::2], flat[1::2] = lo, hi
-    flat = np.where(flat >= 8, flat - 16, flat)[:count]
-    return flat.astype(np.int8)
+    if signed:
+        flat = np.where(flat >= 8, flat - 16, flat)
+    return flat[:count].astype(np.int8)
+
+
+def block_scales(group_scales: np.ndarray, group: int, block: int) -> np.ndarray:
+    """A model's per-group scales (or zero points) [K / group, N] as the DSA's per-block
+    ones [K / block, N]: a block divides its group, so it takes the group's value."""
+    if group % block:
+        raise FunctionalError(f"quant block {block} does not divide the weight's group size {group}")
+    return np.repeat(group_scales, group // block, axis=0)
 
 
 def to_bf16(x: np.ndarray) -> np.ndarray:
@@ -117,20 +127,30 @@ def _storage_dtype(element_type: str):
 
 
 def run_contraction(desc: TargetDescription, problem, candidate: TilingCandidate, a: np.ndarray,
-                    b: np.ndarray, b_scales: np.ndarray | None = None) -> tuple[np.ndarray, FunctionalStats]:
+                    b: np.ndarray, b_scales: np.ndarray | None = None,
+                    b_zero_points: np.ndarray | None = None) -> tuple[np.ndarray, FunctionalStats]:
     """C = A @ B under `candidate`. A: [M, K] (or [batch, M, K]); B: [K, N] (INT4: values in
-    [-8, 7] with `b_scales` [K / quant_block, N]). Returns C and what the cores did."""
+    [-8, 7], or [0, 15] for a ui4 weight, with `b_scales` and optional `b_zero_points`
+    [K / quant_block, N], or [K / group, N] for a real model's weight: each block takes
+    its group's). Dequantised B = (B - zero point) * scale. Returns C and what the cores did."""
     shape = gemm_shape(problem)
+    qb = candidate.quant_block
+    if shape.quant_group and qb and b_scales is not None and b_scales.shape[0] * shape.quant_group == shape.k:
+        b_scales = block_scales(b_scales, shape.quant_group, qb)
+        if b_zero_points is not None:
+            b_zero_points = block_scales(b_zero_points, shape.quant_group, qb)
     a3 = a.reshape((1,) + a.shape) if a.ndim == 2 else a
     batch, m, k = a3.shape
     if (m, k) != (shape.m, shape.k) or b.shape != (shape.k, shape.n) or batch != shape.batch:
         raise FunctionalError(f"operands {a.shape} x {b.shape} do not match the problem {shape.label()}")
     quantised = shape.quantised
-    qb = candidate.quant_block
+    signed = not shape.rhs_type.startswith("ui")
     if quantised and (not qb or b_scales is None):
         raise FunctionalError("INT4 weights need a candidate quant_block and per-block scales")
     if quantised and b_scales.shape != (shape.k // qb, shape.n):
         raise FunctionalError(f"scales shape {b_scales.shape} does not match K/{qb} x N")
+    if b_zero_points is not None and (not quantised or b_zero_points.shape != b_scales.shape):
+        raise FunctionalError("zero points need INT4 weights and the shape of their scales")
 
     integer = shape.lhs_type.startswith("i") and not quantised
     acc_dtype = np.int32 if integer else np.float32
@@ -157,6 +177,9 @@ def run_contraction(desc: TargetDescription, problem, candidate: TilingCandidate
                 pad.alloc(f"B[stage {s}]", (math.ceil(tk * tn / 2),), np.uint8)
                 pad.alloc(f"scales[stage {s}]", (tk // qb, tn), np.float32,
                           nbytes=(tk // qb) * tn * desc.scale_bytes)
+                if b_zero_points is not None:  # travel beside the scales, one per block and column
+                    pad.alloc(f"zero points[stage {s}]", (tk // qb, tn), np.float32,
+                              nbytes=(tk // qb) * tn * desc.scale_bytes)
             else:
                 pad.alloc(f"B[stage {s}]", (tk, tn), _storage_dtype(shape.rhs_type),
                           nbytes=math.ceil(tk * tn * rhs_bits / 8))
@@ -187,7 +210,14 @@ def run_contraction(desc: TargetDescription, problem, candidate: TilingCandidate
                 scale_buf[...] = 0
                 scale_buf[:depth // qb, :w] = b_scales[k0 // qb:(k0 + depth) // qb, j0:j0 + w]
                 stats.dma_in_bytes += math.ceil(depth * w / 2) + (depth // qb) * w * desc.scale_bytes
-                b_tile = unpack_int4(packed, tk * tn).reshape(tk, tn)
+                b_tile = unpack_int4(packed, tk * tn, signed).reshape(tk, tn).astype(np.float32)
+                if b_zero_points is not None:
+                    zp_buf = pad.buffers[f"zero points[stage {s}]"]
+                    zp_buf[...] = 0
+                    zp_buf[:depth // qb, :w] = b_zero_points[k0 // qb:(k0 + depth) // qb, j0:j0 + w]
+                    stats.dma_in_bytes += (depth // qb) * w * desc.scale_bytes
+                    # The dequantiser subtracts each block's zero point before the MACs.
+                    b_tile = b_tile - np.repeat(zp_buf, qb, axis=0)
             else:
                 b_buf = pad.buffers[f"B[stage {s}]"]
                 b_buf[...] = 0
@@ -216,10 +246,12 @@ def run_contraction(desc: TargetDescription, problem, candidate: TilingCandidate
 
 
 def reference(problem, a: np.ndarray, b: np.ndarray, b_scales: np.ndarray | None = None,
-              quant_block: int = 0) -> np.ndarray:
+              quant_block: int = 0, b_zero_points: np.ndarray | None = None) -> np.ndarray:
     """What numpy says the result is (INT4: against the dequantised weights)."""
     shape = gemm_shape(problem)
     if shape.quantised:
+        if b_zero_points is not None:
+            b = b.astype(np.float64) - np.repeat(b_zero_points, quant_block, axis=0)
         w = dequantise_int4_blocks(b, b_scales, quant_block).astype(np.float64)
         return (a.astype(np.float64) @ w).astype(np.float32)
     if shape.lhs_type.startswith("i"):
