@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -119,3 +120,28 @@ def test_tune_and_db_export_default_to_one_database():
     tune = parser.parse_args(["tune", "m.mlir", "-o", "s.mlir"])
     export = parser.parse_args(["db", "export", "--csv"])
     assert str(tune.db) == str(export.db) == "iree-dsa-tuning.sqlite"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:  # stderr as an interactive shell has it
+        return True
+
+
+def test_tune_progress_is_a_bar_on_a_terminal_and_lines_in_a_log(tmp_path, monkeypatch):
+    args = [INPUTS / "mlp3.mlir", "--target", "dsa-e1", "--budget", "2", "--no-db"]
+    logged = tune("tune", *args, "-o", tmp_path / "a.mlir")  # stderr is a pipe here
+    assert logged.returncode == 0, logged.stderr
+    lines = logged.stderr.splitlines()
+    assert sum(line.startswith("    measured 2/2, best so far") for line in lines) == 3  # one per dispatch
+    assert "\r" not in logged.stderr
+
+    from iree_dsa_tuner.cli import main
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["tune", *map(str, args), "-o", str(tmp_path / "b.mlir")]) == 0
+    shown = terminal.getvalue()
+    assert "    measured " not in shown and "[1/3] mlp3_dispatch_0" in shown  # other lines stay lines
+    bars = [frame for frame in shown.split("\r") if "2/2 measured" in frame]
+    assert len(bars) >= 3 and all("best so far" in frame for frame in bars)  # one finished bar per dispatch
+    assert (tmp_path / "a.mlir").read_text() == (tmp_path / "b.mlir").read_text()  # only the display differs

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
+import re
 
 import pytest
 
 from iree_dsa_tuner.search import SearchContext, get_strategy
+from iree_dsa_tuner.search.progress import Measured, ProgressPrinter, report_measured
 from iree_dsa_tuner.core.candidate import TilingCandidate
 
 POW2 = (1, 2, 4, 8, 16, 32, 64)
@@ -108,3 +111,61 @@ def test_no_early_stop_without_a_measured_default():
     ctx, _ = make_ctx(budget=16)
     get_strategy("pruned").tune(ctx)
     assert len(ctx.trials) == 16 and not ctx.stopped
+
+
+# ---- progress: a bar on a terminal, plain lines elsewhere ----------------------------------
+
+class TerminalStream(io.StringIO):
+    """A stream that says it is a terminal (as stderr does in an interactive shell)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _events(dispatch="main_dispatch_0_matmul_8x512x256_f32"):
+    best = None
+    for done, us in enumerate((14.0, 12.5, 13.0, 9.5), start=1):
+        best = us if best is None else min(best, us)
+        yield Measured(dispatch, done, 4, best, 15.0, seconds_left=3.0 * (4 - done))
+
+
+def test_progress_off_a_terminal_is_one_plain_line_per_measurement():
+    stream = io.StringIO()
+    with ProgressPrinter(stream) as progress:
+        progress("[1/1] main_dispatch_0: space 18432, 9 survive the funnel; measuring the default")
+        for event in _events():
+            progress.measured(event)
+    lines = stream.getvalue().splitlines()
+    assert lines[1:] == [
+        "    measured 1/4, best so far 14.0 us (default 15.0 us), about 9 s left",
+        "    measured 2/4, best so far 12.5 us (default 15.0 us), about 6 s left",
+        "    measured 3/4, best so far 12.5 us (default 15.0 us), about 3 s left",
+        "    measured 4/4, best so far 9.5 us (default 15.0 us)",
+    ]
+    assert "\r" not in stream.getvalue()  # no bar redraws in a log file
+
+
+def test_progress_on_a_terminal_is_a_bar_with_best_so_far_measured_of_budget_and_eta():
+    stream = TerminalStream()
+    progress = ProgressPrinter(stream)
+    events = list(_events())
+    for event in events[:2]:
+        progress.measured(event)
+    drawn = stream.getvalue()
+    assert "\r" in drawn and "measured 1/4" not in drawn  # a bar redrawn in place, not lines
+    latest = drawn.split("\r")[-1]
+    assert "2/4 measured" in latest and "best so far 12.5 us, default 15.0 us" in latest
+    assert re.search(r"\[\d\d:\d\d<(\d\d:\d\d|\?), best so far", latest)  # elapsed < ETA
+    progress("    proposer: 2 proposals")  # a line ends the bar, printed below it
+    for event in events[2:]:
+        progress.measured(event)
+    progress.close()
+    text = stream.getvalue()
+    assert text.index("2/4 measured") < text.index("    proposer: 2 proposals\n") < text.index("4/4 measured")
+    assert "best so far 9.5 us" in text.split("\r")[-1]
+
+
+def test_a_plain_callable_gets_the_plain_line():
+    lines: list[str] = []
+    report_measured(lines.append, next(_events()))
+    assert lines == ["    measured 1/4, best so far 14.0 us (default 15.0 us), about 9 s left"]

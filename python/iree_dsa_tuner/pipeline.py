@@ -57,7 +57,8 @@ def tune(model: str | os.PathLike | ModelArtifacts, target, options: TuneOptions
         db = TuningDatabase(db)
     owns_runner = runner is None
     if owns_runner:
-        runner = target.make_runner(artifacts, RunnerOptions(repetitions=options.repetitions, jobs=options.jobs))
+        runner = target.make_runner(artifacts, RunnerOptions(repetitions=options.repetitions, jobs=options.jobs,
+                                                             executor=options.executor))
     try:
         result = _tune(artifacts, problems, target, options, db, runner, progress, verify)
     finally:
@@ -71,9 +72,12 @@ def tune(model: str | os.PathLike | ModelArtifacts, target, options: TuneOptions
 
 def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db, runner, progress,
           verify: bool) -> TuneResult:
-    # Records are reusable only under the same target, runner and compile flags.
+    # Records are reusable only under the same target, runner and compile flags, and
+    # timings from other machines (a cluster's) only with their hardware's.
+    timing = getattr(runner, "timing_hardware", None)
     target_fp = target_fingerprint(target.describe(), extra=f"runner={getattr(runner, 'name', '')};"
-                                                           f"flags={' '.join(artifacts.target_flags)}")
+                                                           f"flags={' '.join(artifacts.target_flags)}"
+                                                           + (f";timing={timing}" if timing else ""))
     defaults = artifacts.default_configs()
 
     def key_of(problem, config) -> str:

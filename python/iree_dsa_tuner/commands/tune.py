@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -11,8 +12,10 @@ from ..db.database import DEFAULT_DB_PATH
 from ..errors import InputError
 from ..report import format_table, write_output
 from ..report.table import check_writable
+from ..runners.ray_executor import parse_executor
 from ..search import STRATEGIES
 from ..search.options import TuneOptions
+from ..search.progress import ProgressPrinter
 from ..search.proposer import PROPOSER_TIMEOUT_S, TRIGGERS, ExternalProposer
 from .common import add_target_argument
 
@@ -42,6 +45,12 @@ def add_parser(subparsers) -> None:
     p.add_argument("--time-budget", type=float, default=None, metavar="S", help="seconds the whole search may take; dispatches not reached are skipped and say so "
                         "(verification of the winners comes after)")
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="parallel candidate compiles (timings stay serial)")
+    p.add_argument("--executor", default="local", metavar="local|ray[:ADDRESS]",
+                   help="where candidates compile and time: local (default), or a Ray cluster (ray: $RAY_ADDRESS "
+                        "or a new local instance; ray:ADDRESS joins that one). On Ray, compiles run on any node and "
+                        "timings on one pinned benchmark worker per machine, each with this machine's hardware "
+                        "(others are refused); host target, with --no-recipe (needs pip install "
+                        "'iree-dsa-tuner[ray]')")
     p.add_argument("--db", default=DEFAULT_DB, metavar="PATH", help=f"tuning database (default ./{DEFAULT_DB})")
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted run (recorded measurements are always reused; this is explicit)")
@@ -160,24 +169,45 @@ def run(args: argparse.Namespace) -> int:
             proposer = ExternalProposer.from_command(args.proposer, timeout_s=args.proposer_timeout)
         except ValueError as e:
             raise InputError(f"--proposer: {e}") from None
+    ray_address = parse_executor(args.executor)
     target = get_target(args.target, search_paths=args.target_path)
+    if ray_address is not None:
+        if target.kind != "cpu":
+            raise InputError(f"--executor ray: {target.name} is measured in this process (its runner times "
+                             "nothing on a machine); use it with the host target")
+        if not args.no_recipe:
+            raise InputError("--executor ray: the whole-model recipe search times on this machine; "
+                             "add --no-recipe to tune the dispatches on the cluster")
     options = TuneOptions(strategy=args.strategy, budget=args.budget, time_budget_s=args.time_budget,
                           seed=args.seed, jobs=args.jobs, repetitions=args.repetitions,
                           dispatches=tuple(args.dispatch), proposer=proposer,
                           proposer_budget=args.proposer_budget, proposer_when=args.proposer_when,
                           proposer_min_share=args.proposer_min_share)
-    progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
+    progress = ProgressPrinter(sys.stderr) if not args.quiet else None
+    say = progress or (lambda text: None)
     db = None if args.no_db else args.db
     recipe_result = None
-    if target.kind == "cpu" and not args.no_recipe:
-        from ..model_level import tune_recipe
+    with contextlib.ExitStack() as stack:
+        if progress is not None:
+            stack.enter_context(progress)  # the bar ends before the summary is printed
+        if ray_address is not None:
+            from ..runners.ray_executor import RayExecutor, hardware_fingerprint
 
-        recipe_result = tune_recipe(Path(args.model), target, options, db=db, rounds=args.rounds,
-                                    function=args.function, progress=progress)
-        report = recipe_result.tune_result
-        report.spec_text = recipe_result.spec_text  # only a spec the whole model confirmed
-    else:
-        report = tune(Path(args.model), target, options, db=db, progress=progress)
+            # The host target describes this machine's CPU: every timing machine must be the same.
+            options.executor = stack.enter_context(
+                RayExecutor(ray_address or None, reference_fingerprint=hardware_fingerprint(), say=say))
+            workers = options.executor.start()
+            say(f"ray: {len(workers)} benchmark worker(s) ({', '.join(w.address for w in workers)}), "
+                f"{options.executor.jobs} compile slots")
+        if target.kind == "cpu" and not args.no_recipe:
+            from ..model_level import tune_recipe
+
+            recipe_result = tune_recipe(Path(args.model), target, options, db=db, rounds=args.rounds,
+                                        function=args.function, progress=progress)
+            report = recipe_result.tune_result
+            report.spec_text = recipe_result.spec_text  # only a spec the whole model confirmed
+        else:
+            report = tune(Path(args.model), target, options, db=db, progress=progress)
     print(summary_table(report))
     if recipe_result is not None:
         print("\n" + recipe_table(recipe_result))

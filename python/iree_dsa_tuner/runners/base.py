@@ -17,6 +17,7 @@ class RunnerOptions:
     repetitions: int = 5  # timed repetitions per candidate (the median is kept)
     jobs: int = 1  # parallel candidate compiles; timings stay serial
     timeout_s: float = 60.0  # per compile and per timing run
+    executor: object | None = None  # an `Executor` for compiles and timings (None: `jobs` local threads)
 
 
 class Runner(abc.ABC):

@@ -1,9 +1,9 @@
-"""Where independent work (candidate compiles) runs: the executor seam.
+"""Where a runner's work runs: the executor seam.
 
-An `Executor` has one job: `map(fn, items)` returns `[fn(item) for item in
-items]`, in order, possibly computed in parallel. Runners use it for the
-work that may overlap (compiling candidates); timings never go through it,
-a runner times one candidate at a time itself.
+`map(fn, items)` returns `[fn(item) for item in items]`, in order, possibly
+computed in parallel: runners use it for the work that may overlap
+(compiling candidates). `run_timing(fn, item)` runs one timing where timings
+are taken (see below); a runner never overlaps two.
 
 Three executors ship:
 - `SerialExecutor`: in the calling thread (jobs=1, tests, debugging).
@@ -18,29 +18,13 @@ Three executors ship:
   paths and plain data), and a script using it needs the usual
   `if __name__ == "__main__":` guard, because spawned workers import `__main__`.
 
-Plugging in a distributed engine (Ray) for users who outgrow one machine --
-no Ray dependency here, the seam is all it needs:
-
-    import ray
-
-    class RayExecutor(Executor):
-        def __init__(self, address="auto", num_cpus_per_task=1):
-            ray.init(address=address, ignore_reinit_error=True)
-            self._remote = ray.remote(num_cpus=num_cpus_per_task)(_call)
-
-        def map(self, fn, items):
-            # One task per item; ray.get keeps the input order.
-            return ray.get([self._remote.remote(fn, item) for item in items])
-
-    def _call(fn, item):
-        return fn(item)
-
-and pass `executor=RayExecutor()` to a runner (e.g. `HostBenchRunner(...,
-executor=...)`). The same picklability rule holds. Two things differ from a
-local pool: worker nodes need the same wheels (iree-base-compiler, this
-package) installed, and artifacts must land on storage every node and the
-timing host see (give the runner a shared `work_dir`). Host timings still
-run on the one machine the tuning is for, so only compiles fan out.
+Timings go through the executor too, but never in parallel: a runner hands
+one timing at a time to `run_timing(fn, item)`. Local executors run it here,
+in the calling thread; `runners.ray_executor.RayExecutor` compiles on a Ray
+cluster and times on one benchmark actor per machine, pinned to one CPU, after
+checking that every timing machine is the same hardware. Such an executor sets
+`ships_files`: its workers may not see the driver's files, so a runner sends
+what a job reads and gets back what it writes.
 """
 
 from __future__ import annotations
@@ -51,18 +35,35 @@ from concurrent.futures import Executor as _FuturesExecutor
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Callable, Iterable, TypeVar
 
+from ..errors import TunerError
+
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+
+
+class ExecutorError(TunerError):
+    """The place work runs is gone or unusable (a lost worker, a mismatched cluster).
+
+    Not a result of the candidate: runners let it stop the run rather than record it.
+    """
 
 
 class Executor(abc.ABC):
     """Runs `fn` over `items`; results in input order."""
 
     jobs: int = 1
+    # True when workers may not see this process's files (jobs carry their inputs as data).
+    ships_files: bool = False
+    # What timings ran on, when that is not this machine (it joins the tuning records' key).
+    timing_hardware: str | None = None
 
     @abc.abstractmethod
     def map(self, fn: Callable[[Item], Result], items: Iterable[Item]) -> list[Result]:
         ...
+
+    def run_timing(self, fn: Callable[[Item], Result], item: Item) -> Result:
+        """`fn(item)` where timings are taken, one at a time: here, in the calling thread."""
+        return fn(item)
 
     def close(self) -> None:
         """Release workers; the executor may not be used afterwards."""

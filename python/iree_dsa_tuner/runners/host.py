@@ -31,8 +31,10 @@ How a candidate is measured (IREE 3.13, each step tried on this machine):
    dropped.
 
 Compiles of many candidates may run in parallel (`prepare`, through an
-executor); timings never overlap: a process lock plus an flock on a file in
-the temp directory serialise them across threads and processes. Call
+executor); timings never overlap: the runner hands one at a time to the
+executor's `run_timing` (here, or on a benchmark worker of a Ray cluster), and
+a process lock plus an flock on a file in the temp directory serialise them
+across threads and processes of one machine. Call
 `prepare` for a batch and then `measure` each candidate, rather than compiling
 the next batch in the background while timing: on a 2-core box a concurrent
 iree-compile shows up in the timings.
@@ -54,14 +56,14 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ..compiler import compile_to_vmfb, find_tool, first_error_line, tuning_spec_flags
 from ..core.fingerprint import DEFAULT_CANDIDATE_KEY, candidate_key
 from ..errors import CompileError, CompileTimeout
 from ..core.config import CompilationConfig
 from .base import Runner, as_config
-from .executor import Executor, make_executor
+from .executor import Executor, ExecutorError, make_executor
 from ..core.measurement import Measurement
 from ..core.status import Status
 
@@ -174,6 +176,88 @@ def compile_candidate(job: CompileJob) -> CompiledCandidate:
     return CompiledCandidate(key, str(vmfb), job.dispatch_repeat, None, lowering, time.monotonic() - started)
 
 
+@dataclass(frozen=True)
+class DetachedCompile:
+    """A compile for a worker that may not see this machine's files: the source travels as text."""
+
+    job: CompileJob
+    source_text: str
+
+
+@dataclass
+class DetachedCompiled:
+    """What a detached compile sends back: the result, and the module as bytes (None on failure)."""
+
+    compiled: CompiledCandidate
+    vmfb_bytes: bytes | None
+
+
+def compile_detached(task: DetachedCompile) -> DetachedCompiled:
+    """`compile_candidate` in a private temporary directory; the module comes back as bytes."""
+    with tempfile.TemporaryDirectory(prefix="iree-dsa-compile-") as tmp:
+        source = Path(tmp) / "benchmark.mlir"
+        source.write_text(task.source_text)
+        local = replace(task.job, benchmark_source=str(source), out_dir=str(Path(tmp) / "out"))
+        compiled = compile_candidate(local)
+        data = Path(compiled.vmfb).read_bytes() if compiled.vmfb else None
+    return DetachedCompiled(replace(compiled, vmfb=None), data)
+
+
+def land_detached(job: CompileJob, result: DetachedCompiled) -> CompiledCandidate:
+    """Write a detached compile's module where a local compile of `job` would have put it."""
+    if result.vmfb_bytes is None:
+        return result.compiled
+    out = Path(job.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    vmfb = out / "candidate.vmfb"
+    vmfb.write_bytes(result.vmfb_bytes)
+    return replace(result.compiled, vmfb=str(vmfb))
+
+
+# ---- the timing step (module level: it runs where the executor times) ----------------
+
+@dataclass(frozen=True)
+class TimingJob:
+    """One timing run of a compiled candidate; picklable, and self-contained when `vmfb_bytes` is set."""
+
+    vmfb: str  # the module's path on the machine that compiled it
+    dispatch_repeat: int
+    flags: tuple[str, ...]  # iree-benchmark-module flags besides --module (device, batch, repetitions)
+    warmup: int
+    timeout_s: float
+    candidate: str = DEFAULT_CANDIDATE_KEY  # which candidate this is (for a replacement timer, and logs)
+    vmfb_bytes: bytes | None = None  # the module itself, for a worker that cannot read `vmfb`
+
+
+def time_candidate(job: TimingJob) -> Measurement:
+    """Time one compiled candidate with iree-benchmark-module, alone on this machine."""
+    with contextlib.ExitStack() as stack:
+        vmfb = job.vmfb
+        if job.vmfb_bytes is not None:
+            tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="iree-dsa-time-")))
+            vmfb = str(tmp / "candidate.vmfb")
+            Path(vmfb).write_bytes(job.vmfb_bytes)
+        argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", *job.flags]
+        with exclusive_timing():
+            try:
+                proc = subprocess.run(argv, capture_output=True, timeout=job.timeout_s, check=False)
+            except subprocess.TimeoutExpired:
+                return Measurement.failure(Status.TIMEOUT, f"iree-benchmark-module did not finish in {job.timeout_s:g} s")
+    stdout = proc.stdout.decode("utf-8", errors="replace")
+    stderr = proc.stderr.decode("utf-8", errors="replace")
+    if proc.returncode != 0:
+        return Measurement.failure(
+            Status.RUN_ERROR, first_error_line(stderr, f"iree-benchmark-module exited with status {proc.returncode}"))
+    try:
+        times = parse_benchmark_json(_json_part(stdout), job.dispatch_repeat, job.warmup)
+    except (ValueError, KeyError) as e:
+        return Measurement.failure(Status.RUN_ERROR, f"cannot read iree-benchmark-module output: {e}")
+    if not times:
+        return Measurement.failure(Status.RUN_ERROR, "iree-benchmark-module reported no timed repetitions")
+    return Measurement(status=Status.OK, median_us=statistics.median(times), min_us=min(times),
+                       repetitions=len(times), details={"times_us": [round(t, 3) for t in times]})
+
+
 # ---- benchmark output ---------------------------------------------------------------
 
 def parse_benchmark_json(text: str, dispatch_repeat: int, warmup: int) -> list[float]:
@@ -206,7 +290,8 @@ class HostBenchRunner(Runner):
     `min_call_s` by a rough estimate) `batch` times, at least
     `min_batch` and about `min_repetition_s` in all. `timeout_s` bounds each
     compile and each timing run. `jobs` compile workers (or an `executor`)
-    serve `prepare`. Candidates are compiled in `work_dir` (a temporary
+    serve `prepare`; the executor also decides where timings run (`timer`,
+    by default `time_candidate`, is called there). Candidates are compiled in `work_dir` (a temporary
     directory, removed by close(), when not given). The repeat counts come
     from a single-core estimate of the dispatch at `description`'s peak and
     bandwidth: a config slower than that only makes a call longer.
@@ -229,6 +314,7 @@ class HostBenchRunner(Runner):
         min_call_s: float = 0.002,
         min_repetition_s: float = 0.1,
         min_batch: int = 5,
+        timer: Callable[[TimingJob], Measurement] = time_candidate,
     ):
         if repetitions < 1:
             raise ValueError("repetitions must be at least 1")
@@ -243,6 +329,7 @@ class HostBenchRunner(Runner):
         self.min_call_s = min_call_s
         self.min_repetition_s = min_repetition_s
         self.min_batch = max(1, min_batch)
+        self.timer = timer  # module level (picklable): it runs where the executor times
         self._owns_executor = executor is None
         self.executor = executor or make_executor(jobs)
         self._owns_work_dir = work_dir is None
@@ -291,8 +378,22 @@ class HostBenchRunner(Runner):
             if (problem.dispatch, key) in self._compiled or failure is not None:
                 continue
             jobs.append(self._job(problem, config, source))
-        for compiled in self.executor.map(compile_candidate, jobs):
+        for compiled in self._compile(jobs):
             self._compiled[(problem.dispatch, compiled.key)] = compiled
+
+    @property
+    def timing_hardware(self) -> str | None:
+        """What timings run on when that is not this machine (the executor knows)."""
+        return self.executor.timing_hardware
+
+    def _compile(self, jobs: list[CompileJob]) -> list[CompiledCandidate]:
+        """Compile through the executor; a worker that may not see our files gets the source as text."""
+        if not self.executor.ships_files:
+            return self.executor.map(compile_candidate, jobs)
+        texts = {job.benchmark_source: Path(job.benchmark_source).read_text() for job in jobs}
+        results = self.executor.map(compile_detached, [DetachedCompile(job, texts[job.benchmark_source])
+                                                       for job in jobs])
+        return [land_detached(job, result) for job, result in zip(jobs, results)]
 
     def compiled(self, problem, config) -> CompiledCandidate:
         config = as_config(config)
@@ -302,7 +403,7 @@ class HostBenchRunner(Runner):
             source, failure = self._source_or_failure(problem)
             if failure is not None:
                 return CompiledCandidate(key, None, 0, failure)
-            found = compile_candidate(self._job(problem, config, source))
+            found = self._compile([self._job(problem, config, source)])[0]
             self._compiled[(problem.dispatch, key)] = found
         return found
 
@@ -320,40 +421,26 @@ class HostBenchRunner(Runner):
                 result = self._time(compiled, details["batch"])
             if compiled.lowering_config:
                 details["lowering_config"] = compiled.lowering_config
+        except ExecutorError:
+            raise  # the workers are gone: not this candidate's result, so nothing is recorded
         except Exception as e:  # nothing about one candidate may stop a run
             result, details = Measurement.failure(Status.COMPILE_ERROR, f"{type(e).__name__}: {e}"), {}
         return replace(result, runner=self.name, candidate=candidate_json, dispatch=problem.dispatch,
                        details={**details, **result.details})
 
     def _time(self, compiled: CompiledCandidate, batch: int) -> Measurement:
-        argv = [
-            find_tool("iree-benchmark-module"),
-            f"--module={compiled.vmfb}",
-            "--device=local-sync",
+        flags = (
+            "--device=local-sync",  # one thread: the one that runs the benchmark
             # One call per repetition: B loop trips of R dispatches each.
             f"--batch_size={batch}",
             f"--benchmark_min_time={batch}x",
             f"--benchmark_repetitions={self.warmup + self.repetitions}",
             "--benchmark_format=json",
-        ]
-        with exclusive_timing():
-            try:
-                proc = subprocess.run(argv, capture_output=True, timeout=self.timeout_s, check=False)
-            except subprocess.TimeoutExpired:
-                return Measurement.failure(Status.TIMEOUT, f"iree-benchmark-module did not finish in {self.timeout_s:g} s")
-        stdout = proc.stdout.decode("utf-8", errors="replace")
-        stderr = proc.stderr.decode("utf-8", errors="replace")
-        if proc.returncode != 0:
-            return Measurement.failure(
-                Status.RUN_ERROR, first_error_line(stderr, f"iree-benchmark-module exited with status {proc.returncode}"))
-        try:
-            times = parse_benchmark_json(_json_part(stdout), compiled.dispatch_repeat, self.warmup)
-        except (ValueError, KeyError) as e:
-            return Measurement.failure(Status.RUN_ERROR, f"cannot read iree-benchmark-module output: {e}")
-        if not times:
-            return Measurement.failure(Status.RUN_ERROR, "iree-benchmark-module reported no timed repetitions")
-        return Measurement(status=Status.OK, median_us=statistics.median(times), min_us=min(times),
-                           repetitions=len(times), details={"times_us": [round(t, 3) for t in times]})
+        )
+        shipped = Path(compiled.vmfb).read_bytes() if self.executor.ships_files else None
+        job = TimingJob(compiled.vmfb, compiled.dispatch_repeat, flags, self.warmup, self.timeout_s,
+                        compiled.key, shipped)
+        return self.executor.run_timing(self.timer, job)
 
     def close(self) -> None:
         if self._owns_executor:
@@ -366,8 +453,12 @@ __all__ = [
     "CompileJob",
     "CompiledCandidate",
     "DEFAULT_CANDIDATE_KEY",
+    "DetachedCompile",
     "HostBenchRunner",
+    "TimingJob",
     "compile_candidate",
+    "compile_detached",
     "exclusive_timing",
     "parse_benchmark_json",
+    "time_candidate",
 ]

@@ -22,6 +22,7 @@ from . import get_strategy
 from .context import SearchContext, Trial
 from .cost_view import CostView
 from .options import TuneOptions
+from .progress import Measured, report_measured
 from .results import DispatchResult
 from .proposer import (
     Proposal,
@@ -76,7 +77,7 @@ class _DispatchTuning:
 
     def measure_batch(self, cands):
         out = []
-        if self.prepare is not None and self.options.jobs > 1:
+        if self.prepare is not None and (self.options.jobs > 1 or self.options.executor is not None):
             configs = []
             for c in cands:
                 try:
@@ -109,16 +110,14 @@ class _DispatchTuning:
         return out
 
     def _report(self, done: int, m) -> None:
-        """One progress line per measurement: best so far (never goes up), the budget, an ETA."""
+        """One progress event per measurement: best so far (never goes up), the budget, an ETA."""
         if m.ok and (self.best_so_far is None or m.median_us < self.best_so_far):
             self.best_so_far = m.median_us
         elapsed = time.perf_counter() - self.started
         left = max(self.ctx.budget - done, 0) if self.ctx is not None else 0
         seconds_left = elapsed / done * left if done else 0.0
-        eta = f", about {seconds_left:.0f} s left" if seconds_left >= 1 else ""
-        best = f", best so far {self.best_so_far:.1f} us" if self.best_so_far is not None else ""
-        default = f" (default {self.result.default_us:.1f} us)" if self.result.default_us else ""
-        _log(self.progress, f"    measured {done}/{self.options.budget}{best}{default}{eta}")
+        report_measured(self.progress, Measured(self.problem.dispatch, done, self.options.budget, self.best_so_far,
+                                                self.result.default_us, seconds_left))
 
 
 def _history(work: _DispatchTuning, default_config: CompilationConfig | None, base) -> list[dict]:

@@ -13,6 +13,9 @@ class TuneOptions:
     time_budget_s: float | None = None  # seconds the whole search may take
     seed: int = 0
     jobs: int = 1  # parallel candidate compiles (timings stay serial)
+    # Where candidates compile and time (a `runners.Executor`, e.g. `runners.ray_executor.RayExecutor`);
+    # None: `jobs` local threads, timed here. The caller owns it (closes it).
+    executor: object | None = None
     repetitions: int = 5  # host: timed repetitions per candidate (median)
     strategy_options: dict = field(default_factory=dict)
     dispatches: tuple[str, ...] = ()  # only these symbols (all when empty)

@@ -193,7 +193,7 @@ class HostTarget(Target):
         from ..runners.host import HostBenchRunner
 
         return HostBenchRunner(artifacts, self.describe(), repetitions=options.repetitions, jobs=options.jobs,
-                               timeout_s=options.timeout_s)
+                               timeout_s=options.timeout_s, executor=options.executor)
 
     @property
     def estimator(self):
