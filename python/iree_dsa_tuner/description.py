@@ -65,6 +65,8 @@ class CpuModel:
     stream_overhead_bytes: float  # per contiguous run of a streamed operand
     cache_bytes_per_s: float  # last-level cache streaming bandwidth
     near_cache_bytes_per_s: float  # L1/L2 re-streaming inside a dispatch
+    shuffle_ports: int  # vector shuffles (permutes, inserts) per cycle
+    prefetch_streams: int  # concurrent sequential streams the hardware prefetcher follows
 
 
 @dataclass(frozen=True)
@@ -352,6 +354,8 @@ def _cpu_model(r: _Reader) -> CpuModel:
         stream_overhead_bytes=r.number("cpu_model.stream_overhead_bytes", allow_zero=True),
         cache_bytes_per_s=r.number("cpu_model.cache_bandwidth_gbps") * 1e9,
         near_cache_bytes_per_s=r.number("cpu_model.near_cache_bandwidth_gbps") * 1e9,
+        shuffle_ports=r.integer("cpu_model.shuffle_ports"),
+        prefetch_streams=r.integer("cpu_model.prefetch_streams"),
     )
 
 

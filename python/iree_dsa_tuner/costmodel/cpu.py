@@ -32,6 +32,25 @@ from .estimate import Estimate
 from .geometry import ceil_div
 
 _F32 = 4
+_CACHE_LINE_BYTES = 64  # every x86-64 part
+
+
+def _transposed_b_cycles(vm, vn, vk, accumulators, lanes, fma_ports, load_ports, shuffle_ports, latency):
+    """Cycles per reduction element, and live registers, when B is [N, K] (K contiguous).
+
+    llvm-cpu loads a vector_n x vector_k block of B row by row (K runs along the
+    lanes) and transposes it in registers before the outer products: a full
+    lanes x lanes block costs log2(lanes) shuffles per row, a block narrower than
+    a register (vector_k < lanes) is assembled element by element (one insert per
+    element, a gather when vector_k is 1). The whole block is live at once.
+    """
+    vk_regs = ceil_div(vk, lanes)
+    shuffles = np.where(vk >= lanes, vn * vk_regs * np.log2(lanes), vn * vk)
+    loads = vn * vk_regs + vm * vk
+    fmas = accumulators * vk
+    step = np.maximum.reduce([fmas / fma_ports, loads / load_ports, shuffles / shuffle_ports,
+                              np.full(accumulators.shape, latency)])
+    return step / vk, accumulators + vn * vk_regs + 1
 
 
 def cpu_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray], geo=None) -> Estimate:
@@ -62,10 +81,18 @@ def cpu_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.n
 
     vn_regs = ceil_div(vn, lanes)
     accumulators = vm * vn_regs
-    loads = vn_regs + vm
-    cycles_per_k = np.maximum.reduce([accumulators / fma_ports, loads / load_ports,
-                                      np.full(accumulators.shape, latency)])
-    cycles_per_k = cycles_per_k * np.where(accumulators + vn_regs + 1 > registers, spill_penalty, 1.0)
+    if shape.rhs_inner_role == "k":
+        cycles_per_k, live = _transposed_b_cycles(vm, vn, vk, accumulators, lanes, fma_ports, load_ports,
+                                                  model.shuffle_ports, latency)
+        # The transposed block spills wholesale: every doubling of the live set past
+        # the register file costs another spill_penalty's worth of reloads.
+        spill = 1.0 + (spill_penalty - 1.0) * np.log2(np.maximum(live / registers, 1.0))
+    else:
+        loads = vn_regs + vm
+        cycles_per_k = np.maximum.reduce([accumulators / fma_ports, loads / load_ports,
+                                          np.full(accumulators.shape, latency)])
+        spill = np.where(accumulators + vn_regs + 1 > registers, spill_penalty, 1.0)
+    cycles_per_k = cycles_per_k * spill
     # Remainders anywhere (vector tile in the distribution tile, distribution
     # tile's last piece) mean peeled or masked code on the hot path.
     divides = ((tm % vm) == 0) & (((m_in % tm) % vm) == 0) & ((tn % vn) == 0) & (((n_in % tn) % vn) == 0)
@@ -82,7 +109,12 @@ def cpu_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.n
     ops = shape.operand_bytes()
     # Compulsory traffic from the last-level cache (or DRAM when it does not
     # fit), slowed by short contiguous runs of the streamed weights.
-    run_bytes = np.where(shape.rhs_inner_role == "n", vn * shape.rhs_bytes, k_in * shape.rhs_bytes)
+    if shape.rhs_inner_role == "n":
+        run_bytes = vn * shape.rhs_bytes
+    else:
+        # [N,K]: vector_n rows of B stream side by side; past the prefetcher's stream
+        # count every cache line is a demand miss of its own.
+        run_bytes = np.where(vn > model.prefetch_streams, _CACHE_LINE_BYTES, k_in * shape.rhs_bytes)
     stream_efficiency = run_bytes / (run_bytes + stream_overhead)
     bandwidth_scalar = cache_bw if shape.compulsory_bytes <= desc.shared_bytes else desc.dram_bytes_per_s
     bandwidth = np.full(len(vm), bandwidth_scalar, dtype=float)
