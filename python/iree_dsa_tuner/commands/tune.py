@@ -184,7 +184,6 @@ def run(args: argparse.Namespace) -> int:
                           proposer_budget=args.proposer_budget, proposer_when=args.proposer_when,
                           proposer_min_share=args.proposer_min_share)
     progress = ProgressPrinter(sys.stderr) if not args.quiet else None
-    say = progress or (lambda text: None)
     db = None if args.no_db else args.db
     recipe_result = None
     with contextlib.ExitStack() as stack:
@@ -194,11 +193,14 @@ def run(args: argparse.Namespace) -> int:
             from ..runners.ray_executor import RayExecutor, hardware_fingerprint
 
             # The host target describes this machine's CPU: every timing machine must be the same.
+            # A refused worker is said even with --quiet: the run has fewer machines than asked.
+            refusal = progress or (lambda text: print(text, file=sys.stderr, flush=True))
             options.executor = stack.enter_context(
-                RayExecutor(ray_address or None, reference_fingerprint=hardware_fingerprint(), say=say))
+                RayExecutor(ray_address or None, reference_fingerprint=hardware_fingerprint(), say=refusal))
             workers = options.executor.start()
-            say(f"ray: {len(workers)} benchmark worker(s) ({', '.join(w.address for w in workers)}), "
-                f"{options.executor.jobs} compile slots")
+            if progress is not None:
+                progress(f"ray: {len(workers)} benchmark worker(s) ({', '.join(w.address for w in workers)}), "
+                         f"{options.executor.jobs} compile slots")
         if target.kind == "cpu" and not args.no_recipe:
             from ..model_level import tune_recipe
 

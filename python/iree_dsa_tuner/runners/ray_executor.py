@@ -20,8 +20,8 @@
   CPU model, ISA flags, architecture, IREE version). The reference is the one
   given (the CLI gives the driver's, since the host target describes the
   driver's CPU) or else the first worker's; a worker that differs is refused
-  with a one-line reason in `refused` and never asked to time. A result that
-  comes back from a worker whose fingerprint no longer matches is refused too.
+  with a one-line reason in `refused`, stopped before it times anything, and
+  never asked; a worker lost mid-run hands its timings to the next admitted one.
 - Results come back to the driver, which records them in its tuning database
   through the pipeline's usual measure path. When the timing machines are not
   the driver's hardware, `timing_hardware` says so and the records' target key
@@ -109,7 +109,7 @@ def _difference(identity: dict, reference: dict) -> str:
     keys = sorted(set(identity) | set(reference))
     diffs = [f"{k} {identity.get(k, '?')!r} vs {reference.get(k, '?')!r}" for k in keys
              if identity.get(k) != reference.get(k)]
-    return "; ".join(diffs) or "fingerprint"
+    return "; ".join(diffs)
 
 
 def admit_workers(workers: list[WorkerInfo], reference: str | None = None,
@@ -129,7 +129,8 @@ def admit_workers(workers: list[WorkerInfo], reference: str | None = None,
         if worker.fingerprint == reference:
             admitted.append(worker)
             continue
-        what = _difference(worker.identity, reference_identity or {"fingerprint": reference})
+        what = (_difference(worker.identity, reference_identity) if reference_identity is not None
+                else f"fingerprint {worker.fingerprint} vs {reference}")
         refused.append(f"ray: refused the benchmark worker on {worker.address}: its hardware differs from the "
                        f"{reference_name}'s ({what}); its timings would not be comparable")
     return admitted, refused
@@ -154,11 +155,11 @@ class BenchmarkWorker:
         return WorkerInfo(node_id, address, self.identity, self.fingerprint, self.cpu)
 
     def run(self, fn, item):
-        """(this worker's fingerprint, fn(item)) with the calling thread pinned to one CPU."""
+        """fn(item) with the calling thread pinned to one CPU."""
         if self.cpu is not None:
             # Linux pins the calling thread; the benchmark process it starts inherits the CPU.
             os.sched_setaffinity(0, {self.cpu})
-        return self.fingerprint, fn(item)
+        return fn(item)
 
 
 def _run_on_matching_iree(fn, item, driver_iree: str):
@@ -238,33 +239,40 @@ class RayExecutor(Executor):
             actor = actor_class.options(num_cpus=self.benchmark_cpus, scheduling_strategy=strategy,
                                         max_concurrency=1).remote(self.pin_cpu, self.fake_identity)
             started.append((actor, node["NodeManagerAddress"]))
-        reports = []
+        reports, failures = [], []
         for actor, address in started:
             try:
                 reports.append((actor, ray.get(actor.info.remote(), timeout=self.start_timeout_s)))
             except ray.exceptions.GetTimeoutError:
                 ray.kill(actor)
-                self._refuse(f"ray: no benchmark worker started on {address} within {self.start_timeout_s:g} s "
-                             f"(are its CPUs taken?)")
+                failures.append(f"ray: no benchmark worker started on {address} within {self.start_timeout_s:g} s "
+                                f"(are its CPUs taken?)")
             except ray.exceptions.RayError as e:
                 ray.kill(actor)
-                self._refuse(f"ray: the benchmark worker on {address} failed to start: {_one_line(e)}")
+                failures.append(f"ray: the benchmark worker on {address} failed to start: {_one_line(e)}")
         admitted, refusals = admit_workers([info for _, info in reports], self.reference_fingerprint,
                                            self.reference_identity)
-        for line in refusals:
-            self._refuse(line)
         keep = {id(info) for info in admitted}
         for actor, info in reports:
             if id(info) not in keep:
                 ray.kill(actor)
         self._workers = [(actor, info) for actor, info in reports if id(info) in keep]
+        self.refused.extend(failures + refusals)
         if not self._workers:
-            why = self.refused[-1] if self.refused else "the cluster has no node with a free CPU"
-            raise InputError(f"ray: no benchmark worker to time on ({why})")
+            # One line, as every error: the first reason, and how many more there were.
+            reasons = failures + refusals
+            why = reasons[0].removeprefix("ray: ") if reasons else "the cluster has no node with a free CPU"
+            more = f" (and {len(reasons) - 1} more)" if len(reasons) > 1 else ""
+            raise InputError(f"ray: no benchmark worker to time on: {why}{more}")
+        for line in failures + refusals:
+            self._say(line)
         return admitted
 
     def _refuse(self, line: str) -> None:
         self.refused.append(line)
+        self._say(line)
+
+    def _say(self, line: str) -> None:
         if self.say is not None:
             self.say(line)
 
@@ -292,22 +300,18 @@ class RayExecutor(Executor):
         while self._workers:
             actor, info = self._workers[0]
             try:
-                fingerprint, result = self._ray.get(actor.run.remote(fn, item))
+                result = self._ray.get(actor.run.remote(fn, item))
             except self._ray.exceptions.RayActorError as e:
                 self._workers.pop(0)
                 self._refuse(f"ray: lost the benchmark worker on {info.address}: {_one_line(e)}")
                 continue
             except self._ray.exceptions.RayError as e:
                 raise ExecutorError(f"ray: a timing failed on {info.address}: {_one_line(e)}") from None
-            if fingerprint != info.fingerprint:
-                self._workers.pop(0)
-                self._refuse(f"ray: refused a timing from {info.address}: its hardware fingerprint changed "
-                             f"({info.fingerprint} -> {fingerprint})")
-                continue
             if hasattr(result, "details") and isinstance(result.details, dict):
                 result.details = {**result.details, "timed_on": info.address}
             return result
-        raise ExecutorError("ray: no benchmark worker left to time on (" + (self.refused[-1] if self.refused else "") + ")")
+        last = f": {self.refused[-1].removeprefix('ray: ')}" if self.refused else ""
+        raise ExecutorError(f"ray: no benchmark worker left to time on{last}")
 
     def close(self) -> None:
         ray = self._ray
