@@ -53,7 +53,8 @@ HASWELL_FLAGS = tuple(f for f in HOST_FLAGS if not f.startswith("--iree-llvmcpu-
 def cluster():
     # Workers import this module to run `fixed_timer`, hence the tests directory on their path.
     ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join([str(TESTS), *sys.path])}})
+             runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(
+                 filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))}})
     yield ray.get_runtime_context().gcs_address
     ray.shutdown()
 
@@ -70,7 +71,7 @@ def _tune(artifacts, db_path, executor):
     target = iree_dsa_tuner.get_target("host")
     runner = HostBenchRunner(artifacts, target.describe(), repetitions=1, warmup=0, executor=executor,
                              timer=fixed_timer)
-    options = iree_dsa_tuner.TuneOptions(budget=4, repetitions=1, jobs=2, executor=executor)
+    options = iree_dsa_tuner.TuneOptions(budget=3, repetitions=1, jobs=2, executor=executor)
     try:
         return iree_dsa_tuner.tune(artifacts, target, options, runner=runner, db=str(db_path))
     finally:
@@ -155,7 +156,7 @@ def test_tune_executor_ray_times_on_the_cluster(cluster, tmp_path, capsys):
     model = write_model(tmp_path, "mm4.mlir", matmul_model(4, 64, 64))
     db_path = tmp_path / "t.sqlite"
     code = cli_main(["tune", str(model), "--target", "host", "-o", str(tmp_path / "spec.mlir"), "--no-recipe",
-                     "--executor", f"ray:{cluster}", "--budget", "2", "--repetitions", "1", "--db", str(db_path),
+                     "--executor", f"ray:{cluster}", "--budget", "1", "--repetitions", "1", "--db", str(db_path),
                      "--quiet"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
