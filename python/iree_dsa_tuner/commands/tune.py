@@ -82,7 +82,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--rounds", type=int, default=3, metavar="N",
                    help="host: interleaved rounds of whole-model timing per decision (default 3)")
     p.add_argument("--function", metavar="NAME", help="host: the entry function to time (default: the first public one)")
-    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr (a bar on a terminal, else lines)")
     p.set_defaults(func=run)
 
 

@@ -242,7 +242,8 @@ def time_candidate(job: TimingJob) -> Measurement:
             try:
                 proc = subprocess.run(argv, capture_output=True, timeout=job.timeout_s, check=False)
             except subprocess.TimeoutExpired:
-                return Measurement.failure(Status.TIMEOUT, f"iree-benchmark-module did not finish in {job.timeout_s:g} s")
+                return Measurement.failure(Status.TIMEOUT,
+                                           f"iree-benchmark-module did not finish in {job.timeout_s:g} s")
     stdout = proc.stdout.decode("utf-8", errors="replace")
     stderr = proc.stderr.decode("utf-8", errors="replace")
     if proc.returncode != 0:
@@ -291,8 +292,8 @@ class HostBenchRunner(Runner):
     `min_batch` and about `min_repetition_s` in all. `timeout_s` bounds each
     compile and each timing run. `jobs` compile workers (or an `executor`)
     serve `prepare`; the executor also decides where timings run (`timer`,
-    by default `time_candidate`, is called there). Candidates are compiled in `work_dir` (a temporary
-    directory, removed by close(), when not given). The repeat counts come
+    by default `time_candidate`, is called there). Candidates are compiled in
+    `work_dir` (a temporary directory, removed by close(), when not given). The repeat counts come
     from a single-core estimate of the dispatch at `description`'s peak and
     bandwidth: a config slower than that only makes a call longer.
     """
