@@ -141,6 +141,28 @@ def test_both_iree_forms_are_one_i4_weight_problem_and_only_the_fused_one_search
     assert e1.space(fused).choices["quant_block"] == (32, 64, 128)
 
 
+MASK = """\
+func.func @masked(%m: tensor<64x64xi1>, %x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %x : tensor<64x64xi1>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%a: i1, %b: f32, %o: f32):
+    %i = arith.extui %a : i1 to i32
+    %f = arith.uitofp %i : i32 to f32
+    %y = arith.mulf %f, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+"""
+
+
+def test_a_mask_times_a_tensor_is_not_a_dequantisation(e1, tmp_path):
+    (p,) = compile_model(write(tmp_path, "mask.mlir", MASK), e1.compile_flags).problems()
+    assert p.kind == "none" and p.dequantises is None and "dequantises" not in p.reason
+
+
 # ---- tune, end to end ---------------------------------------------------------------------------
 
 def test_tune_searches_the_quant_block_with_the_tile_and_verifies_the_fused_form(e1, tmp_path):

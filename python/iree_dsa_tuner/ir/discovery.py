@@ -144,6 +144,11 @@ def _int_bits(type_text: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def _is_packed_weight_type(type_text: str) -> bool:
+    """2- to 7-bit integers: what a weight quantiser packs. An i1 is a mask, not a weight."""
+    return 2 <= (_int_bits(type_text) or 8) < 8
+
+
 def _map_results(amap: ir.AffineMap) -> list[tuple[int, int] | None]:
     """Per result: (loop, divisor) for `dN` (divisor 1) or `dN floordiv C`; None otherwise."""
     out = []
@@ -174,7 +179,7 @@ def _dequantisation(op: ir.Operation) -> dict | None:
     if any(o.name not in _DEQUANT_BODY_OPS for o in body):
         return None
     args = list(block.arguments)[:n_in]
-    narrow = [i for i, a in enumerate(args) if (_int_bits(str(a.type)) or 8) < 8]
+    narrow = [i for i, a in enumerate(args) if _is_packed_weight_type(str(a.type))]
     if len(narrow) != 1 or not str(block.arguments[n_in].type).startswith(("f", "bf")):
         return None
     packed = narrow[0]
@@ -240,7 +245,7 @@ def _is_dequantising_contraction(op: ir.Operation) -> bool:
     block = op.regions[0].blocks[0]
     n_in = len(op.operands) - 1
     body = {o.operation.name for o in block.operations}
-    narrow = [a for a in list(block.arguments)[:n_in] if (_int_bits(str(a.type)) or 8) < 8]
+    narrow = [a for a in list(block.arguments)[:n_in] if _is_packed_weight_type(str(a.type))]
     return len(narrow) == 1 and "arith.mulf" in body and "arith.addf" in body \
         and body <= _DEQUANT_BODY_OPS | {"arith.addf"}
 
