@@ -33,6 +33,7 @@ from iree_dsa_tuner.core.measurement import Measurement
 from iree_dsa_tuner.core.status import Status
 from iree_dsa_tuner.db import TuningDatabase
 from iree_dsa_tuner.errors import InputError
+from iree_dsa_tuner.runners.executor import ExecutorError
 from iree_dsa_tuner.runners.host import HostBenchRunner
 from iree_dsa_tuner.runners.ray_executor import (
     RayExecutor,
@@ -132,6 +133,25 @@ def test_a_worker_with_other_hardware_is_refused_and_never_times(cluster):
         assert "refused the benchmark worker" in line and "'Some Other CPU 9000' vs" in line
         assert "driver" in line
     finally:
+        executor.close()
+
+
+def test_a_lost_benchmark_worker_stops_the_run_and_nothing_is_recorded(cluster, tmp_path):
+    model = write_model(tmp_path, "mm4.mlir", matmul_model(4, 64, 64))
+    artifacts = iree_dsa_tuner.compile_model(model, HASWELL_FLAGS)
+    (problem,) = artifacts.problems()
+    executor = RayExecutor(reference_fingerprint=hardware_fingerprint())
+    runner = HostBenchRunner(artifacts, iree_dsa_tuner.get_target("host").describe(), executor=executor,
+                             timer=fixed_timer)
+    try:
+        executor.start()
+        ray.kill(executor._workers[0][0])  # the machine that times goes away
+        # Not a result of the candidate: the run stops (one line) instead of recording a failure.
+        with pytest.raises(ExecutorError, match="no benchmark worker left to time on: lost the benchmark worker"):
+            runner.measure(problem, None)
+        assert len(executor.refused) == 1
+    finally:
+        runner.close()
         executor.close()
 
 
