@@ -216,8 +216,11 @@ def _dequantisation(op: ir.Operation) -> dict | None:
     if scale == zero_point or not str(args[scale].type).startswith(("f", "bf")):
         return None
     unsigned = any(o.name in _UNSIGNED_CASTS for o in body)
+    shaped = [_as_shaped(v.type) for v in op.operands]
+    if any(t is None or not t.has_static_shape for t in shaped):
+        return None
     maps = _indexing_maps(op)
-    sizes = _loop_sizes(maps, [tuple(_as_shaped(v.type).shape) for v in op.operands])
+    sizes = _loop_sizes(maps, [tuple(t.shape) for t in shaped])
     scale_results = _map_results(maps[scale])
     if sizes is None or None in scale_results:
         return None
@@ -416,7 +419,10 @@ def problems_from_sources(text: str, source_name: str = "<sources>") -> list[Pro
         problems: list[Problem] = []
         for symbol, func_op in dispatch_functions(module):
             root = _root_op(func_op)
-            dequantise = _dequantise_dispatch(symbol, func_op) if root is None else None
+            try:
+                dequantise = _dequantise_dispatch(symbol, func_op) if root is None else None
+            except Exception:  # an op shape the recogniser did not foresee: not a dequantisation
+                dequantise = None
             if dequantise is not None:
                 problems.append(dequantise)
                 continue
