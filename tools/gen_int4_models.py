@@ -1,22 +1,26 @@
 """Write a linalg model whose weight is INT4 with per-group scales, the way a quantiser stores it.
 
     python tools/gen_int4_models.py [--preset openvla-decode|pi0-w4] [--m M --n N --k K --group G]
-                                    [--scale-type f16|f32] [--zero-point] [--layout grouped|kn] [-o OUT]
+                                    [--scale-type f16|f32] [--zero-point] [--layout grouped|kn]
+                                    [--weights argument|global] [--seed S] [-o OUT]
 
 The function computes y[M, N] = x @ dequantise(W) where dequantise is
 `ext{s,u}i` + `{s,u}itofp` of the i4 weight, minus a zero point (with
 --zero-point: unsigned nibbles, the asymmetric scheme), times the scale of its
-group of G consecutive K elements. Layouts:
+group of G consecutive K elements. The weight, scales and zero points are function
+arguments, or with --weights global constants (`util.global` initialised from a
+`dense_resource` blob, as an importer writes a deployed model; values drawn from a
+generator seeded with --seed). Layouts:
 - grouped (default): W[N, K/G, G], scales[N, K/G], x[M, K/G, G], the matmul a
   linalg.generic over (m, n, group, element): what GPTQ/AWQ-style exports give;
 - kn: W[K, N], scales[K/G, N] read at `k floordiv G`, then linalg.matmul.
-Weights, scales and zero points are function arguments. Output is deterministic
-(text only; no random data). Presets (sizes from shared/docs/BRIEF.md):
+The same arguments give the same bytes. Presets (sizes from shared/docs/BRIEF.md):
 - openvla-decode: Llama-2 7B decode projection, 1 x 4096 x 4096, group 128, f16 scales;
 - pi0-w4: pi0 action-expert MLP up projection on a 50-action chunk, 50 x 4096 x 1024,
   group 64, f32 scales with zero points.
-IREE 3.13 splits the dequantisation into its own dispatch by default and fuses it
-into the matmul's with --iree-dispatch-creation-enable-aggressive-fusion (docs/INT4.md).
+IREE 3.13 splits the dequantisation into its own dispatch by default (for constant
+weights it hoists it into an initializer that runs once at load) and fuses it into a
+matvec's dispatch with --iree-dispatch-creation-enable-aggressive-fusion (docs/INT4.md).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+
+import numpy as np
 
 PRESETS = {
     "openvla-decode": dict(m=1, n=4096, k=4096, group=128, scale_type="f16", zero_point=False),
@@ -51,8 +57,27 @@ def _dequantise_body(scale_type: str, zero_point: bool, indent: str) -> list[str
     return [indent + line for line in lines]
 
 
+def _blob(values: np.ndarray) -> str:
+    """A `dense_resource` blob: a 4-byte alignment word, then the little-endian bytes."""
+    return "0x04000000" + values.tobytes().hex().upper()
+
+
+def _constants(shapes: dict[str, tuple[int, ...]], scale_type: str, zero_point: bool, seed: int) -> dict[str, str]:
+    """Blob text of the weight (i4 packed two to a byte, first in the low nibble, as IREE
+    stores it), the scales and the zero points, drawn from a generator seeded with `seed`."""
+    rng = np.random.default_rng(seed)
+    q = rng.integers(0, 16, shapes["w"]) if zero_point else rng.integers(-8, 8, shapes["w"])
+    nibbles = (q.reshape(-1) & 0xF).astype(np.uint8)
+    blobs = {"w": _blob(nibbles[0::2] | (nibbles[1::2] << 4))}
+    dtype = np.float16 if scale_type == "f16" else np.float32
+    blobs["scale"] = _blob(rng.uniform(0.005, 0.02, shapes["scale"]).astype(dtype))
+    if zero_point:
+        blobs["zero"] = _blob(rng.integers(0, 16, shapes["scale"]).astype(dtype))
+    return blobs
+
+
 def model(m: int, n: int, k: int, group: int, scale_type: str = "f16", zero_point: bool = False,
-          layout: str = "grouped", name: str = "int4_matmul") -> str:
+          layout: str = "grouped", name: str = "int4_matmul", weights: str = "argument", seed: int = 0) -> str:
     """The model's MLIR text."""
     if k % group:
         raise ValueError(f"K={k} is not a multiple of the group size {group}")
@@ -73,11 +98,20 @@ def model(m: int, n: int, k: int, group: int, scale_type: str = "f16", zero_poin
         par = '"parallel", "parallel"'
     else:
         raise ValueError(f"unknown layout {layout!r} (grouped or kn)")
-    args = [f"%x: {x_t}", f"%w: {w_t}", f"%scale: {s_t}"] + ([f"%zero: {s_t}"] if zero_point else [])
+    constants = {"w": w_t, "scale": s_t, **({"zero": s_t} if zero_point else {})}
+    if weights == "argument":
+        args = [f"%x: {x_t}"] + [f"%{c}: {t}" for c, t in constants.items()]
+    elif weights == "global":
+        args = [f"%x: {x_t}"]
+        out += [f"util.global private @{c} = dense_resource<{c}_blob> : {t}" for c, t in constants.items()]
+    else:
+        raise ValueError(f"unknown weights {weights!r} (argument or global)")
     ins = "%w, %scale" + (", %zero" if zero_point else "")
     in_types = f"{w_t}, {s_t}" + (f", {s_t}" if zero_point else "")
     maps = ", ".join([w_map, s_map] + ([s_map] if zero_point else []) + [w_map])
     out.append(f"func.func @{name}({', '.join(args)}) -> tensor<{m}x{n}xf32> {{")
+    if weights == "global":
+        out += [f"  %{c} = util.global.load @{c} : {t}" for c, t in constants.items()]
     out.append(f"  %empty = tensor.empty() : {deq_t}")
     out.append(f"  %deq = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{par}]}}")
     out.append(f"      ins({ins} : {in_types}) outs(%empty : {deq_t}) {{")
@@ -98,6 +132,12 @@ def model(m: int, n: int, k: int, group: int, scale_type: str = "f16", zero_poin
                    f"-> tensor<{m}x{n}xf32>")
     out.append(f"  return %y : tensor<{m}x{n}xf32>")
     out.append("}")
+    if weights == "global":
+        shapes = {c: tuple(int(d) for d in t[len("tensor<"):-1].split("x")[:-1]) for c, t in constants.items()}
+        blobs = _constants(shapes, scale_type, zero_point, seed)
+        out += ["{-#", "  dialect_resources: {", "    builtin: {"]
+        out += [f'      {c}_blob: "{blobs[c]}"' + ("," if i < len(blobs) - 1 else "") for i, c in enumerate(constants)]
+        out += ["    }", "  }", "#-}"]
     return "\n".join(out) + "\n"
 
 
@@ -112,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--zero-point", action="store_true", default=None,
                    help="asymmetric: unsigned nibbles minus a per-group zero point")
     p.add_argument("--layout", choices=["grouped", "kn"], default="grouped")
+    p.add_argument("--weights", choices=["argument", "global"], default="argument",
+                   help="function arguments (default) or constants, as a deployed model holds them")
+    p.add_argument("--seed", type=int, default=0, help="seed of the constants' values (--weights global)")
     p.add_argument("-o", "--output", help="file to write (default: stdout)")
     args = p.parse_args(argv)
     params = dict(PRESETS[args.preset])
@@ -122,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         print("gen_int4_models: --m, --n, --k and --group must be positive", file=sys.stderr)
         return 2
     try:
-        text = model(layout=args.layout, **params)
+        text = model(layout=args.layout, weights=args.weights, seed=args.seed, **params)
     except ValueError as e:
         print(f"gen_int4_models: {e}", file=sys.stderr)
         return 2

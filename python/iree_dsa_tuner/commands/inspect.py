@@ -38,7 +38,8 @@ def _weight_text(record: dict) -> str:
     q = record.get("weight_quant")
     if not q:
         return ""
-    where = "fused" if q["form"] == "fused" else f"split, dequantised by {q['producer']}"
+    where = {"fused": "fused", "split": f"split, dequantised by {q['producer']}",
+             "hoisted": f"hoisted, dequantised once at load by {q['producer']}"}.get(q["form"], q["form"])
     return f"  weight {q['type']} group {q['group_size']} ({where})"
 
 

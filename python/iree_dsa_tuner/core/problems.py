@@ -50,8 +50,10 @@ class WeightQuantisation:
     The pattern: `ext{s,u}i` / `{s,u}itofp` of an i4 tensor, an optional zero
     point subtracted, a multiply by a scale shared by `group_size` consecutive
     K elements. `form` says where IREE put the dequantisation: "fused" (in the
-    root op's dispatch, so the dispatch reads the packed weight) or "split" (a
-    producer dispatch writes the f32 weight that this dispatch reads back).
+    root op's dispatch, so the dispatch reads the packed weight), "split" (a
+    producer dispatch writes the f32 weight that this dispatch reads back, every
+    call) or "hoisted" (a constant weight dequantised once, at load, by an
+    initializer dispatch; every call reads the f32 result).
     """
 
     operand: int  # which input of the root op carries the dequantised weight
@@ -59,8 +61,8 @@ class WeightQuantisation:
     group_size: int  # K elements per scale (the quantiser's block)
     scale_type: str  # "f32", "f16", ...
     zero_point: bool
-    form: str = "fused"  # "fused" | "split"
-    producer: str = ""  # split: the dispatch that dequantises
+    form: str = "fused"  # "fused" | "split" | "hoisted"
+    producer: str = ""  # split / hoisted: the dispatch that dequantises
     # split: traffic the dequantisation adds outside this dispatch (packed weight,
     # scales and zero points read, the float weight written); this dispatch's own
     # read of the float weight is already in its operand bytes.

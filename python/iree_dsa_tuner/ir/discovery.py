@@ -437,49 +437,114 @@ def problems_from_sources(text: str, source_name: str = "<sources>") -> list[Pro
         return problems
 
 
-# `stream.cmd.dispatch @exe::@variant::@symbol ... { ro %res[%off for %len] : ..., wo ... }`
-_STREAM_DISPATCH = re.compile(r"stream\.cmd\.dispatch\s+(?:@[\w$.\-]+::)*@([\w$.\-]+)[^{]*\{(.*?)\n\s*\}", re.S)
+# The host program's lines that say where a dispatch reads and writes.
+_SCOPE = re.compile(r"^  (util\.initializer|util\.func|func\.func)\b")
+_DISPATCH_OP = re.compile(r"stream\.cmd\.dispatch\s+(?:@[\w$.\-]+::)*@([\w$.\-]+)")
 _STREAM_ACCESS = re.compile(r"\b(ro|wo|rw)\s+(%[\w$.\-]+)\[(%[\w$.\-]+) for (%[\w$.\-]+)\]")
 _INDEX_CONSTANT = re.compile(r"(%[\w$.\-]+) = arith\.constant (\d+) : index")
+_EXECUTE_OPERAND = re.compile(r"(%[\w$.\-]+) as (%[\w$.\-]+)\s*:")
+_AWAIT = re.compile(r"(%[\w$.\-]+) = stream\.timepoint\.await\b.*=> (%[\w$.\-]+)")
+_GLOBAL_LOAD = re.compile(r"(%[\w$.\-]+) = util\.global\.load (?:immutable )?(@[\w$.\-]+)")
+_GLOBAL_STORE = re.compile(r"util\.global\.store (%[\w$.\-]+), (@[\w$.\-]+)")
+
+
+def _host_accesses(host_text: str) -> list[tuple[str, bool, list[tuple[str, tuple]]]]:
+    """Per `stream.cmd.dispatch`, in program order: (symbol, runs in an initializer,
+    [(ro|wo|rw, resource key)] in binding order).
+
+    A resource key is (resource, offset, length) with the resource followed through
+    the names it goes by: an execute region's block argument, an awaited result, a
+    global it is stored to and loaded from (a dequantisation IREE hoisted into an
+    initializer writes a global the entry function reads).
+    """
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+
+    out, scope, in_initializer, constants = [], 0, False, {}
+    pending: list[str] | None = None
+    for line in host_text.splitlines():
+        m = _SCOPE.match(line)
+        if m:  # SSA names are per function: qualify them by a scope number
+            scope, in_initializer, constants = scope + 1, m.group(1) == "util.initializer", {}
+        local = lambda name: f"{scope}:{name}"  # noqa: E731
+        for name, value in _INDEX_CONSTANT.findall(line):
+            constants[name] = int(value)
+        if "stream.cmd.execute" in line:
+            for outer, inner in _EXECUTE_OPERAND.findall(line):
+                union(local(inner), local(outer))
+        for result, awaited in _AWAIT.findall(line):
+            union(local(result), local(awaited))
+        for result, name in _GLOBAL_LOAD.findall(line):
+            union(local(result), name)
+        for value, name in _GLOBAL_STORE.findall(line):
+            union(name, local(value))
+        if pending is None and _DISPATCH_OP.search(line):
+            pending = [line]
+        elif pending is not None:
+            pending.append(line)
+        if pending is not None and line.strip() == "}":
+            text = "\n".join(pending)
+            accesses = [(mode, (local(res), constants.get(off, off), constants.get(length, length)))
+                        for mode, res, off, length in _STREAM_ACCESS.findall(text)]
+            out.append((_DISPATCH_OP.search(text).group(1), in_initializer, accesses))
+            pending = None
+    return [(symbol, init, [(mode, (find(res), off, length)) for mode, (res, off, length) in accesses])
+            for symbol, init, accesses in out]
 
 
 def link_split_dequantisation(problems: list[Problem], host_text: str) -> list[Problem]:
-    """Attach each split dequantisation to the dispatch that reads what it wrote.
+    """Attach each dequantise dispatch to the dispatch that reads what it wrote.
 
-    The host program (`stream.cmd.dispatch` ops, in execution order, each listing
+    The host program (`stream.cmd.dispatch` ops, in program order, each listing
     its resources in binding order) says which byte range a dispatch writes and
     which later dispatch reads it; that reader's root-op input loaded from the
-    same binding is the dequantised weight.
+    same binding is the dequantised weight. A producer in an initializer ran once,
+    at load ("hoisted": IREE const-evaluated the dequantisation of a constant
+    weight); one in the function runs on every call ("split").
     """
     producers = {p.dispatch: p for p in problems if isinstance(p, UntunableDispatch) and p.dequantises}
     if not producers:
         return problems
-    constants = {name: int(v) for name, v in _INDEX_CONSTANT.findall(host_text)}
-    last_writer: dict[tuple, str] = {}
-    readers: dict[str, tuple[str, int]] = {}  # consumer -> (producer, binding)
-    for symbol, body in _STREAM_DISPATCH.findall(host_text):
-        accesses = _STREAM_ACCESS.findall(body)
-        for binding, (mode, resource, offset, length) in enumerate(accesses):
-            key = (resource, constants.get(offset, offset), constants.get(length, length))
-            if mode in ("ro", "rw") and last_writer.get(key) in producers and symbol not in readers:
-                readers[symbol] = (last_writer[key], binding)
-        for mode, resource, offset, length in accesses:
+    last_writer: dict[tuple, tuple[str, bool]] = {}
+    readers: dict[str, tuple[str, int, bool]] = {}  # consumer -> (producer, binding, hoisted)
+    for symbol, in_initializer, accesses in _host_accesses(host_text):
+        for binding, (mode, key) in enumerate(accesses):
+            writer = last_writer.get(key)
+            if mode in ("ro", "rw") and writer and writer[0] in producers and symbol not in readers:
+                readers[symbol] = (writer[0], binding, writer[1])
+        for mode, key in accesses:
             if mode in ("wo", "rw"):
-                last_writer[(resource, constants.get(offset, offset), constants.get(length, length))] = symbol
+                last_writer[key] = (symbol, in_initializer)
     out: list[Problem] = []
     for p in problems:
         link = readers.get(p.dispatch)
         if isinstance(p, RootOpProblem) and p.weight_quant is None and link is not None \
                 and link[1] in p.input_bindings:
-            q = producers[link[0]].dequantises
-            out.append(replace(p, weight_quant=replace(q, operand=p.input_bindings.index(link[1]))))
+            q = replace(producers[link[0]].dequantises, operand=p.input_bindings.index(link[1]))
+            if link[2]:  # done once at load: nothing per call beyond this dispatch's own f32 read
+                q = replace(q, form="hoisted", dequantise_bytes=0)
+            out.append(replace(p, weight_quant=q))
         else:
             out.append(p)
-    consumers = {link[0]: c for c, link in readers.items()}
-    return [replace(p, reason=f"dequantises {p.dequantises.element_type} weights (group "
-                              f"{p.dequantises.group_size}) for {consumers[p.dispatch]}; no contraction, "
-                              "convolution or attention root op")
-            if isinstance(p, UntunableDispatch) and p.dispatch in consumers else p for p in out]
+    consumers = {link[0]: (c, link[2]) for c, link in readers.items()}
+
+    def reason(p: UntunableDispatch) -> str:
+        consumer, hoisted = consumers[p.dispatch]
+        when = "once at load (IREE hoisted it), " if hoisted else ""
+        return (f"dequantises {p.dequantises.element_type} weights (group {p.dequantises.group_size}) {when}for "
+                f"{consumer}; no contraction, convolution or attention root op")
+
+    return [replace(p, reason=reason(p)) if isinstance(p, UntunableDispatch) and p.dispatch in consumers else p
+            for p in out]
 
 
 def load_problems(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS) -> list[Problem]:
