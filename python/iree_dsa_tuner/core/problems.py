@@ -8,7 +8,7 @@ list in `#iree_codegen.compilation_info` is written against.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 # Bits per element for the element types a root op may carry.
 _ELEMENT_BITS = {
@@ -96,10 +96,11 @@ class RootOpProblem:
     output: OperandInfo
     fused_ops: tuple[str, ...] = ()
     # Set when an input is a dequantised sub-byte weight (None: plain operands).
-    weight_quant: WeightQuantisation | None = None
+    # (Keyword-only, so subclasses' positional fields keep their places.)
+    weight_quant: WeightQuantisation | None = field(default=None, kw_only=True)
     # The HAL binding each input is loaded from (-1: not a direct load): how a
     # split dequantisation's output is found among this dispatch's inputs.
-    input_bindings: tuple[int, ...] = ()
+    input_bindings: tuple[int, ...] = field(default=(), kw_only=True)
 
     kind = "unknown"
 
