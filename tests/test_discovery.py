@@ -93,3 +93,69 @@ def test_bad_inputs_give_one_line_errors(inputs, name, expected):
 def test_missing_file(tmp_path):
     with pytest.raises(InputError, match="no such file"):
         load_problems(tmp_path / "absent.mlir")
+
+
+# ---- a split INT4 dequantisation is linked to the dispatch that reads what it wrote -----------
+
+def _reader(symbol: str, bindings: tuple[int, ...]) -> ContractionProblem:
+    from iree_dsa_tuner.core.problems import OperandInfo
+
+    return ContractionProblem(
+        dispatch=symbol, op_name="linalg.matmul", loop_sizes=(1, 64, 128),
+        loop_types=("parallel", "parallel", "reduction"), dim_groups={"batch": (), "m": (0,), "n": (1,), "k": (2,)},
+        indexing_maps=(), inputs=(OperandInfo((1, 128), "f32"), OperandInfo((128, 64), "f32")),
+        output=OperandInfo((1, 64), "f32"), input_bindings=bindings)
+
+
+def _dequantiser(symbol: str) -> UntunableDispatch:
+    from iree_dsa_tuner.core.problems import WeightQuantisation
+
+    q = WeightQuantisation(operand=-1, element_type="i4", group_size=32, scale_type="f16", zero_point=False,
+                           form="split", producer=symbol, dequantise_bytes=1000)
+    return UntunableDispatch(symbol, "dequantises", "linalg.generic", dequantises=q)
+
+
+# Two layers sharing one transient buffer at the same range (IREE reuses it), the
+# second reading its weight from binding 0 into its input 0 (W x, the weight on the left).
+TWO_LAYERS_HOST = """\
+  util.func public @main(%arg0: !hal.buffer_view) -> !hal.buffer_view {
+    %c0 = arith.constant 0 : index
+    %c32768 = arith.constant 32768 : index
+    %c512 = arith.constant 512 : index
+    %5 = stream.cmd.execute on(#hal.device.affinity<@__device_0>) await(%4) => with(%1 as %arg4: !stream.resource<external>{%c512}, %t as %arg9: !stream.resource<transient>{%c32768}, %x as %arg7: !stream.resource<external>{%c512}, %y as %arg8: !stream.resource<external>{%c512}) {
+      stream.cmd.dispatch @e::@v::@dq_a {
+        ro %arg4[%c0 for %c512] : !stream.resource<external>{%c512},
+        wo %arg9[%c0 for %c32768] : !stream.resource<transient>{%c32768}
+      }
+      stream.cmd.dispatch @e::@v::@mm_a {
+        ro %arg7[%c0 for %c512] : !stream.resource<external>{%c512},
+        ro %arg9[%c0 for %c32768] : !stream.resource<transient>{%c32768},
+        wo %arg8[%c0 for %c512] : !stream.resource<external>{%c512}
+      }
+      stream.cmd.dispatch @e::@v::@dq_b {
+        ro %arg4[%c0 for %c512] : !stream.resource<external>{%c512},
+        wo %arg9[%c0 for %c32768] : !stream.resource<transient>{%c32768}
+      }
+      stream.cmd.dispatch @e::@v::@mm_b {
+        ro %arg9[%c0 for %c32768] : !stream.resource<transient>{%c32768},
+        ro %arg8[%c0 for %c512] : !stream.resource<external>{%c512},
+        wo %arg7[%c0 for %c512] : !stream.resource<external>{%c512}
+      }
+    } => !stream.timepoint
+    util.return %r : !hal.buffer_view
+  }
+"""
+
+
+def test_each_matmul_is_linked_to_the_last_dequantisation_of_the_range_it_reads():
+    from iree_dsa_tuner.ir.discovery import link_split_dequantisation
+
+    problems = [_dequantiser("dq_a"), _reader("mm_a", (0, 1)), _dequantiser("dq_b"), _reader("mm_b", (0, 1))]
+    linked = {p.dispatch: p for p in link_split_dequantisation(problems, TWO_LAYERS_HOST)}
+    assert (linked["mm_a"].weight_quant.producer, linked["mm_a"].weight_quant.operand) == ("dq_a", 1)
+    assert (linked["mm_b"].weight_quant.producer, linked["mm_b"].weight_quant.operand) == ("dq_b", 0)
+    assert linked["mm_a"].weight_quant.form == "split" and linked["mm_a"].bytes == 4 * (128 + 128 * 64 + 64) + 1000
+    assert "for mm_b;" in linked["dq_b"].reason
+    # Nothing to link in a program without dequantisations: the problems come back as they were.
+    plain = [_reader("mm_a", (0, 1))]
+    assert link_split_dequantisation(plain, TWO_LAYERS_HOST) == plain
