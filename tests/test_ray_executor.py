@@ -192,6 +192,8 @@ def test_tune_executor_ray_times_on_the_cluster(cluster, tmp_path, capsys):
     (["--executor", "spark"], "--executor: expected local, ray or ray:ADDRESS, got 'spark'"),
     (["--executor", "ray", "--target", "dsa-e1"], "--executor ray: dsa-e1 is measured in this process"),
     (["--executor", "ray", "--target", "host"], "add --no-recipe"),
+    # Ray would retry a dead address for minutes.
+    (["--executor", "ray:127.0.0.1:1", "--target", "host", "--no-recipe"], "ray: nothing answers at 127.0.0.1:1"),
 ])
 def test_tune_executor_mistakes_are_one_line(tmp_path, capsys, argv, message):
     model = write_model(tmp_path, "mm4.mlir", matmul_model(4, 64, 64))

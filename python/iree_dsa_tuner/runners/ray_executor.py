@@ -39,6 +39,7 @@ import json
 import logging
 import os
 import platform
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -200,6 +201,8 @@ class RayExecutor(Executor):
                  start_timeout_s: float = WORKER_START_TIMEOUT_S):
         ray = import_ray()
         self._ray = ray
+        if address:
+            _check_reachable(address)
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
             options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
@@ -208,7 +211,7 @@ class RayExecutor(Executor):
                 ray.init(address=address, **options)
             except (ConnectionError, ValueError, RuntimeError) as e:
                 raise InputError(f"ray: cannot join the cluster at {address or '$RAY_ADDRESS'}: "
-                                 f"{str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}") from None
+                                 f"{_one_line(e)}") from None
         self.driver_iree = iree_version()
         self.reference_fingerprint = reference_fingerprint
         self.reference_identity = hardware_identity() if reference_fingerprint == hardware_fingerprint() else None
@@ -324,6 +327,17 @@ class RayExecutor(Executor):
         if self._owns_ray and ray.is_initialized():
             ray.shutdown()
             self._owns_ray = False
+
+
+def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """A HOST:PORT (or ray://HOST:PORT) address must answer: Ray retries a dead one for minutes."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return  # "auto" and the like: Ray itself says at once when it finds nothing
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as e:
+        raise InputError(f"ray: nothing answers at {address} ({e.strerror or e})") from None
 
 
 def _one_line(error: Exception) -> str:
