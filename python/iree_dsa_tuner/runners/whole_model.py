@@ -135,6 +135,20 @@ class WholeModelTimer:
                     v.error = f"timing failed: {e}"
         return variants
 
+    def settle(self, candidate: Variant, incumbent: Variant, most_rounds: int) -> bool:
+        """More interleaved rounds of the two while the candidate looks faster but not beyond the noise.
+
+        On a shared machine one disturbed round can hide a real 2x win (or fake one). A
+        lead that holds up as rounds are added ends up beyond the noise; one that was a
+        fluke does not. Stops at `most_rounds` rounds each. Returns `beats(candidate, incumbent)`.
+        """
+        while (not beats(candidate, incumbent) and candidate.median_us is not None
+               and incumbent.median_us is not None and candidate.median_us < incumbent.median_us
+               and min(len(candidate.times_us), len(incumbent.times_us)) < most_rounds
+               and not candidate.error and not incumbent.error):
+            self.time([incumbent, candidate], 1)
+        return beats(candidate, incumbent)
+
     def close(self) -> None:
         if self._tmp is not None:
             self._tmp.cleanup()
