@@ -188,3 +188,20 @@ def test_tune_cli_on_the_default_split_form_writes_a_verified_spec(tmp_path):
     assert "dequantises ui4 weights (group 64) for" in run.stdout
     assert "verified: every config applied, numerics match" in run.stdout
     assert spec.exists() and "transform.iree.match.contraction" in spec.read_text()
+
+
+def test_tune_cli_iree_flag_reaches_the_fused_form_and_is_checked(tmp_path):
+    model = write(tmp_path, "decode.mlir", gen_int4.model(1, 256, 1024, 128, "f16", False))
+    spec = tmp_path / "spec.mlir"
+    base = [sys.executable, "-m", "iree_dsa_tuner.cli", "tune", str(model), "-o", str(spec), "--no-db", "--quiet"]
+    run = subprocess.run(base + ["--target", "dsa-e1", "--budget", "6", f"--iree-flag={AGGRESSIVE_FUSION}"],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stdout + run.stderr
+    assert "verified: every config applied, numerics match" in run.stdout
+    assert "iree_dsa.quant_block" in spec.read_text()  # only the fused form has a quant-block knob
+    spec.unlink()
+    for extra, message in ((["--target", "dsa-e1", "--iree-flag=aggressive"], "not an iree-compile flag"),
+                           (["--target", "host", f"--iree-flag={AGGRESSIVE_FUSION}"], "add --no-recipe")):
+        run = subprocess.run(base + extra, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and message in run.stderr and len(run.stderr.strip().splitlines()) == 1
+        assert not spec.exists()

@@ -89,6 +89,14 @@ def test_entry_inputs_are_zero_splats_of_the_signature():
     assert entry_inputs([((1, 256), "f32"), ((), "i32")]) == ["--input=1x256xf32=0", "--input=i32=0"]
 
 
+def test_entry_inputs_of_a_sub_byte_weight_are_packed_zero_bytes(tmp_path):
+    # iree-benchmark-module rejects `--input=512x8x128xi4=0`; a file of packed zeros works.
+    (activation, weight) = entry_inputs([((1, 1024), "f32"), ((512, 8, 128), "i4")], tmp_path)
+    assert activation == "--input=1x1024xf32=0"
+    assert weight.startswith("--input=512x8x128xi4=@")
+    assert (tmp_path / "input1.i4.bin").read_bytes() == bytes(512 * 8 * 128 // 2)
+
+
 def test_a_recipe_round_trips_and_names_its_spec(tmp_path):
     model = constant_weight_model(tmp_path / "m.mlir")
     (tmp_path / "spec.mlir").write_text("// a spec\n")

@@ -79,6 +79,12 @@ def add_parser(subparsers) -> None:
                         "(needs matplotlib: pip install 'iree-dsa-tuner[plot]')")
     p.add_argument("--no-recipe", action="store_true",
                    help="host: tune dispatches only (no whole-model flag search, no recipe file)")
+    p.add_argument("--iree-flag", action="append", default=[], metavar="FLAG",
+                   help="one more iree-compile flag the model is compiled with (repeatable), e.g. "
+                        "--iree-flag=--iree-dispatch-creation-enable-aggressive-fusion to tune an INT4 "
+                        "dequantisation fused into its matvec (docs/INT4.md). The spec matches the dispatches "
+                        "these flags make: build with the same flags. The host recipe searches flags itself, "
+                        "so with the host target this needs --no-recipe")
     p.add_argument("--rounds", type=int, default=3, metavar="N",
                    help="host: interleaved rounds of whole-model timing per decision (default 3)")
     p.add_argument("--function", metavar="NAME", help="host: the entry function to time (default: the first public one)")
@@ -169,6 +175,9 @@ def run(args: argparse.Namespace) -> int:
             proposer = ExternalProposer.from_command(args.proposer, timeout_s=args.proposer_timeout)
         except ValueError as e:
             raise InputError(f"--proposer: {e}") from None
+    for flag in args.iree_flag:
+        if not flag.startswith("--"):
+            raise InputError(f"--iree-flag {flag!r}: not an iree-compile flag (they start with --)")
     ray_address = parse_executor(args.executor)
     target = get_target(args.target, search_paths=args.target_path)
     if ray_address is not None:
@@ -178,6 +187,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_recipe:
             raise InputError("--executor ray: the whole-model recipe search times on this machine; "
                              "add --no-recipe to tune the dispatches on the cluster")
+    if args.iree_flag and target.kind == "cpu" and not args.no_recipe:
+        raise InputError("--iree-flag: the host recipe searches the compile flags itself; "
+                         "add --no-recipe to tune the dispatches these flags make")
     options = TuneOptions(strategy=args.strategy, budget=args.budget, time_budget_s=args.time_budget,
                           seed=args.seed, jobs=args.jobs, repetitions=args.repetitions,
                           dispatches=tuple(args.dispatch), proposer=proposer,
@@ -209,7 +221,12 @@ def run(args: argparse.Namespace) -> int:
             report = recipe_result.tune_result
             report.spec_text = recipe_result.spec_text  # only a spec the whole model confirmed
         else:
-            report = tune(Path(args.model), target, options, db=db, progress=progress)
+            model = Path(args.model)
+            if args.iree_flag:
+                from ..ir import compile_model
+
+                model = compile_model(model, target.compile_flags + tuple(args.iree_flag))
+            report = tune(model, target, options, db=db, progress=progress)
     print(summary_table(report))
     if recipe_result is not None:
         print("\n" + recipe_table(recipe_result))

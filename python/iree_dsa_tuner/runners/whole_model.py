@@ -70,12 +70,28 @@ def beats(candidate: Variant, incumbent: Variant) -> bool:
     return candidate.median_us < incumbent.median_us * (1.0 - margin)
 
 
-def entry_inputs(signature: list[tuple[tuple[int, ...], str]]) -> list[str]:
-    """`--input=` flags of zero-filled arguments (timing does not depend on the values of a GEMM)."""
+_SUB_BYTE_BITS = {"i1": 1, "i2": 2, "i4": 4, "si4": 4, "ui4": 4}
+
+
+def entry_inputs(signature: list[tuple[tuple[int, ...], str]], scratch_dir: Path | None = None) -> list[str]:
+    """`--input=` flags of zero-filled arguments (timing does not depend on the values of a GEMM).
+
+    iree-benchmark-module cannot parse a splat of a sub-byte type (an i4 weight), so those
+    are zero bytes from a file in `scratch_dir`, packed as the runtime reads them.
+    """
     out = []
-    for shape, element in signature:
+    for i, (shape, element) in enumerate(signature):
         dims = "x".join(str(d) for d in shape)
-        out.append(f"--input={dims + 'x' if dims else ''}{element}=0")
+        prefix = f"--input={dims + 'x' if dims else ''}{element}="
+        bits = _SUB_BYTE_BITS.get(element)
+        if bits is None:
+            out.append(prefix + "0")
+            continue
+        if scratch_dir is None:
+            raise ValueError(f"argument {i} is {element}: zero inputs of a sub-byte type need a scratch directory")
+        zeros = Path(scratch_dir) / f"input{i}.{element}.bin"
+        zeros.write_bytes(bytes(-(-math.prod(shape) * bits // 8)))
+        out.append(prefix + "@" + str(zeros))
     return out
 
 
@@ -86,9 +102,9 @@ class WholeModelTimer:
                  signature: list[tuple[tuple[int, ...], str]], *, work_dir: Path | None = None,
                  timeout_s: float = 300.0, repetitions: int = 3):
         self.model, self.target_flags, self.function = Path(model), tuple(target_flags), function
-        self.inputs = entry_inputs(signature)
         self._tmp = None if work_dir else tempfile.TemporaryDirectory(prefix="iree-dsa-whole-model-")
         self.work_dir = Path(work_dir) if work_dir else Path(self._tmp.name)
+        self.inputs = entry_inputs(signature, self.work_dir)
         self.timeout_s, self.repetitions = timeout_s, repetitions
         self._iterations: int | None = None
 
