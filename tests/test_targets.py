@@ -23,7 +23,7 @@ from iree_dsa_tuner.targets import (
 )
 from iree_dsa_tuner.targets.mapping import loop_types
 from iree_dsa_plugin.target import builtin_description_files
-from iree_dsa_plugin.timing import simulate
+from iree_dsa_plugin.eventsim import simulate
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""The `dsa-sim` runner: a candidate timed by the plugin's cycle-approximate model.
+"""The `dsa-sim` runner: a candidate timed by the plugin's event-level simulator.
 
 IREE's default for a dispatch (config None) is its llvm-cpu choice, mapped onto
 the DSA by `DsaTarget.untuned_config`: the baseline a DSA user gets without tuning.
@@ -11,7 +11,7 @@ from iree_dsa_tuner.core.measurement import Measurement
 from iree_dsa_tuner.core.status import Status
 from iree_dsa_tuner.runners.base import Runner, as_config
 
-from .timing import simulate
+from .eventsim import simulate
 
 
 class DsaSimRunner(Runner):
@@ -33,7 +33,8 @@ class DsaSimRunner(Runner):
             candidate = self.target.from_config(problem, config)
         except (ConfigError, ValueError) as e:
             return Measurement.failure(Status.COMPILE_ERROR, f"not a DSA schedule: {e}", runner=self.name)
-        timing = simulate(self.target.describe(), problem, candidate)
-        us = timing.seconds * 1e6
+        sim = simulate(self.target.describe(), problem, candidate)
+        us = sim.seconds * 1e6
+        breakdown = {k: v for k, v in sim.to_json().items() if k not in ("seconds", "events")}
         return Measurement(Status.OK, median_us=us, min_us=us, repetitions=1, runner=self.name,
-                           details={"cycles": timing.cycles})
+                           details=breakdown)

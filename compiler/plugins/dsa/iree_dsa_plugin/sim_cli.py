@@ -1,4 +1,4 @@
-"""iree-dsa-sim: run a dispatch under a config on the DSA's functional and timing models."""
+"""iree-dsa-sim: run a dispatch under a config on the DSA's functional model and event simulator."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ from .functional import (
     run_contraction,
     run_convolution,
 )
-from .timing import simulate
+from .eventsim import simulate
+from .trace import write_chrome_trace
 
 
 class SimInputError(Exception):
@@ -35,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="iree-dsa-sim",
         description="Execute one dispatch under one configuration on the DSA models: the functional "
         "model (per-core tiles, DMA into capacity-checked scratchpads, MAC steps) checked against numpy, "
-        "and the cycle-approximate timing model (compute, DMA, exposed stall, launch, utilisation).",
+        "and the event-level simulator (compute, DMA, exposed stall, launch, utilisation, DRAM efficiency, "
+        "roofline bound); --trace FILE writes its per-core timeline as a Chrome trace (Perfetto, chrome://tracing).",
         epilog="CONFIG.json is either a compilation config ({pipeline, distribution, "
         "vector_common_parallel, vector_reduction, extra: {iree_dsa.*}}) or a candidate "
         "({tile_m, tile_n, tile_k, vec_m, vec_n, vec_k, parallelism, dma_stages, fusion, quant_block}); "
@@ -53,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the random operands")
     p.add_argument("--no-functional", action="store_true", help="timing only (large shapes)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--trace", metavar="FILE", help="write the simulated per-core timeline as Chrome trace JSON "
+                   "(one process per core; threads launch, dma, mac, drain)")
     return p
 
 
@@ -146,9 +150,16 @@ def run(args) -> int:
                      f"scratchpad {max(stats.scratchpad_peak_bytes)} of {desc.scratchpad_bytes} B per core")
         if not ok:
             report["exit"] = 1
-    timing = simulate(desc, shape, candidate)
+    timing = simulate(desc, shape, candidate, record=bool(args.trace))
     report["timing"] = timing.to_json()
     lines += timing.lines()
+    if args.trace:
+        try:
+            count = write_chrome_trace(args.trace, timing, desc.clock_hz, shape.label())
+        except OSError as e:
+            raise SimInputError(f"{args.trace}: cannot write: {e.strerror}") from None
+        report["trace"] = args.trace
+        lines.append(f"trace       {args.trace} ({count} events; open in https://ui.perfetto.dev)")
     if args.json:
         print(json.dumps(report, indent=2))
     else:
