@@ -12,6 +12,8 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 
 from iree_dsa_tuner.db import (
     DEFAULT_CANDIDATE_KEY,
@@ -203,3 +205,112 @@ def test_cli_db_export_errors_are_one_line(tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1
     r = run_cli("db", "export", "--db", junk)  # no format
     assert r.returncode == 2
+
+
+# ---- db import (telemetry from another rung or machine) -----------------------------------------
+
+OTHER_TFP = "s" * 64  # e.g. silicon's fingerprint: never mixed with this machine's records
+
+
+def _exported(tmp_path, records, fmt="json"):
+    """An export file, as `db export` writes it, of a database holding `records`."""
+    out = tmp_path / f"export.{fmt}"
+    with TuningDatabase(tmp_path / f"other-{fmt}.sqlite") as db:
+        for dfp, tfp, m in records:
+            db.record_measurement(dfp, tfp, m)
+        db.save_calibration(OTHER_TFP, {"compute": 1.5})
+        (db.export_json if fmt == "json" else db.export_csv)(out)
+    return out
+
+
+def cli(capsys, *args):
+    """The CLI in this process (as fast as a function call): exit status, stdout, stderr."""
+    from iree_dsa_tuner.cli import main
+
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, out, err)
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_cli_db_import_merges_and_names_the_dispatches_whose_best_changed(tmp_path, capsys, fmt):
+    faster = {**CONFIG, "distribution": [0, 128, 0]}
+    local = tmp_path / "local.sqlite"
+    with TuningDatabase(local) as db:
+        db.record_measurement("dfp", TFP, Measurement("ok", 10.0, 9.0, 5, candidate=CONFIG, dispatch="d0",
+                                                      runner="dsa-sim", created_at="2026-01-01T00:00:00+00:00"))
+        db.record_measurement("dfp2", TFP, Measurement("ok", 4.0, 4.0, 1, candidate=CONFIG, dispatch="d2",
+                                                       runner="dsa-sim", created_at="2026-01-01T00:00:00+00:00"))
+    export = _exported(tmp_path, [
+        # d0: another rung found a better config -> its best changes.
+        ("dfp", TFP, Measurement("ok", 7.5, 7.0, 3, candidate=faster, dispatch="d0", runner="cycle-approx",
+                                 details={"cycles": 7300}, created_at="2026-02-01T00:00:00+00:00")),
+        # d2: a slower config -> the best stays.
+        ("dfp2", TFP, Measurement("ok", 6.0, 6.0, 1, candidate=faster, dispatch="d2", runner="cycle-approx",
+                                  created_at="2026-02-01T00:00:00+00:00")),
+        # Another target's record keeps its own fingerprint.
+        ("dfp", OTHER_TFP, Measurement("timeout", reason="did not finish", candidate=CONFIG, dispatch="d0",
+                                       runner="silicon", created_at="2026-02-01T00:00:00+00:00")),
+    ], fmt)
+    r = cli(capsys, "db", "import", export, "--db", local)
+    assert r.returncode == 0, r.stderr
+    assert "imported 3 measurements" in r.stdout and "3 new" in r.stdout
+    changed = [line for line in r.stdout.splitlines() if line.startswith("  ")]
+    assert len(changed) == 1 and "d0" in changed[0] and "10.000 us -> 7.500 us" in changed[0]
+    assert "cycle-approx" in changed[0]
+    assert f"iree-dsa-tune tune MODEL.mlir --target NAME --db {local}" in r.stdout
+    with TuningDatabase(local) as db:
+        got = db.lookup("dfp", TFP, candidate_key(faster))
+        assert (got.median_us, got.runner, got.repetitions) == (7.5, "cycle-approx", 3)
+        assert got.created_at == "2026-02-01T00:00:00+00:00"
+        if fmt == "json":
+            assert got.details == {"cycles": 7300}
+            assert db.load_calibration(OTHER_TFP) == {"compute": 1.5}
+        assert db.lookup("dfp", OTHER_TFP, candidate_key(CONFIG)).status == "timeout"
+        assert db.lookup("dfp", TFP, candidate_key(CONFIG)).median_us == 10.0
+    # Importing the same file again changes nothing.
+    again = cli(capsys, "db", "import", export, "--db", local)
+    assert again.returncode == 0 and "no dispatch's best changed" in again.stdout
+
+
+def test_db_import_keeps_the_newer_record(tmp_path):
+    from iree_dsa_tuner.db.importing import import_export
+
+    export = _exported(tmp_path, [("dfp", TFP, Measurement("ok", 3.0, 3.0, 1, candidate=CONFIG, dispatch="d0",
+                                                            created_at="2026-01-01T00:00:00+00:00"))])
+    with TuningDatabase(tmp_path / "local.sqlite") as db:
+        db.record_measurement("dfp", TFP, Measurement("ok", 5.0, 5.0, 1, candidate=CONFIG, dispatch="d0",
+                                                      created_at="2026-06-01T00:00:00+00:00"))
+        summary = import_export(db, export)
+        assert (summary.added, summary.replaced, summary.kept) == (0, 0, 1)
+        assert db.lookup("dfp", TFP, candidate_key(CONFIG)).median_us == 5.0
+
+
+def test_cli_db_import_refuses_a_malformed_file_with_one_line(tmp_path, capsys):
+    local = tmp_path / "local.sqlite"
+    good = _exported(tmp_path, [("dfp", TFP, Measurement("ok", 3.0, 3.0, 1, candidate=CONFIG, dispatch="d0"))])
+    document = json.loads(good.read_text())
+    bad_cases = {
+        "not_json.json": "{ not json",
+        "no_measurements.json": json.dumps({"schema_version": 1}),
+        "bad_status.json": json.dumps({**document, "measurements": [{**document["measurements"][0],
+                                                                     "status": "fast"}]}),
+        "ok_without_time.json": json.dumps({**document, "measurements": [{**document["measurements"][0],
+                                                                          "median_us": None}]}),
+        "bad_header.csv": "a,b,c\n1,2,3\n",
+        "binary.csv": "",
+    }
+    for name, text in bad_cases.items():
+        path = tmp_path / name
+        if name == "binary.csv":
+            path.write_bytes(b"\xff\xfe\x00garbage")
+        else:
+            path.write_text(text)
+        r = cli(capsys, "db", "import", path, "--db", local)
+        assert r.returncode == 2, (name, r.stdout, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, name
+        assert str(path) in r.stderr, name
+    assert "measurement 1: status" in cli(capsys, "db", "import", tmp_path / "bad_status.json", "--db", local).stderr
+    assert not local.exists()  # nothing was written, not even an empty database
+    r = run_cli("db", "import", tmp_path / "missing.json", "--db", local)  # the real command's exit status
+    assert r.returncode == 2 and "no such file" in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -1,4 +1,4 @@
-"""`iree-dsa-tune db export`: the tuning database as CSV or JSON."""
+"""`iree-dsa-tune db export` / `db import`: the tuning database as CSV or JSON, and back."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ from ..errors import InputError
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "db",
-        help="read the tuning database",
+        help="export the tuning database, or import another machine's or rung's export",
         description="The tuning database (SQLite) holds every measurement a tune made -- timings, "
         "failures with their reasons, cost-model estimates -- keyed by dispatch fingerprint (the root "
         "op, whatever model it came from), target fingerprint (target description, IREE version, CPU "
-        "model) and candidate config, plus and calibrations.",
+        "model) and candidate config, plus calibrations. `export` writes them out; `import` merges an "
+        "export from another machine or another rung of the feedback ladder (R8.2).",
     )
     actions = p.add_subparsers(dest="db_action", metavar="ACTION")
     export = actions.add_parser(
@@ -36,6 +37,22 @@ def add_parser(subparsers) -> None:
                         help=f"tuning database file (default: {DEFAULT_DB_PATH})")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     export.set_defaults(func=run)
+    importing = actions.add_parser(
+        "import",
+        help="merge measurements exported by `db export` (CSV or JSON) into the database",
+        description="Load the measurements (and, from JSON, the calibrations) of a `db export` file into "
+        "the database, each kept under its own runner and target fingerprint, so telemetry from another "
+        "rung (a cycle-approximate model, silicon) or machine sits beside this one's. Where both hold the "
+        "same candidate of the same dispatch and target, the later measurement wins. A malformed file "
+        "changes nothing (one-line error, exit 2). Then it lists the dispatches whose best measured time "
+        "changed and prints the command that re-tunes a model with them: "
+        "`iree-dsa-tune tune MODEL.mlir --target NAME --db PATH -o SPEC.mlir` (the re-tune reads the "
+        "imported records from PATH instead of measuring those candidates again).",
+    )
+    importing.add_argument("file", metavar="FILE", help="a `db export --csv` or `--json` file")
+    importing.add_argument("--db", default=str(DEFAULT_DB_PATH), metavar="PATH",
+                           help=f"tuning database file to merge into (default: {DEFAULT_DB_PATH}; created if absent)")
+    importing.set_defaults(func=run_import)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
@@ -62,4 +79,29 @@ def run(args: argparse.Namespace) -> int:
                 tmp.unlink(missing_ok=True)
                 raise InputError(f"{args.output}: cannot write: {e.strerror}") from None
             print(f"wrote {count} measurements to {args.output}", file=sys.stderr)
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from ..db.importing import import_export, read_export
+
+    path = Path(args.db)
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory, expected a tuning database file")
+    read_export(args.file)  # a malformed file must not even create the database
+    with TuningDatabase(path) as db:
+        summary = import_export(db, args.file)
+    print(f"imported {summary.added + summary.replaced} measurements into {path} ({summary.added} new, "
+          f"{summary.replaced} replacing older records, {summary.kept} older than the database's, kept out)"
+          + (f", {summary.calibrations} calibrations" if summary.calibrations else ""))
+    if not summary.changed:
+        print("no dispatch's best changed: nothing to re-tune")
+        return 0
+    print(f"best changed on {len(summary.changed)} dispatch(es):")
+    for c in summary.changed:
+        before = f"{c.before_us:.3f} us" if c.before_us is not None else "none"
+        print(f"  {c.dispatch or c.dispatch_fp[:16]}  (runner {c.runner or '?'}, target {c.target_fp[:12]})  "
+              f"{before} -> {c.after_us:.3f} us")
+    print(f"re-tune the models with these dispatches: iree-dsa-tune tune MODEL.mlir --target NAME --db {path} "
+          f"-o SPEC.mlir")
     return 0
