@@ -30,6 +30,19 @@ import common
 SHAPES = ("f32_nk_1x2048x2048", "f32_nk_1x4096x1024", "f32_nk_1x1024x4096", "f32_nk_16x1024x1024",
           "f32_kn_1x2048x2048", "f32_kn_16x1024x1024")
 QUICK = ("f32_nk_1x256x512",)
+# Attention of the reference models (tools/gen_vla_basket.py names): `--attention`.
+ATTENTION = ("attention_24x16x300x64", "attention_32x1x283x128", "attention_24x16x16x64")
+
+
+def _model(name: str):
+    """(model text, layout label) of a gen_basket GEMM name or a gen_vla_basket op name."""
+    import gen_vla_basket
+
+    ops = {op.name: op for op in gen_vla_basket.basket_ops()}
+    if name in ops:
+        return gen_vla_basket.op_mlir(ops[name]), ops[name].kind
+    entry = common.gen_basket.find_entry(name)
+    return entry.mlir(), "[N,K]" if entry.weights_nk else "[K,N]"
 
 
 def _spearman(xs, ys):
@@ -52,12 +65,12 @@ def run_shape(name: str, work: Path, sample: int) -> dict:
     from iree_dsa_tuner.runners.host import HostBenchRunner
     from iree_dsa_tuner.targets import get_target
 
-    entry = common.gen_basket.find_entry(name)
+    text, layout = _model(name)
     model = work / f"{name}.mlir"
-    model.write_text(entry.mlir())
+    model.write_text(text)
     target = get_target("host")
     artifacts = compile_model(model, target.compile_flags)
-    problem = common.root_problem(artifacts)
+    (problem,) = [p for p in artifacts.problems() if p.kind in ("contraction", "attention")]
     view = common.cost_view_class()(problem, target)
     ranked = sorted(view.legal, key=view.estimate_us)
     picks = spread_sample(ranked, sample)
@@ -69,21 +82,21 @@ def run_shape(name: str, work: Path, sample: int) -> dict:
         rows = []
         for c, config in zip(picks, configs):
             m = runner.measure(problem, config)
-            rows.append({"candidate": c.key() if hasattr(c, "key") else str(c), "vec": [c.vec_m, c.vec_n, c.vec_k],
-                         "tile": [c.tile_m, c.tile_n], "estimate_us": view.estimate_us(c),
+            rows.append({"vec": [c.vec_m, c.vec_n, c.vec_k], "tile": [c.tile_m, c.tile_n, c.tile_k],
+                         "estimate_us": view.estimate_us(c),
                          "measured_us": m.median_us if m.ok else None, "status": str(m.status)})
     finally:
         runner.close()
-    return summarise(name, entry, rows, len(view.legal), default.median_us if default.ok else None)
+    return summarise(name, layout, rows, len(view.legal), default.median_us if default.ok else None)
 
 
-def summarise(name: str, entry, rows: list[dict], legal: int, default_us: float | None) -> dict:
+def summarise(name: str, layout: str, rows: list[dict], legal: int, default_us: float | None) -> dict:
     ok = [r for r in rows if r["measured_us"]]
     rho = _spearman([r["estimate_us"] for r in ok], [r["measured_us"] for r in ok]) if len(ok) >= 3 else None
     best = min(ok, key=lambda r: r["measured_us"]) if ok else None
     pick = min(ok, key=lambda r: r["estimate_us"]) if ok else None
     top3 = sorted(ok, key=lambda r: r["estimate_us"])[:3]
-    return {"shape": name, "layout": "[N,K]" if entry.weights_nk else "[K,N]", "spearman": rho,
+    return {"shape": name, "layout": layout, "spearman": rho,
             "best_in_top3": best in top3 if best else None, "measured": len(ok), "legal": legal,
             "default_us": default_us,
             "best_us": best["measured_us"] if best else None, "best_vec": best["vec"] if best else None,
@@ -96,30 +109,33 @@ def rescore(stored: dict, work: Path) -> dict:
     from iree_dsa_tuner import compile_model
     from iree_dsa_tuner.targets import get_target
 
-    entry = common.gen_basket.find_entry(stored["shape"])
-    model = work / f"{entry.name}.mlir"
-    model.write_text(entry.mlir())
+    text, layout = _model(stored["shape"])
+    model = work / f"{stored['shape']}.mlir"
+    model.write_text(text)
     target = get_target("host")
-    problem = common.root_problem(compile_model(model, target.compile_flags))
+    artifacts = compile_model(model, target.compile_flags)
+    (problem,) = [p for p in artifacts.problems() if p.kind in ("contraction", "attention")]
     view = common.cost_view_class()(problem, target)
-    by_tiles = {((c.tile_m, c.tile_n), (c.vec_m, c.vec_n, c.vec_k)): c for c in view.legal}
+    by_tiles = {((c.tile_m, c.tile_n, c.tile_k), (c.vec_m, c.vec_n, c.vec_k)): c for c in view.legal}
+    by_tiles.update({((c.tile_m, c.tile_n), (c.vec_m, c.vec_n, c.vec_k)): c for c in view.legal})
     rows = []
     for row in stored["rows"]:
         c = by_tiles.get((tuple(row["tile"]), tuple(row["vec"])))
         if c is not None:
             rows.append({**row, "estimate_us": view.estimate_us(c)})
-    return summarise(entry.name, entry, rows, len(view.legal), stored["default_us"])
+    return summarise(stored["shape"], layout, rows, len(view.legal), stored["default_us"])
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--shape", action="append", default=[], help="TYPE_LAYOUT_MxNxK (repeatable)")
     parser.add_argument("--quick", action="store_true", help=f"one small shape ({', '.join(QUICK)})")
+    parser.add_argument("--attention", action="store_true", help=f"the reference models' attention ({', '.join(ATTENTION)})")
     parser.add_argument("--sample", type=int, default=12, help="candidates measured per shape")
     parser.add_argument("--json", help="write every figure as JSON")
     parser.add_argument("--rescore", metavar="JSON", help="re-rank the times stored by a previous --json")
     args = parser.parse_args()
-    names = args.shape or (QUICK if args.quick else SHAPES)
+    names = args.shape or (QUICK if args.quick else ATTENTION if args.attention else SHAPES)
     machine = common.print_header("host L0 fidelity: estimate vs measured dispatch time, 1 thread")
     results = []
     with tempfile.TemporaryDirectory(prefix="host-fidelity-") as tmp:
@@ -134,7 +150,7 @@ def main() -> int:
               common.fmt(r["pick_us"], ".1f"), str(r["pick_vec"])] for r in results]
     print(common.format_table(["shape", "rho", "best in top3", "measured/legal", "default us", "best us",
                                "best vec m,n,k", "L0 pick us", "L0 pick vec"], table))
-    for layout in ("[N,K]", "[K,N]"):
+    for layout in ("[N,K]", "[K,N]", "attention"):
         rhos = [r["spearman"] for r in results if r["layout"] == layout and r["spearman"] is not None]
         if rhos:
             print(f"median Spearman {layout}: {common.median(rhos):.2f} over {len(rhos)} shapes")

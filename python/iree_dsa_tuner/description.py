@@ -67,6 +67,11 @@ class CpuModel:
     near_cache_bytes_per_s: float  # L1/L2 re-streaming inside a dispatch
     shuffle_ports: int  # vector shuffles (permutes, inserts) per cycle
     prefetch_streams: int  # concurrent sequential streams the hardware prefetcher follows
+    attention_efficiency: float  # fraction of f32 peak IREE's CPU attention reaches (sizes benchmark runs)
+    attention_qk_cycles_per_mac: float  # attention terms per KV step (costmodel/cpu.py, fitted)
+    attention_pv_cycles_per_mac: float
+    attention_rescale_cycles: float
+    attention_step_cycles: float
 
 
 @dataclass(frozen=True)
@@ -356,6 +361,11 @@ def _cpu_model(r: _Reader) -> CpuModel:
         near_cache_bytes_per_s=r.number("cpu_model.near_cache_bandwidth_gbps") * 1e9,
         shuffle_ports=r.integer("cpu_model.shuffle_ports"),
         prefetch_streams=r.integer("cpu_model.prefetch_streams"),
+        attention_efficiency=r.number("cpu_model.attention_efficiency"),
+        attention_qk_cycles_per_mac=r.number("cpu_model.attention_qk_cycles_per_mac"),
+        attention_pv_cycles_per_mac=r.number("cpu_model.attention_pv_cycles_per_mac"),
+        attention_rescale_cycles=r.number("cpu_model.attention_rescale_cycles"),
+        attention_step_cycles=r.number("cpu_model.attention_step_cycles"),
     )
 
 

@@ -214,7 +214,11 @@ class ConvolutionProblem(RootOpProblem):
 
 @dataclass(frozen=True)
 class AttentionProblem(RootOpProblem):
-    """`iree_linalg_ext.attention`: recognised and reported, not tuned yet."""
+    """`iree_linalg_ext.attention`: Q K^T, an online softmax and P V in one op.
+
+    Tuned on targets whose space covers it (the host); a target without an attention
+    space leaves it at IREE's default config and says so.
+    """
 
     kind = "attention"
 
@@ -265,8 +269,8 @@ def with_types(problem: RootOpProblem, lhs: str, rhs: str, out: str) -> RootOpPr
     return replace(problem, inputs=inputs, output=OperandInfo(problem.output.shape, out))
 
 
-# The root-op kinds the tuner has a space for; attention is discovered but not tuned yet.
-TUNABLE_KINDS = ("contraction", "convolution")
+# The root-op kinds the tuner has a space for (attention on targets that model it).
+TUNABLE_KINDS = ("contraction", "convolution", "attention")
 
 
 def is_tunable(problem) -> bool:

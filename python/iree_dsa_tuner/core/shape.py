@@ -2,7 +2,9 @@
 
 Contractions map directly (batch, M, N, K groups). Convolutions are treated
 as implicit GEMM: M = batch x output image, N = output channels, K = input
-channels x filter window. Attention is recognised but not tuned yet.
+channels x filter window. Attention (`attention_shape`) is two GEMMs sharing a
+KV block: batch = batch x heads, M = queries, K = keys (k2, the KV loop),
+N = value width, plus the head width (k1) Q K^T reduces over.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ class GemmShape:
     # packed read and float write (docs/INT4.md); the same for every candidate.
     external_bytes: float = 0.0
 
+    # Attention only: the head width (k1) that Q K^T reduces over; 0 for a GEMM.
+    head_dim: int = 0
+
     def inner(self, role: str) -> int:
         """Size of the innermost loop of a role: the loop a group tile lands on.
 
@@ -94,6 +99,8 @@ class GemmShape:
 
     @property
     def macs(self) -> int:
+        if self.kind == "attention":  # S = Q K^T (k1 deep) and O = P V (k2 deep), both per key
+            return self.batch * self.m * self.k * (self.head_dim + self.n)
         return self.batch * self.m * self.n * self.k
 
     @property
@@ -102,6 +109,12 @@ class GemmShape:
 
     def operand_bytes(self) -> dict[str, float]:
         """Compulsory traffic per operand: each read once, the result written once."""
+        if self.kind == "attention":  # lhs = Q, rhs = K and V, out = O
+            return {
+                "lhs": self.batch * self.m * self.head_dim * self.lhs_bytes,
+                "rhs": self.batch * self.k * (self.head_dim + self.n) * self.rhs_bytes,
+                "out": self.batch * self.m * self.n * self.out_bytes,
+            }
         return {
             "lhs": self.batch * self.m * self.k * self.lhs_bytes,
             "rhs": self.batch * self.k * self.n * self.rhs_bytes,
@@ -155,8 +168,8 @@ def gemm_shape(problem) -> GemmShape:
         raise UnsupportedProblem(f"dispatch {problem.dispatch} has no tunable root op: {problem.reason}")
     if isinstance(problem, AttentionProblem):
         raise UnsupportedProblem(
-            f"dispatch {problem.dispatch}: attention ({problem.op_name}) is recognised but its space "
-            "(head tile, KV block, fusion) is not implemented yet; it is left to IREE's default config"
+            f"dispatch {problem.dispatch}: attention ({problem.op_name}) is not a GEMM; this target has no "
+            "attention space (query tile, KV block) yet, so it keeps IREE's default config"
         )
     if isinstance(problem, ContractionProblem):
         roles_map, kind = _CONTRACTION_ROLES, "contraction"
@@ -208,6 +221,40 @@ def gemm_shape(problem) -> GemmShape:
         external_bytes=external_bytes,
     )
 
+
+
+# Roles of attention's loop groups: the KV loop (k2) is the reduction the search blocks.
+_ATTENTION_ROLES = {"batch": "batch", "m": "m", "k1": "k1", "k2": "k", "n": "n"}
+
+
+def attention_shape(problem) -> GemmShape:
+    """The tiling view of an attention problem (`kind = "attention"`, `head_dim` = k1)."""
+    if isinstance(problem, GemmShape) and problem.kind == "attention":
+        return problem
+    if not isinstance(problem, AttentionProblem):
+        raise UnsupportedProblem(f"dispatch {getattr(problem, 'dispatch', problem)}: not an attention op")
+    roles = ["batch"] * problem.num_loops
+    inner = [False] * problem.num_loops
+    size = {"batch": 1, "m": 1, "k1": 1, "k": 1, "n": 1}
+    last: dict[str, int] = {}
+    for group, loops in problem.dim_groups.items():
+        role = _ATTENTION_ROLES.get(group)
+        if role is None:
+            raise UnsupportedProblem(f"dispatch {problem.dispatch}: unknown attention dimension group {group!r}")
+        for i in loops:
+            roles[i] = role
+            size[role] *= problem.loop_sizes[i]
+            last[role] = max(last.get(role, -1), i)
+    for i in last.values():
+        inner[i] = True
+    return GemmShape(
+        batch=size["batch"], m=size["m"], n=size["n"], k=size["k"],
+        lhs_type=problem.lhs_type, rhs_type=problem.rhs_type, out_type=problem.out_type,
+        has_consumer=bool(problem.fused_ops), loop_roles=tuple(roles), loop_is_inner=tuple(inner),
+        loop_sizes=tuple(problem.loop_sizes), kind="attention",
+        # K is [keys, head] (head contiguous), V is [keys, value] (value contiguous).
+        lhs_inner_role="k1", rhs_inner_role="k1", head_dim=size["k1"],
+    )
 
 
 def parse_shape(text: str, dtype: str = "i8", has_consumer: bool = False) -> GemmShape:

@@ -58,6 +58,8 @@ def cpu_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.n
     model = desc.cpu
     if model is None:
         raise ValueError(f"target {desc.name} has no [cpu_model]: the CPU cost model needs one")
+    if shape.kind == "attention":
+        return _attention_estimate(shape, desc, cols)
     registers = float(model.vector_registers)
     load_ports = float(model.load_ports)
     latency = model.fma_latency_cycles
@@ -125,6 +127,51 @@ def cpu_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.n
     reuse = ops["rhs"] * ceil_div(m_in, vm) + ops["lhs"] * ceil_div(n_in, vn) + ops["out"]
     inner_s = reuse / near_bw
     memory_s = np.maximum(outer_s, inner_s)
+    launch_s = np.full(len(vm), desc.launch_s)
+    total = np.maximum(compute_s, memory_s) + overhead_s + launch_s
+    return Estimate(compute_s=compute_s, memory_s=memory_s, latency_s=overhead_s, launch_s=launch_s,
+                    roofline_s=np.maximum(compute_s, memory_s), total_s=total,
+                    busy_cores=np.ones(len(vm), dtype=np.int64), bandwidth=bandwidth)
+
+
+def _attention_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray]) -> Estimate:
+    """online_attention under LinalgExtTileAndVectorize: cycles per KV step, from measured terms.
+
+    IREE 3.13's CPU attention runs far below the FMA peak, so a register-blocking model
+    says little; what decides its time was measured (bench/host_cost_model_fidelity.py
+    --attention) and fitted as four terms per KV step of one (query rows vm) register
+    tile, each weighted by a `[cpu_model]` number:
+    - Q K^T: vm x vk x head MACs (`attention_qk_cycles_per_mac`);
+    - P V: vm x vk x tile_n MACs, slower when the value lanes vn are fewer than a
+      register's (`attention_pv_cycles_per_mac`);
+    - the online-softmax rescale of the vm x tile_n output (`attention_rescale_cycles`);
+    - a fixed cost per step (`attention_step_cycles`): max, exp, sum and loop control.
+    Q K^T and the softmax are recomputed for every value-width tile (tile_n < value
+    width), which the step count carries.
+    """
+    model = desc.cpu
+    lanes = desc.mac_n
+    m_in, n_in, keys, head = shape.inner("m"), shape.inner("n"), shape.inner("k"), max(shape.head_dim, 1)
+    batch = shape.batch * shape.outer("m") * shape.outer("n")
+    tm = np.minimum(cols["tile_m"], m_in)
+    tn = np.minimum(cols["tile_n"], n_in)
+    vm = np.minimum(cols["vec_m"], tm)
+    vn = np.minimum(cols["vec_n"], tn)
+    vk = np.minimum(np.maximum(cols["vec_k"], 1), keys)
+    per_step = (model.attention_qk_cycles_per_mac * vm * vk * head
+                + model.attention_pv_cycles_per_mac * vm * vk * tn * np.maximum(1.0, lanes / vn)
+                + model.attention_rescale_cycles * vm * tn
+                + model.attention_step_cycles)
+    steps = batch * ceil_div(m_in, tm) * ceil_div(n_in, tn) * ceil_div(tm, vm) * ceil_div(keys, vk)
+    compute_s = steps * per_step / desc.clock_hz
+    overhead_s = np.zeros(len(vm))
+
+    ops = shape.operand_bytes()
+    streamed = ops["lhs"] + ops["out"] + ops["rhs"] * ceil_div(m_in, tm) * ceil_div(n_in, tn)
+    bandwidth_scalar = (model.cache_bytes_per_s if shape.compulsory_bytes <= desc.shared_bytes
+                        else desc.dram_bytes_per_s)
+    bandwidth = np.full(len(vm), bandwidth_scalar, dtype=float)
+    memory_s = streamed / bandwidth
     launch_s = np.full(len(vm), desc.launch_s)
     total = np.maximum(compute_s, memory_s) + overhead_s + launch_s
     return Estimate(compute_s=compute_s, memory_s=memory_s, latency_s=overhead_s, launch_s=launch_s,

@@ -219,6 +219,9 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     _prune(code, alive, (vec_n > tile_n) & (vec_n > min(space.choices["vec_n"])), Reason.VECTOR_WIDER_THAN_TILE)
     _prune(code, alive, (qb > 0) & (geo.tk % np.maximum(qb, 1) != 0), Reason.K_TILE_NOT_QUANT_MULTIPLE)
     vector_elements = cols["vec_m"] * np.minimum(vec_n, tile_n) * cols["vec_k"]
+    if shape.kind == "attention":  # the widest vector is the score block times the head step or the value lanes
+        head_step = np.minimum(cols["tile_k"], max(shape.head_dim, 1))
+        vector_elements = cols["vec_m"] * cols["vec_k"] * np.maximum(head_step, np.minimum(vec_n, tile_n))
     _prune(code, alive, vector_elements >= desc.max_vector_elements, Reason.VECTOR_SIZE_LIMIT)
     _prune(code, alive, cols["vec_m"] > geo.tm, Reason.VECTOR_M_BEYOND_TILE)
     close_stage("legal", entering)

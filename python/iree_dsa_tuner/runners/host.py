@@ -323,6 +323,7 @@ class HostBenchRunner(Runner):
         # One core at its peak and the DRAM bandwidth: the optimistic bound for repeat counts.
         self._flops_per_s = description.peak_ops("f32") / max(description.cores, 1)
         self._bytes_per_s = description.dram_bytes_per_s
+        self._attention_efficiency = description.cpu.attention_efficiency if description.cpu else None
         self.repetitions = repetitions
         self.warmup = max(0, warmup)
         self.timeout_s = timeout_s
@@ -341,7 +342,10 @@ class HostBenchRunner(Runner):
 
     # ---- per candidate --------------------------------------------------------
     def _estimate_s(self, problem) -> float:
-        return max(problem.flops / self._flops_per_s, problem.bytes / self._bytes_per_s, 1e-7)
+        rate = self._flops_per_s
+        if getattr(problem, "kind", "") == "attention" and self._attention_efficiency:
+            rate *= self._attention_efficiency  # sized for what IREE's attention runs at, not the peak
+        return max(problem.flops / rate, problem.bytes / self._bytes_per_s, 1e-7)
 
     def dispatch_repeat(self, problem) -> int:
         """Dispatches compiled into one benchmark body: about `min_call_s` of work."""

@@ -18,12 +18,20 @@ import numpy as np
 
 from ..core.candidate import TilingCandidate
 from ..costmodel.cpu import cpu_estimate
-from ..core.shape import gemm_shape
+from ..core.shape import attention_shape, gemm_shape
 from ..space.space import CandidateSpace, tile_ladder
 from ..core.config import CompilationConfig, ConfigError
 from .base import Target
 from ..description import TargetDescription, parse_description, read_description_data
-from .mapping import group_tiles, loop_types, tile_lists
+from .mapping import (
+    ATTENTION_PIPELINE,
+    attention_group_tiles,
+    attention_loop_types,
+    attention_tile_lists,
+    group_tiles,
+    loop_types,
+    tile_lists,
+)
 from .registry import files_of_kind, load_files
 
 HOST_TOML = Path(__file__).with_name("host.toml")
@@ -132,12 +140,48 @@ def machine_description() -> TargetDescription:
     return parse_description(data, source)
 
 
+def _is_attention(problem) -> bool:
+    return getattr(problem, "kind", "") == "attention"
+
+
+def attention_space(problem, desc: TargetDescription) -> CandidateSpace:
+    """LinalgExtTileAndVectorize on online_attention: query and value-width tiles, the
+    register tile (query rows x value lanes), the KV block and the head-width step.
+
+    `vec_k` is the KV block (keys per online-softmax update); `tile_k` is the head width,
+    always whole (see below).
+    """
+    shape = attention_shape(problem)
+    knobs = desc.extras.get("host_space", {})
+    m_inner, n_inner, keys, head = shape.inner("m"), shape.inner("n"), shape.inner("k"), shape.head_dim
+    kv_blocks = tuple(int(v) for v in knobs.get("attention_kv_block", (1, 2, 4, 8, 16, 32, 64)))
+    rows = tuple(int(v) for v in knobs.get("vector_m", (1,)))
+    choices = {
+        "tile_m": tile_ladder(m_inner, desc.tile_choices),
+        "tile_n": tile_ladder(n_inner, desc.tile_choices),
+        # The head width is never stepped: IREE 3.13's CPU attention computes wrong results
+        # when vector_reduction tiles k1 (docs/ATTENTION.md), its own default included.
+        "tile_k": (head,),
+        "vec_m": tuple(sorted({min(v, m_inner) for v in rows})),
+        "vec_n": desc.vector_widths,
+        "vec_k": tuple(sorted({min(v, keys) for v in kv_blocks})),
+        "parallelism": (desc.cores,),
+        "dma_stages": (1,),
+        "fusion": (0,),
+        "quant_block": (0,),
+    }
+    return CandidateSpace(shape, desc.name, choices)
+
+
 def host_space(problem, desc: TargetDescription) -> CandidateSpace:
     """llvm-cpu DoubleTilingExpert: distribution M/N, vector M/N, vector reduction K.
 
     The whole reduction stays in one distribution tile (llvm-cpu does not tile
     reduction loops at that level); threads are IREE's, not a knob here.
+    Attention has its own pipeline and space (`attention_space`).
     """
+    if _is_attention(problem):
+        return attention_space(problem, desc)
     shape = gemm_shape(problem)
     host_knobs = desc.extras.get("host_space", {})
     vector_m = tuple(int(v) for v in host_knobs.get("vector_m", (1,)))
@@ -169,6 +213,13 @@ class HostTarget(Target):
         return host_space(problem, self.describe())
 
     def to_config(self, problem, candidate: TilingCandidate) -> CompilationConfig:
+        if _is_attention(problem):
+            shape = attention_shape(problem)
+            dist, vec, red = attention_tile_lists(shape, candidate.tile_m, candidate.tile_n, candidate.vec_m,
+                                                  candidate.vec_n, candidate.vec_k, candidate.tile_k)
+            config = CompilationConfig(ATTENTION_PIPELINE, dist, vec, red)
+            config.check_against(attention_loop_types(shape))
+            return config
         shape = gemm_shape(problem)
         dist, vec, red = tile_lists(shape, candidate.tile_m, candidate.tile_n,
                                     candidate.vec_m, candidate.vec_n, candidate.vec_k)
@@ -177,6 +228,14 @@ class HostTarget(Target):
         return config
 
     def from_config(self, problem, config: CompilationConfig) -> TilingCandidate:
+        if _is_attention(problem):
+            shape = attention_shape(problem)
+            config.check_against(attention_loop_types(shape))
+            if config.pipeline != ATTENTION_PIPELINE:
+                raise ConfigError(f"host attention configs use {ATTENTION_PIPELINE}, got {config.pipeline}")
+            t = attention_group_tiles(shape, config)
+            return TilingCandidate(t["tile_m"], t["tile_n"], t["tile_k"], t["vec_m"], t["vec_n"], t["vec_k"],
+                                   parallelism=self.describe().cores)
         shape = gemm_shape(problem)
         config.check_against(loop_types(shape))
         if config.pipeline != PIPELINE:

@@ -58,3 +58,49 @@ def group_tiles(shape: GemmShape, config: CompilationConfig) -> dict[str, int]:
 
 def loop_types(shape: GemmShape) -> tuple[str, ...]:
     return tuple("reduction" if r == "k" else "parallel" for r in shape.loop_roles)
+
+
+# ---- attention (iree_linalg_ext.online_attention, llvm-cpu's LinalgExtTileAndVectorize) ----
+#
+# IREE 3.13 turns attention into online_attention before a spec is applied, and its CPU
+# pipeline reads three levels over the loops (batch, m, k1, k2, n), by role:
+# - distribution: batch 1, m the query tile, n the value-width tile, k1/k2 0;
+# - vector_common_parallel: batch 1, m / n the register tile, k1/k2 0;
+# - vector_reduction: k1 the head-width step (0 = whole), k2 the KV block, others 0.
+# The candidate carries the KV block in `vec_k` and the head-width step in `tile_k`.
+ATTENTION_PIPELINE = "LinalgExtTileAndVectorize"
+
+
+def attention_tile_lists(shape: GemmShape, tile_m: int, tile_n: int, vec_m: int, vec_n: int, vec_k: int,
+                         head_step: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    distribution, parallel, reduction = [], [], []
+    for role, inner in zip(shape.loop_roles, shape.loop_is_inner):
+        if role in ("k", "k1"):
+            distribution.append(0)
+            parallel.append(0)
+            step = vec_k if role == "k" else (0 if head_step >= shape.head_dim else head_step)
+            reduction.append(step if inner else 1)
+        elif role == "batch" or not inner:
+            distribution.append(1)
+            parallel.append(1)
+            reduction.append(0)
+        else:
+            dist, vec = (tile_m, vec_m) if role == "m" else (tile_n, vec_n)
+            distribution.append(dist)
+            parallel.append(min(vec, dist))
+            reduction.append(0)
+    return tuple(distribution), tuple(parallel), tuple(reduction)
+
+
+def attention_group_tiles(shape: GemmShape, config: CompilationConfig) -> dict[str, int]:
+    """Inverse of `attention_tile_lists` (an absent m loop, as in decode, reads as 1)."""
+    out = group_tiles(shape, config)
+    out["tile_k"] = shape.head_dim
+    for i, (role, inner) in enumerate(zip(shape.loop_roles, shape.loop_is_inner)):
+        if inner and role == "k1":
+            out["tile_k"] = config.vector_reduction[i] or shape.head_dim
+    return out
+
+
+def attention_loop_types(shape: GemmShape) -> tuple[str, ...]:
+    return tuple("reduction" if r in ("k", "k1") else "parallel" for r in shape.loop_roles)

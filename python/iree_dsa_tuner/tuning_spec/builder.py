@@ -3,8 +3,10 @@
 Layout of every spec (what IREE 3.13's MaterializeUserConfigs expects):
   module {transform.with_named_sequence, iree_codegen.tuning_spec_with_default_entrypoint}
     @apply_op_config(op, config)    annotate op "compilation_info" = config
-    @match_<dispatch>(op)           match.contraction|convolution + dims_equal per group,
-                                    yields (op, compilation_info)
+    @match_<dispatch>(op)           match.contraction|convolution|online_attention + dims_equal
+                                    per group, yields (op, compilation_info)
+Attention is matched as `online_attention`: IREE 3.13 rewrites attention into it before a
+spec is applied, and a matcher on `iree_linalg_ext.attention` silently matches nothing.
     @__kernel_config(variant)       one transform.foreach_match over all matchers
 The spec is verified by the bindings before it is printed.
 """
@@ -19,7 +21,7 @@ from iree.compiler.dialects import preprocessing_transform as match_ops
 from iree.compiler.dialects import transform
 
 from ..ir.discovery import CONTRACTION_GROUPS, CONVOLUTION_GROUPS
-from ..core.problems import ContractionProblem, ConvolutionProblem, RootOpProblem
+from ..core.problems import AttentionProblem, ContractionProblem, ConvolutionProblem, RootOpProblem
 from ..core.config import CompilationConfig, ConfigError
 
 ENTRY_POINT = "__kernel_config"
@@ -52,6 +54,34 @@ def _element_type(text: str) -> ir.Type:
     return ir.Type.parse(text)
 
 
+# online_attention's results, in the matcher's order.
+_ONLINE_ATTENTION_GROUPS = ("batch", "m", "n", "k1", "k2")
+
+
+def _online_attention_maps(problem: AttentionProblem) -> list[ir.AffineMap]:
+    """Q, K, V, scale, O, max, sum: the row max and row sum are O without its value-width loops."""
+    maps = [ir.AffineMapAttr(ir.Attribute.parse(m)).value for m in problem.indexing_maps]
+    if len(maps) != 5:
+        raise SpecError(f"{problem.dispatch}: masked attention is not tuned (the matcher takes unmasked ops)")
+    out = maps[4]
+    value_loops = set(problem.dim_groups.get("n", ()))
+    row = [e for e in out.results if not (isinstance(e, ir.AffineDimExpr) and e.position in value_loops)]
+    row_map = ir.AffineMap.get(out.n_dims, out.n_symbols, row)
+    return maps + [row_map, row_map]
+
+
+def _match_online_attention(problem: AttentionProblem, op):
+    i64_param = transform.ParamType.get(ir.IntegerType.get_signless(64))
+    element = _element_type(problem.lhs_type)
+    # The online form accumulates the output, the row max and the row sum in f32.
+    accumulator = ir.F32Type.get()
+    matched = match_ops.MatchOnlineAttentionOp(
+        *([i64_param] * 5), op, element, _element_type(problem.rhs_type), _element_type(problem.inputs[2].element_type),
+        element, accumulator, accumulator, accumulator,
+        ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in _online_attention_maps(problem)]))
+    return matched, [problem.sizes()[g] for g in _ONLINE_ATTENTION_GROUPS]
+
+
 def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, any_param) -> None:
     name = matcher_name(problem.dispatch)
     seq = transform.NamedSequenceOp(
@@ -62,7 +92,9 @@ def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, an
         op = seq.bodyTarget
         maps = [ir.AffineMapAttr(ir.Attribute.parse(m)).value for m in problem.indexing_maps]
         types = (_element_type(problem.lhs_type), _element_type(problem.rhs_type), _element_type(problem.out_type))
-        if isinstance(problem, ContractionProblem):
+        if isinstance(problem, AttentionProblem):
+            matched, expected = _match_online_attention(problem, op)
+        elif isinstance(problem, ContractionProblem):
             matched = match_ops.MatchContractionOp(op, *types, indexing_maps=maps)
             groups = CONTRACTION_GROUPS
             expected = [problem.sizes()[g] for g in groups]
@@ -128,7 +160,7 @@ def prepare_entries(problems: list[RootOpProblem], configs: dict[str, Compilatio
         if problem.dispatch not in configs:
             continue
         config = configs[problem.dispatch]
-        if not isinstance(problem, (ContractionProblem, ConvolutionProblem)):
+        if not isinstance(problem, (ContractionProblem, ConvolutionProblem, AttentionProblem)):
             raise SpecError(f"{problem.dispatch}: {problem.kind} dispatches cannot be tuned")
         try:
             config.check_against(problem.loop_types)

@@ -30,6 +30,7 @@ _MATCH_KIND = {
     "transform.iree.match.contraction": "contraction",
     "transform.iree.match.convolution": "convolution",
     "transform.iree.match.attention": "attention",
+    "transform.iree.match.online_attention": "attention",
 }
 
 

@@ -7,7 +7,8 @@ ONNX become linalg on tensors) and named ops are generalised
 - contractions (a body that multiplies the inputs and adds into the output,
   with optional casts) with `np.einsum`;
 - everything else by evaluating the body over the iteration space with
-  broadcasting, reductions folded with the body's combiner.
+  broadcasting, reductions folded with the body's combiner;
+- `iree_linalg_ext.attention` (unmasked) as softmax(scale Q K^T) V.
 Maps must be projected permutations (convolution windows `d1 + d3` are not);
 any op outside this subset raises `NotEvaluable`, and `verify` then says the
 reference was IREE's default build instead.
@@ -340,6 +341,43 @@ def _eval_body_single(op, env, outer):
     raise NotEvaluable(f"{name} in a reduction body")
 
 
+def _eval_attention(op: ir.Operation, values: dict) -> np.ndarray:
+    """`iree_linalg_ext.attention`: softmax(scale * Q K^T over the keys) V, in float64.
+
+    The loop groups come from the maps: k1 (head width) is in Q and K only, k2 (keys)
+    in K and V only, n (value width) in V and the output only; the rest index all.
+    A mask operand, or a score region that does more than yield the score, is not covered.
+    """
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    n_in = len(op.operands) - len(op.results)
+    if n_in != 4 or len(maps) != 5:
+        raise NotEvaluable("masked attention")
+    body = [o.operation for o in op.regions[0].blocks[0].operations]
+    if len(body) != 1 or body[0].name != "iree_linalg_ext.yield" \
+            or body[0].operands[0] != op.regions[0].blocks[0].arguments[0]:
+        raise NotEvaluable("attention with a score modification region")
+    q_dims, k_dims, v_dims, _, o_dims = (_map_dims(m) for m in maps)
+    if any(not isinstance(d, int) for dims in (q_dims, k_dims, v_dims, o_dims) for d in dims):
+        raise NotEvaluable("attention maps that are not projected permutations")
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    key_loops = [d for d in k_dims if d in v_dims and d not in q_dims]
+    score_dims = [d for d in range(maps[0].n_dims) if (d in q_dims and d not in k_dims) or
+                  (d in q_dims and d in k_dims and d in o_dims) or d in key_loops]
+
+    def sub(dims):
+        return "".join(letters[d] for d in dims)
+
+    q, k, v = (np.asarray(values[x], dtype=np.float64) for x in list(op.operands)[:3])
+    scale = float(np.asarray(values[op.operands[3]]))
+    scores = np.einsum(f"{sub(q_dims)},{sub(k_dims)}->{sub(score_dims)}", q, k) * scale
+    axes = tuple(score_dims.index(d) for d in key_loops)
+    scores = scores - scores.max(axis=axes, keepdims=True)
+    weights = np.exp(scores)
+    weights /= weights.sum(axis=axes, keepdims=True)
+    out = np.einsum(f"{sub(score_dims)},{sub(v_dims)}->{sub(o_dims)}", weights, v)
+    return _as_type(out, _element(str(op.results[0].type)))
+
+
 def _tensor_shape(value: ir.Value) -> tuple[int, ...]:
     t = value.type.maybe_downcast() if hasattr(value.type, "maybe_downcast") else value.type
     return tuple(t.shape) if isinstance(t, ir.ShapedType) else ()
@@ -386,6 +424,8 @@ class NumpyModel:
                 return [values[v] for v in op.operands]
             if name == "linalg.generic":
                 values[op.results[0]] = _eval_generic(op, values)
+            elif name == "iree_linalg_ext.attention":
+                values[op.results[0]] = _eval_attention(op, values)
             elif name == "tensor.empty":
                 element = _element(str(op.results[0].type))
                 values[op.results[0]] = np.zeros(_tensor_shape(op.results[0]),

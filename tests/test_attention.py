@@ -1,0 +1,85 @@
+"""Attention: the host's space for online_attention, its spec, its numpy reference, and tune."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import iree_dsa_tuner
+from iree_dsa_tuner.core.problems import AttentionProblem, is_tunable
+from iree_dsa_tuner.core.shape import attention_shape
+from iree_dsa_tuner.ir import compile_model
+from iree_dsa_tuner.search.cost_view import CostView
+from iree_dsa_tuner.search.options import TuneOptions
+from iree_dsa_tuner.targets import get_target
+from iree_dsa_tuner.tuning_spec.reference import NumpyModel
+
+INPUTS = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs"
+ATTENTION = INPUTS / "attention.mlir"  # 8 heads, 50 queries, 64 keys, head and value width 32
+
+
+@pytest.fixture(scope="module")
+def host():
+    return get_target("host")
+
+
+@pytest.fixture(scope="module")
+def problem(host):
+    (p,) = compile_model(ATTENTION, host.compile_flags).problems()
+    return p
+
+
+def test_numpy_reference_is_softmax_attention():
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal(s).astype(np.float32) for s in ((8, 50, 32), (8, 64, 32), (8, 64, 32)))
+    (out,) = NumpyModel(ATTENTION.read_text())("attention", q, k, v)
+    scores = np.einsum("bqd,bkd->bqk", q.astype(np.float64), k) * 0.1767767
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    expected = (weights / weights.sum(-1, keepdims=True)) @ v
+    np.testing.assert_allclose(out, expected, rtol=1e-6, atol=1e-6)
+
+
+def test_attention_is_tunable_with_its_own_shape(problem):
+    assert isinstance(problem, AttentionProblem) and is_tunable(problem)
+    shape = attention_shape(problem)
+    assert (shape.batch, shape.m, shape.k, shape.n, shape.head_dim) == (8, 50, 64, 32, 32)
+    # Q K^T and P V: 2 x 8 x 50 x 64 x (32 + 32) flops, the problem's own count.
+    assert 2 * shape.macs == problem.flops
+
+
+def test_space_keeps_the_head_whole_and_configs_round_trip(host, problem):
+    space = host.space(problem)
+    assert space.choices["tile_k"] == (32,)  # k1 stepping miscomputes in IREE 3.13
+    view = CostView(problem, host)
+    assert view.ranked, "the funnel left nothing"
+    limit = host.describe().max_vector_elements
+    for c in view.legal:
+        # The widest vector: the score block (query rows x KV block) times the head width.
+        assert c.vec_m * c.vec_k * max(32, min(c.vec_n, c.tile_n)) < limit
+    for c in view.ranked[:5]:
+        config = host.to_config(problem, c)
+        assert config.pipeline == "LinalgExtTileAndVectorize"
+        assert config.vector_reduction[2] == 0 and config.vector_reduction[3] == c.vec_k  # (b, m, k1, k2, n)
+        assert host.from_config(problem, config) == c
+
+
+def test_a_target_without_an_attention_space_skips_it_with_the_reason():
+    result = iree_dsa_tuner.tune(ATTENTION, "dsa-e1", TuneOptions(budget=2))
+    assert not result.dispatches
+    (skipped,) = result.skipped
+    assert skipped["kind"] == "attention" and "no attention space" in skipped["reason"]
+
+
+@pytest.mark.slow
+def test_tune_host_attention_writes_a_verified_online_attention_spec(host):
+    result = iree_dsa_tuner.tune(ATTENTION, host, TuneOptions(budget=4, repetitions=3))
+    (dispatch,) = result.dispatches
+    assert dispatch.default_us and dispatch.measured >= 1
+    if dispatch.to_json()["chosen"] == "tuned":
+        assert "transform.iree.match.online_attention" in result.spec_text
+        assert result.verified and result.verification() == "every config applied, numerics match"
+        assert [(n["checked"], n["ok"], n["reference"]) for n in result.numerics] == [(True, True, "numpy")]
+    else:  # nothing beat the default on this machine: no spec, and it says why
+        assert not result.spec_text and dispatch.to_json()["note"]
