@@ -1,8 +1,19 @@
-"""How well the host cost model ranks candidates, before and after calibration.
+"""How well the L0 cost model ranks candidates, before and after calibration.
 
-    python bench/cost_model_fidelity.py [--shape NAME ...] [--json OUT]
-    python bench/cost_model_fidelity.py --quick     # one tiny shape, smoke mode
+    python bench/cost_model_fidelity.py [--part dsa|host|both] [--shape NAME ...] [--json OUT]
+    python bench/cost_model_fidelity.py --quick     # one tiny shape per part, smoke mode
 
+dsa part (dsa-e1, the basket of bench/search_efficiency.py, or --dsa-shape): per
+dispatch, the 32 legal candidates with the best L0 estimates plus 16 other legal
+ones drawn at random (seeded) are measured by the DSA runner (`dsa-sim`, the
+plugin's event simulator, which shares no formula with the L0 model). Figures:
+Spearman(L0 estimate, simulated time) on that set, and whether the simulator's best
+of the set is among L0's top 5; before = L0 as shipped; held-out = the driver's
+`fit_calibration` (the L0 term weights the tuner refits after every tune) fitted on
+every *other* dispatch's simulated set, i.e. what a new dispatch sees after earlier
+tunes calibrated L0 on the simulator.
+
+host part:
 Per host shape, a fixed candidate set -- the 16 legal candidates with the best
 uncalibrated estimates plus 8 other legal ones drawn at random (seeded) -- is
 measured once with the host runner (iree-benchmark-module, one thread) and
@@ -144,10 +155,80 @@ def print_results(results: list[dict]) -> dict:
     return summary
 
 
+DSA_TARGET = "dsa-e1"
+QUICK_DSA_SHAPES = ("f32_kn_1x256x512",)
+
+
+def dsa_shape(entry, model: Path, target, args) -> dict:
+    from iree_dsa_tuner import compile_model
+    from iree_dsa_tuner.runners import RunnerOptions
+
+    artifacts = compile_model(model, target.compile_flags)
+    problem = common.root_problem(artifacts)
+    view = common.cost_view_class()(problem, target, None)
+    candidates = pick_candidates(view, args.dsa_top, args.dsa_extra, args.seed)
+    runner = target.make_runner(artifacts, RunnerOptions())
+    times_us, terms = {}, {}
+    started = time.perf_counter()
+    for c in candidates:
+        m = runner.measure(problem, target.to_config(problem, c))
+        times_us[c] = m.median_us if m.ok else None
+        if m.ok:
+            terms[c] = view.terms(c)
+    return {"name": entry.name, "label": entry.label, "problem": problem, "candidates": candidates,
+            "times_us": times_us, "terms": terms, "measure_s": time.perf_counter() - started,
+            "failed": sum(1 for t in times_us.values() if t is None),
+            "before": ranking_fidelity(candidates, times_us, view)}
+
+
+def print_dsa(results: list[dict]) -> dict:
+    rows = []
+    for r in results:
+        b, h = _cell(r["before"]), _cell(r.get("after_held_out", {}))
+        rows.append([r["label"], len(r["candidates"]) - r["failed"], *b, *h, f"{r['measure_s']:.1f}"])
+    common.print_table(["dispatch", "simulated", "rho L0", "sim best in L0 top5", "rho held-out",
+                        "top5 held-out", "sim s"], rows,
+                       title=f"{DSA_TARGET}: Spearman(L0 estimate, event-simulated time) and 'the simulator's best "
+                             "in L0's top 5'; held-out = L0 with the driver's calibration fitted on the other dispatches")
+    summary = {}
+    for key in ("before", "after_held_out"):
+        rhos = [r[key]["spearman"] for r in results if r.get(key) and r[key].get("spearman") is not None]
+        top5 = sum(1 for r in results if r.get(key) and r[key].get("best_in_top5"))
+        summary[key] = {"median_spearman": common.median(rhos) if rhos else None, "top5": top5,
+                        "shapes": len(results)}
+    common.print_table(["ranking", "median rho", "sim best in L0 top 5"],
+                       [[k, common.fmt(v["median_spearman"], ".2f"), f"{v['top5']}/{v['shapes']}"]
+                        for k, v in summary.items()], title=f"{DSA_TARGET} summary (issue 11 target: median rho >= 0.8)")
+    return summary
+
+
+def dsa_part(args, work: Path) -> dict:
+    from iree_dsa_tuner.targets import get_target
+
+    target = get_target(DSA_TARGET)
+    entries = common.select_entries(args.dsa_shape, args.quick, QUICK_DSA_SHAPES)
+    models = common.write_models(entries, work / "dsa-models")
+    results = []
+    for n, entry in enumerate(entries, start=1):
+        common.progress(f"[dsa {n}/{len(entries)}] {entry.label}: simulating {args.dsa_top}+{args.dsa_extra} candidates")
+        results.append(dsa_shape(entry, models[entry.name], target, args))
+    held_out(results, target)
+    summary = print_dsa(results)
+    return {"target": DSA_TARGET, "summary": summary,
+            "shapes": [{**{k: v for k, v in r.items() if k not in ("problem", "candidates", "times_us", "terms")},
+                        "measurements": [{"candidate": c.to_json(), "time_us": r["times_us"][c]}
+                                         for c in r["candidates"]]} for r in results]}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--part", choices=("dsa", "host", "both"), default="both")
     parser.add_argument("--shape", action="append", default=[], metavar="NAME",
                         help=f"host shapes (default {', '.join(DEFAULT_SHAPES)})")
+    parser.add_argument("--dsa-shape", action="append", default=[], metavar="NAME",
+                        help="dsa part: only these basket entries (default: the whole basket)")
+    parser.add_argument("--dsa-top", type=int, default=32, help="dsa: candidates with the best L0 estimates")
+    parser.add_argument("--dsa-extra", type=int, default=16, help="dsa: random other legal candidates")
     parser.add_argument("--quick", action="store_true", help="smoke mode: one tiny shape, 6 + 2 candidates")
     parser.add_argument("--top", type=int, default=16, help="candidates with the best estimates (default 16)")
     parser.add_argument("--extra", type=int, default=8, help="random other legal candidates (default 8)")
@@ -158,30 +239,40 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.top, args.extra, args.budget, args.repetitions = min(args.top, 6), min(args.extra, 2), min(args.budget, 6), 1
+        args.dsa_top, args.dsa_extra = min(args.dsa_top, 12), min(args.dsa_extra, 4)
 
+    machine = common.print_header("bench/cost_model_fidelity.py: L0 cost model ranking, before/after calibration")
+    document = {"bench": "cost_model_fidelity", "machine": machine, "args": vars(args)}
+    with tempfile.TemporaryDirectory(prefix="fidelity-") as tmp:
+        if args.part in ("dsa", "both"):
+            document["dsa"] = dsa_part(args, Path(tmp))
+        if args.part in ("host", "both"):
+            document.update(host_part(args, Path(tmp)))
+    common.write_json(args.json, document)
+    return 0
+
+
+def host_part(args, work: Path) -> dict:
     from iree_dsa_tuner.db import TuningDatabase
     from iree_dsa_tuner.targets import get_target
 
-    machine = common.print_header("bench/cost_model_fidelity.py: host cost model ranking, before/after calibration")
     names = args.shape or list(QUICK_SHAPES if args.quick else DEFAULT_SHAPES)
     entries = [common.gen_basket.find_entry(n) for n in names]
     target = get_target("host")
     results = []
-    with tempfile.TemporaryDirectory(prefix="fidelity-") as tmp:
-        models = common.write_models(entries, Path(tmp) / "models")
-        with TuningDatabase(Path(tmp) / "tuning.sqlite") as db:
-            for n, entry in enumerate(entries, start=1):
-                common.progress(f"[{n}/{len(entries)}] {entry.label}: measuring {args.top}+{args.extra} candidates")
-                results.append(measure_shape(entry, models[entry.name], target, db, args))
+    models = common.write_models(entries, work / "models")
+    with TuningDatabase(work / "tuning.sqlite") as db:
+        for n, entry in enumerate(entries, start=1):
+            common.progress(f"[{n}/{len(entries)}] {entry.label}: measuring {args.top}+{args.extra} candidates")
+            results.append(measure_shape(entry, models[entry.name], target, db, args))
     held_out(results, target)
     summary = print_results(results)
-    common.write_json(args.json, {
-        "bench": "cost_model_fidelity", "machine": machine, "args": vars(args), "summary": summary,
+    return {
+        "summary": summary,
         "shapes": [{**{k: v for k, v in r.items() if k not in ("problem", "candidates", "times_us", "terms")},
                     "measurements": [{"candidate": c.to_json(), "time_us": r["times_us"][c]} for c in r["candidates"]]}
                    for r in results],
-    })
-    return 0
+    }
 
 
 if __name__ == "__main__":

@@ -3,10 +3,12 @@
     python bench/search_efficiency.py [--part dsa|host|both] [--json OUT]
     python bench/search_efficiency.py --quick       # one tiny shape per part, smoke mode
 
-(a) dsa-e1, the whole basket. The exact exhaustive optimum comes from the
-    vectorised timing model (`simulate_columns`) over every legal candidate of
-    `target.space(problem)` (legal = not removed by the funnel's legality stage);
-    the optimum is checked against the DSA runner (`dsa-sim`) once. Then `pruned`,
+(a) dsa-e1, the whole basket (or --shape). The exhaustive optimum comes from the
+    plugin's event simulator (`iree_dsa_plugin.eventsim`, the `dsa-sim` runner's
+    measurement, independent of the L0 model) over every legal candidate of
+    `target.space(problem)` that fits the scratchpad (legal = not removed by the
+    funnel's legality stage; a candidate whose buffers overflow the scratchpad cannot
+    run at all); the optimum is checked against the DSA runner once. Then `pruned`,
     `random` and `evolutionary` run through `iree_dsa_tuner.tune` with the DSA runner
     (no database, no spec verification) at equal budgets: 16 measurements and 1% of
     the space.
@@ -91,10 +93,28 @@ def budgets_for(space_size: int, fixed: list[int], cap: int) -> dict[str, int]:
 
 # ---- (a) dsa-e1 ----------------------------------------------------------------------
 
-def dsa_part(entries, work: Path, args) -> dict:
-    from iree_dsa_plugin.timing import simulate_columns
-    from iree_dsa_tuner import compile_model
+def simulated_seconds(desc, problem, space, columns, indices) -> np.ndarray:
+    """Event-simulated seconds of the candidates at `indices` (inf elsewhere)."""
+    from iree_dsa_plugin.eventsim import simulate
+
+    seconds = np.full(space.size, np.inf)
+    for n, i in enumerate(indices, start=1):
+        seconds[i] = simulate(desc, problem, space.candidate(columns, int(i))).seconds
+        if n % 2000 == 0:
+            common.progress(f"    {n}/{len(indices)} simulated")
+    return seconds
+
+
+def fits_scratchpad(desc, problem, columns) -> np.ndarray:
+    """Candidates whose buffers the scratchpad can hold (overflow cannot run at all)."""
     from iree_dsa_tuner.core.shape import gemm_shape
+    from iree_dsa_tuner.costmodel import tile_geometry
+
+    return tile_geometry(gemm_shape(problem), desc, columns).footprint_bytes <= desc.scratchpad_bytes
+
+
+def dsa_part(entries, work: Path, args) -> dict:
+    from iree_dsa_tuner import compile_model
     from iree_dsa_tuner.costmodel import run_funnel
     from iree_dsa_tuner.runners import RunnerOptions
     from iree_dsa_tuner.targets import get_target
@@ -111,9 +131,8 @@ def dsa_part(entries, work: Path, args) -> dict:
         space = target.space(problem)
         columns = space.columns()
         funnel = run_funnel(space, desc, columns=columns)
-        legal = legal_mask(funnel)
-        seconds = simulate_columns(desc, gemm_shape(problem), columns)["seconds"]
-        legal_seconds = np.where(legal, seconds, np.inf)
+        legal = legal_mask(funnel) & fits_scratchpad(desc, problem, columns)
+        legal_seconds = simulated_seconds(desc, problem, space, columns, np.flatnonzero(legal))
         best_index = int(np.argmin(legal_seconds))
         optimum_us = float(legal_seconds[best_index] * 1e6)
         optimum = space.candidate(columns, best_index)

@@ -11,7 +11,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [256] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [3456] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [1152] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [256, 512, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 2 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.tile_k = 64 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [256, 512, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 2 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.tile_k = 128 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_vision_layer_dispatch_1_matmul_256x1152x1152_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
