@@ -6,9 +6,8 @@
 (a) dsa-e1, the whole basket (or --shape). The exhaustive optimum comes from the
     plugin's event simulator (`iree_dsa_plugin.eventsim`, the `dsa-sim` runner's
     measurement, independent of the L0 model) over every legal candidate of
-    `target.space(problem)` that fits the scratchpad (legal = not removed by the
-    funnel's legality stage; a candidate whose buffers overflow the scratchpad cannot
-    run at all); the optimum is checked against the DSA runner once. Then `pruned`,
+    `target.space(problem)` (legal = not removed by the funnel's legality stage: the
+    set a blind strategy draws from); the optimum is checked against the DSA runner once. Then `pruned`,
     `random` and `evolutionary` run through `iree_dsa_tuner.tune` with the DSA runner
     (no database, no spec verification) at equal budgets: 16 measurements and 1% of
     the space.
@@ -105,14 +104,6 @@ def simulated_seconds(desc, problem, space, columns, indices) -> np.ndarray:
     return seconds
 
 
-def fits_scratchpad(desc, problem, columns) -> np.ndarray:
-    """Candidates whose buffers the scratchpad can hold (overflow cannot run at all)."""
-    from iree_dsa_tuner.core.shape import gemm_shape
-    from iree_dsa_tuner.costmodel import tile_geometry
-
-    return tile_geometry(gemm_shape(problem), desc, columns).footprint_bytes <= desc.scratchpad_bytes
-
-
 def dsa_part(entries, work: Path, args) -> dict:
     from iree_dsa_tuner import compile_model
     from iree_dsa_tuner.costmodel import run_funnel
@@ -131,7 +122,7 @@ def dsa_part(entries, work: Path, args) -> dict:
         space = target.space(problem)
         columns = space.columns()
         funnel = run_funnel(space, desc, columns=columns)
-        legal = legal_mask(funnel) & fits_scratchpad(desc, problem, columns)
+        legal = legal_mask(funnel)
         legal_seconds = simulated_seconds(desc, problem, space, columns, np.flatnonzero(legal))
         best_index = int(np.argmin(legal_seconds))
         optimum_us = float(legal_seconds[best_index] * 1e6)

@@ -20,12 +20,13 @@ Per core it plays the schedule of `workload.build_workload` event by event:
 Aggregation (why big shapes stay fast): cores that receive the same number of
 tiles start together and run identical schedules, so each such class is one
 simulated core standing for all of them (DRAM sharing still counts every core
-of a class). And once the whole machine's state, seen relative to the current
-slice, repeats after one slice (or one tile), every period until the next tile
-boundary (or the last tiles) is identical; the simulator then jumps over those
-periods at once, shifting pending events and adding the period's busy time for
-each. The jump is exact for this model (the skipped periods would replay the
-same events); only the timeline shows a skipped span as one "steady state" block.
+of a class). And once the leader's last windows of some period (a few slices,
+16 or 32 slices, or whole tiles) agree on their duration and on every resource's
+busy time, the pipeline has settled: the simulator jumps over the periods up to the
+next tile boundary (or the last tiles) at once, shifting pending events and adding
+each period's busy time. That is an approximation (see STEADY_RTOL): within about
+1 % of replaying every slice; the timeline shows a skipped span as one "steady
+state" interval.
 """
 
 from __future__ import annotations
