@@ -142,7 +142,8 @@ def test_numerically_wrong_proposal_never_wins_even_when_fastest(dsa):
     (d,) = report.dispatches
     (proposal,) = d.proposer.proposals
     assert proposal.status == Status.WRONG_NUMERICS and proposal.reason == "simulated mismatch"
-    fastest = min((t for t in d.trials if t.time_us is not None), key=lambda t: t.time_us)
+    # The elite template (measured first) may tie with the oracle: the proposal is among the fastest.
+    fastest = min((t for t in d.trials if t.time_us is not None), key=lambda t: (t.time_us, t.source != "proposer"))
     assert fastest.source == "proposer"  # it was the fastest measured ...
     assert fastest.reason.startswith(Status.WRONG_NUMERICS)
     assert d.best_source != "proposer"  # ... and still did not win

@@ -104,12 +104,14 @@ def summary_table(report) -> str:
         rows.append([
             d.dispatch, _fmt(d.default_us), _fmt(j["best_us"]), _fmt(j["speedup"], ".2f") + "x",
             _fmt(100 * j["roofline_fraction"] if j["roofline_fraction"] else None, ".0f") + "%",
+            _fmt(d.elite_us), _fmt(100 * j["tuned_vs_elite"] if j["tuned_vs_elite"] else None, ".0f") + "%",
             f"{d.measured}+{d.cached}c/{d.survivors}/{d.space_size}",
             "-" if fid.get("spearman") is None else f"{fid['spearman']:.2f}{'*' if fid.get('best_in_top5') else ''}",
             d.chosen, d.note,
         ])
-    table = format_table(["dispatch", "default us", "best us", "speedup", "% bound",
-                          "measured/survivors/space", "rho", "chosen", "note"], rows, right_align={1, 2, 3, 4, 5, 6})
+    table = format_table(["dispatch", "default us", "best us", "speedup", "% bound", "elite us", "tuned/elite",
+                          "measured/survivors/space", "rho", "chosen", "note"], rows,
+                         right_align={1, 2, 3, 4, 5, 6, 7, 8})
     total = report.to_json()
     lines = [table, ""]
     if total["speedup"]:
@@ -122,7 +124,8 @@ def summary_table(report) -> str:
         if d.proposer is not None and not d.note.startswith("same root op"):
             lines.append(proposer_line(d))
     lines.append("(measured+cached / funnel survivors / space; rho = Spearman of estimate vs measured, "
-                 "* = measured best in the model's top 5)")
+                 "* = measured best in the model's top 5; tuned/elite = elite us / the search's best us, "
+                 "the elite being the hand-written template of docs/ELITE.md)")
     return "\n".join(lines)
 
 

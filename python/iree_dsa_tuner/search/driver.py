@@ -1,4 +1,4 @@
-"""Search, one problem at a time: space -> funnel -> default measured -> strategy -> L2 -> best.
+"""Search, one problem at a time: space -> funnel -> default and elite measured -> strategy -> L2 -> best.
 
 `search_problems` receives the problems (from `ir`) and a `measure` function (the
 pipeline's runner behind the tuning database) and returns, per dispatch, the best
@@ -18,6 +18,7 @@ from ..core.measurement import DRIFT_THRESHOLD, WIN_MARGIN, Measurement
 from ..core.problems import is_tunable
 from ..core.status import NumericsVerdict, Status
 from ..costmodel.fidelity import fidelity, fit_calibration
+from ..space.elite import EliteRuleError, elite_candidate
 from . import get_strategy
 from .context import SearchContext, Trial
 from .cost_view import CostView
@@ -25,6 +26,7 @@ from .options import TuneOptions
 from .progress import Measured, report_measured
 from .results import DispatchResult
 from .proposer import (
+    TARGET_FRACTION,
     Proposal,
     ProposerError,
     ProposerRun,
@@ -194,15 +196,59 @@ def _single_estimate_us(problem, target, candidate) -> float | None:
         return None
 
 
-def _gated_best(work: _DispatchTuning, check) -> Trial | None:
-    """The fastest trial allowed to win: a proposal must pass gate (c) first.
+ELITE = "elite"  # the trial source of the elite template's candidate
+
+
+def _measure_elite(work: _DispatchTuning) -> None:
+    """R2.3: the elite template's candidate, measured first like any other candidate.
+
+    It goes through the same metered measure (the database records it, it counts in
+    `measured` and in the budget), so a strategy never measures it again.
+    """
+    result = work.result
+    try:
+        elite = elite_candidate(work.view.funnel.space, work.target.describe())
+    except (EliteRuleError, KeyError, ValueError) as e:  # a broken rule costs the elite, not the dispatch
+        result.elite = {"rule": "", "candidate": None, "reason": f"elite rule failed: {e}"}
+        return
+    result.elite = elite.to_json()
+    candidate = elite.candidate
+    if candidate is None:
+        return
+    if candidate not in work.view.index:
+        result.elite["reason"] = f"not legal in this space: {_illegal_reason(work, candidate)}"
+        return
+    trials = work.ctx.measure([candidate], source=ELITE)
+    if trials and trials[0].time_us is None:
+        result.elite["reason"] = f"measuring it failed: {trials[0].reason}"
+    if trials:
+        _log(work.progress, f"    elite ({elite.rule}): {candidate.short()} -> "
+                            + (f"{trials[0].time_us:.1f} us" if trials[0].time_us is not None else "failed"))
+
+
+def _illegal_reason(work: _DispatchTuning, candidate: TilingCandidate) -> str:
+    from ..costmodel import run_funnel
+    from ..space.space import candidates_to_columns
+
+    funnel = run_funnel(work.view.funnel.space, work.target.describe(), columns=candidates_to_columns([candidate]),
+                        estimator=work.target.estimator)
+    return funnel.reason_of(0)
+
+
+def _best(trials: list[Trial], skip: tuple[str, ...] = ()) -> Trial | None:
+    ok = [t for t in trials if t.time_us is not None and t.source not in skip]
+    return min(ok, key=lambda t: (t.time_us, str(t.candidate))) if ok else None
+
+
+def _gated_best(work: _DispatchTuning, check, skip: tuple[str, ...] = ()) -> Trial | None:
+    """The fastest trial allowed to win (trials from the `skip` sources aside): a proposal must pass gate (c) first.
 
     Only a proposal that would actually replace the default is checked (a compile
     and a run of the model); one that fails is excluded and the next best is taken.
     """
     excluded: set[int] = set()
     while True:
-        ok = [t for t in work.ctx.trials if t.time_us is not None and id(t) not in excluded]
+        ok = [t for t in work.ctx.trials if t.time_us is not None and id(t) not in excluded and t.source not in skip]
         if not ok:
             return None
         best = min(ok, key=lambda t: (t.time_us, str(t.candidate)))
@@ -333,6 +379,7 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         work.deadline = deadline
         work.ctx = SearchContext(view.legal, view.ranked, work.estimate_us, work.measure_batch,
                                  options.budget - reserve, seed=options.seed, incumbent_us=result.default_us)
+        _measure_elite(work)
         strategy.tune(work.ctx, options.strategy_options)
         work.l1_seconds = time.perf_counter() - t0
         seen_keys[key] = work
@@ -368,7 +415,13 @@ def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress) -> None:
     t0 = time.perf_counter()
     result.trials = work.ctx.trials
     result.fidelity = fidelity(work.ctx.trials)
-    best = _gated_best(work, gate.check) if gate is not None and gate.check is not None else work.ctx.best()
+    gated = gate is not None and gate.check is not None
+    # The search's own best and the elite are compared first (R2.3); the faster of them is the best.
+    tuned = _gated_best(work, gate.check, (ELITE,)) if gated else _best(work.ctx.trials, (ELITE,))
+    elite_trial = next((t for t in work.ctx.trials if t.source == ELITE and t.time_us is not None), None)
+    result.tuned_us = tuned.time_us if tuned is not None else None
+    result.elite_us = elite_trial.time_us if elite_trial is not None else None
+    best = elite_trial if elite_trial is not None and (tuned is None or elite_trial.time_us < tuned.time_us) else tuned
     if work.remeasure_default is not None:
         end = work.remeasure_default(problem)
         if end.ok:
@@ -379,6 +432,8 @@ def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress) -> None:
         result.best_config = work.target.to_config(problem, best.candidate)
     if best is not None and (result.default_us is None or best.time_us < (1 - WIN_MARGIN) * result.default_us):
         result.chosen = "tuned"
+        if best is elite_trial:
+            result.note = result.note or _elite_note(result)
     elif best is not None:
         result.note = result.note or ("IREE's default is as fast as anything measured; kept"
                                       + (f" (stopped early: {work.ctx.stopped})" if work.ctx.stopped else ""))
@@ -392,6 +447,17 @@ def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress) -> None:
         + (time.perf_counter() - t0)
     _log(progress, f"    {problem.dispatch} -> {result.chosen}: default {result.default_us or float('nan'):.1f} us, "
                    f"best {result.best_us or float('nan'):.1f} us" + (f" ({result.best_source})" if best else ""))
+
+
+def _elite_note(result: DispatchResult) -> str:
+    """Why the elite config ships instead of the search's best (R2.3's fall-back)."""
+    reached = result.tuned_vs_elite
+    if reached is None:
+        return "only the elite config measured successfully; it is used"
+    if reached < TARGET_FRACTION:
+        return (f"the search reached {reached:.0%} of the elite (< {TARGET_FRACTION:.0%}): "
+                "fell back to the elite config")
+    return f"the elite config is {1 / reached - 1:.1%} faster than the search's best: it is used"
 
 
 def _nothing_measured(work: _DispatchTuning) -> str:

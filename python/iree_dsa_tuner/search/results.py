@@ -38,8 +38,17 @@ class DispatchResult:
     compute_type: str = ""
     funnel: list[dict] = field(default_factory=list)  # per funnel stage: entered, left
     amdahl_share: float | None = None  # default time over the model's tuned dispatches' default time
-    best_source: str = ""  # "search" | "refine" | "proposer" (the best trial's origin)
+    best_source: str = ""  # "search" | "refine" | "proposer" | "elite" (the best trial's origin)
     proposer: ProposerRun | None = None
+    # R2.3: the hand-written elite template (space/elite.py), measured like any candidate.
+    elite_us: float | None = None
+    tuned_us: float | None = None  # the search's own best, the elite excluded
+    elite: dict | None = None  # rule, candidate, and why there is none when there is none
+
+    @property
+    def tuned_vs_elite(self) -> float | None:
+        """The search's best as a fraction of the elite's performance (elite time / tuned time)."""
+        return self.elite_us / self.tuned_us if self.elite_us and self.tuned_us else None
 
     @property
     def speedup(self) -> float | None:
@@ -73,6 +82,8 @@ class DispatchResult:
             "compute_type": self.compute_type, "funnel": self.funnel, "amdahl_share": self.amdahl_share,
             "best_source": self.best_source if self.chosen == "tuned" else "default",
             "proposer": self.proposer.to_json() if self.proposer else None,
+            "elite_us": self.elite_us, "tuned_us": self.tuned_us, "tuned_vs_elite": self.tuned_vs_elite,
+            "elite": self.elite,
             "trials": [
                 {"candidate": t.candidate.to_json(), "time_us": t.time_us, "estimate_us": t.estimate_us,
                  "source": t.source, "reason": t.reason} for t in self.trials
