@@ -192,6 +192,17 @@ def test_an_elite_slower_than_the_default_never_ships(dsa, problems):
     assert d.chosen == "default" and d.elite_us == 20.0 and d.tuned_vs_elite == 0.5
 
 
+@pytest.mark.parametrize("elite_us, other_us, asked", [(10.0, 50.0, True), (60.0, 30.0, False)])
+def test_l2_is_asked_only_below_95_percent_of_the_elite_with_elite_gap(dsa, problems, elite_us, other_us, asked):
+    hooks, _ = fake_hooks(dsa, elite_us=elite_us, other_us=other_us, default_us=100.0, seen=[])
+    requests = []
+    options = TuneOptions(budget=4, proposer=lambda request: requests.append(request) or [], proposer_budget=1,
+                          proposer_when="elite-gap")
+    d = search_problems(problems[:1], dsa, hooks, options).dispatches[0]
+    assert d.proposer.invoked is asked and bool(requests) is asked
+    assert f"L1 reached {elite_us / other_us:.0%} of the elite" in d.proposer.decision
+
+
 def test_tune_on_dsa_e1_reports_tuned_over_elite_per_dispatch(tmp_path, capsys):
     from iree_dsa_tuner.cli import main
 

@@ -67,8 +67,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--proposer-budget", type=int, default=None, metavar="N",
                    help="measurements per dispatch held back for proposals (default: budget/4, at least 1)")
     p.add_argument("--proposer-when", default="always", choices=TRIGGERS,
-                   help="always (default), or below-target: only when L1's best is under 95%% of the "
-                        "cost model's roofline bound")
+                   help="always (default); below-target: only when L1's best is under 95%% of the "
+                        "cost model's roofline bound; elite-gap: only when the search's best is under 95%% of "
+                        "the hand-written elite template's performance (docs/ELITE.md)")
     p.add_argument("--proposer-min-share", type=float, default=0.0, metavar="F",
                    help="ask the proposer only for dispatches with at least this share of the model's default "
                         "time (0..1; default 0: all); dispatches are asked in descending share")

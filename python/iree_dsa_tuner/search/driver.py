@@ -478,9 +478,11 @@ def _run_l2(work: _DispatchTuning, proposer, options: TuneOptions, strategy, hoo
     result, ctx = work.result, work.ctx
     run = ProposerRun(proposer_name(proposer), amdahl_share=result.amdahl_share)
     result.proposer = run
-    l1_best = ctx.best()
+    l1_best = _best(ctx.trials, (ELITE,)) if options.proposer_when == "elite-gap" else ctx.best()
+    elite = next((t for t in ctx.trials if t.source == ELITE and t.time_us is not None), None)
     invoke, run.decision = should_invoke(options.proposer_when, result.amdahl_share, options.proposer_min_share,
-                                         l1_best.time_us if l1_best else None, result.bound_us)
+                                         l1_best.time_us if l1_best else None, result.bound_us,
+                                         elite.time_us if elite else None)
     ctx.budget = options.budget
     if not invoke:
         _log(work.progress, f"{result.dispatch}: proposer not asked ({run.decision})")

@@ -46,9 +46,10 @@ from ..core.status import NumericsVerdict, Status  # noqa: F401  (NumericsVerdic
 PROPOSER_TIMEOUT_S = 60.0
 
 # When L2 is asked (R3.4). "below-target": only when L1's best reaches less than
-# TARGET_FRACTION of the cost model's roofline bound (bound / best < 0.95); the roofline
-# stands in for "hand-written", which the tuner does not have.
-TRIGGERS = ("always", "below-target")
+# TARGET_FRACTION of the cost model's roofline bound (bound / best < 0.95). "elite-gap":
+# only when the search's own best reaches less than TARGET_FRACTION of the hand-written
+# elite template's performance (elite / best < 0.95; space/elite.py).
+TRIGGERS = ("always", "below-target", "elite-gap")
 TARGET_FRACTION = 0.95
 
 class ProposerError(RuntimeError):
@@ -217,8 +218,11 @@ class ProposerRun:
 
 
 def should_invoke(when: str, share: float | None, min_share: float, l1_best_us: float | None,
-                  bound_us: float | None) -> tuple[bool, str]:
-    """(ask the proposer?, why) under the trigger and the Amdahl threshold."""
+                  bound_us: float | None, elite_us: float | None = None) -> tuple[bool, str]:
+    """(ask the proposer?, why) under the trigger and the Amdahl threshold.
+
+    For "elite-gap", `l1_best_us` is the search's own best (the elite's trial aside).
+    """
     if when not in TRIGGERS:
         raise ValueError(f"unknown proposer trigger {when!r}; choose from {', '.join(TRIGGERS)}")
     if share is not None and share < min_share:
@@ -228,6 +232,13 @@ def should_invoke(when: str, share: float | None, min_share: float, l1_best_us: 
         if reached >= TARGET_FRACTION:
             return False, f"L1 reached {reached:.0%} of the roofline bound (>= {TARGET_FRACTION:.0%})"
         return True, f"L1 reached {reached:.0%} of the roofline bound (< {TARGET_FRACTION:.0%})"
+    if when == "elite-gap" and l1_best_us and elite_us:
+        reached = elite_us / l1_best_us
+        if reached >= TARGET_FRACTION:
+            return False, f"L1 reached {reached:.0%} of the elite (>= {TARGET_FRACTION:.0%})"
+        return True, f"L1 reached {reached:.0%} of the elite (< {TARGET_FRACTION:.0%})"
+    if when == "elite-gap":
+        return True, "no L1 result or measured elite to compare"
     return True, "always" if when == "always" else "no L1 result to compare with the bound"
 
 
