@@ -32,10 +32,10 @@ SNAP_MODES = ("nearest", "down", "up")
 # Names an expression may read besides the knobs (elite.toml's header lists them).
 DESCRIPTION_NAMES = ("cores", "mac_m", "mac_n", "mac_k", "vector_widths_min", "vector_widths_max",
                      "scratchpad_bytes", "shared_bytes", "accumulator_bytes", "max_vector_elements",
-                     "min_dma_bytes", "scale_bytes")
+                     "min_dma_bytes", "scale_bytes", "dram_bytes_per_s", "dma_port_bytes_per_s", "ridge")
 CPU_MODEL_NAMES = ("vector_registers", "load_ports", "fma_latency_cycles", "unroll_budget")
 PROBLEM_NAMES = ("batch", "m", "n", "k", "m_outer", "n_outer", "k_outer", "head_dim", "lhs_bytes", "rhs_bytes",
-                 "out_bytes", "has_consumer", "quantised", "quant_group")
+                 "out_bytes", "has_consumer", "quantised", "quant_group", "intensity")
 KNOWN_NAMES = frozenset(DESCRIPTION_NAMES + CPU_MODEL_NAMES + PROBLEM_NAMES + KNOBS)
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -79,6 +79,9 @@ class Expression:
         elif isinstance(node, ast.BoolOp):
             for value in node.values:
                 self._check(value)
+        elif isinstance(node, ast.IfExp):
+            for value in (node.test, node.body, node.orelse):
+                self._check(value)
         elif isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
             for value in (node.left, *node.comparators):
                 self._check(value)
@@ -88,7 +91,7 @@ class Expression:
                 self._check(arg)
         else:
             raise EliteRuleError(f"{self.where}: {type(node).__name__} is not allowed in {self.text!r} "
-                                 f"(arithmetic, comparisons, and/or/not, {', '.join(_FUNCTIONS)})")
+                                 f"(arithmetic, comparisons, and/or/not, a if b else c, {', '.join(_FUNCTIONS)})")
 
     def __call__(self, env: dict[str, float]):
         return self._eval(self._tree, env)
@@ -108,6 +111,8 @@ class Expression:
         if isinstance(node, ast.UnaryOp):
             value = self._eval(node.operand, env)
             return -value if isinstance(node.op, ast.USub) else (not value)
+        if isinstance(node, ast.IfExp):
+            return self._eval(node.body if self._eval(node.test, env) else node.orelse, env)
         if isinstance(node, ast.BoolOp):
             values = (self._eval(v, env) for v in node.values)
             return all(values) if isinstance(node.op, ast.And) else any(values)
@@ -254,11 +259,14 @@ def _environment(shape, description) -> dict[str, float]:
         "scratchpad_bytes": description.scratchpad_bytes, "shared_bytes": description.shared_bytes,
         "accumulator_bytes": description.accumulator_bytes, "max_vector_elements": description.max_vector_elements,
         "min_dma_bytes": description.min_dma_bytes, "scale_bytes": description.scale_bytes,
+        "dram_bytes_per_s": description.dram_bytes_per_s, "dma_port_bytes_per_s": description.dma_port_bytes_per_s,
+        "ridge": description.ridge(compute_type),
         "batch": shape.batch, "m": shape.inner("m"), "n": shape.inner("n"), "k": shape.inner("k"),
         "m_outer": shape.outer("m"), "n_outer": shape.outer("n"), "k_outer": shape.outer("k"),
         "head_dim": shape.head_dim, "lhs_bytes": shape.lhs_bytes, "rhs_bytes": shape.rhs_bytes,
         "out_bytes": shape.out_bytes, "has_consumer": int(shape.has_consumer),
         "quantised": int(shape.quantised), "quant_group": shape.quant_group,
+        "intensity": shape.ops / shape.compulsory_bytes if shape.compulsory_bytes else 0.0,
     }
     cpu = getattr(description, "cpu", None)
     if cpu is not None:
