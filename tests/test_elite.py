@@ -79,6 +79,7 @@ def test_the_dsa_elite_is_legal_full_mac_steps_double_buffered_on_every_core(dsa
     simple_gemm(1, 2048, 2048, "f32"),
     simple_gemm(50, 1024, 4096, "f32"),
     simple_gemm(256, 512, 256, "f32"),
+    simple_gemm(2048, 1, 2048, "f32"),
     attention(24, 16, 64, 300, 64),
     attention(8, 50, 32, 64, 32),
 ], ids=lambda s: s.label())
