@@ -11,7 +11,10 @@ Spearman(L0 estimate, simulated time) on that set, and whether the simulator's b
 of the set is among L0's top 5; before = L0 as shipped; held-out = the driver's
 `fit_calibration` (the L0 term weights the tuner refits after every tune) fitted on
 every *other* dispatch's simulated set, i.e. what a new dispatch sees after earlier
-tunes calibrated L0 on the simulator.
+tunes calibrated L0 on the simulator. --fit also tries L0's
+`[l0] dma_run_overhead_bytes` (DRAM bytes lost per contiguous run a DMA step
+reads) over a grid on the same simulated sets and prints the value with the best
+median Spearman, the number to store in the target's description file.
 
 host part:
 Per host shape, a fixed candidate set -- the 16 legal candidates with the best
@@ -181,14 +184,14 @@ def dsa_shape(entry, model: Path, target, args) -> dict:
             "before": ranking_fidelity(candidates, times_us, view)}
 
 
-def print_dsa(results: list[dict]) -> dict:
+def print_dsa(results: list[dict], name: str) -> dict:
     rows = []
     for r in results:
         b, h = _cell(r["before"]), _cell(r.get("after_held_out", {}))
         rows.append([r["label"], len(r["candidates"]) - r["failed"], *b, *h, f"{r['measure_s']:.1f}"])
     common.print_table(["dispatch", "simulated", "rho L0", "sim best in L0 top5", "rho held-out",
                         "top5 held-out", "sim s"], rows,
-                       title=f"{DSA_TARGET}: Spearman(L0 estimate, event-simulated time) and 'the simulator's best "
+                       title=f"{name}: Spearman(L0 estimate, event-simulated time) and 'the simulator's best "
                              "in L0's top 5'; held-out = L0 with the driver's calibration fitted on the other dispatches")
     summary = {}
     for key in ("before", "after_held_out"):
@@ -198,14 +201,49 @@ def print_dsa(results: list[dict]) -> dict:
                         "shapes": len(results)}
     common.print_table(["ranking", "median rho", "sim best in L0 top 5"],
                        [[k, common.fmt(v["median_spearman"], ".2f"), f"{v['top5']}/{v['shapes']}"]
-                        for k, v in summary.items()], title=f"{DSA_TARGET} summary (issue 11 target: median rho >= 0.8)")
+                        for k, v in summary.items()], title=f"{name} summary (issue 11 target: median rho >= 0.8)")
     return summary
+
+
+RUN_OVERHEAD_GRID = (0, 16, 32, 64, 128, 256, 512)
+
+
+def fit_run_overhead(results: list[dict], target) -> dict:
+    """Median Spearman and top-5 hits of L0 with each run overhead of the grid, on the simulated sets."""
+    from iree_dsa_tuner.core.shape import gemm_shape
+    from iree_dsa_tuner.costmodel import tile_geometry
+    from iree_dsa_tuner.search.context import Trial
+    from iree_dsa_tuner.space.space import candidates_to_columns
+
+    fidelity, _ = common.fidelity_functions()
+    desc = target.describe()
+    rows, table = [], {}
+    for value in RUN_OVERHEAD_GRID:
+        variant = desc.with_changes(extras={**desc.extras, "l0": {**desc.extras.get("l0", {}),
+                                                                  "dma_run_overhead_bytes": value}})
+        rhos, hits = [], 0
+        for r in results:
+            ok = [c for c in r["candidates"] if r["times_us"].get(c) is not None]
+            shape = gemm_shape(r["problem"])
+            cols = candidates_to_columns(ok)
+            est = target.estimator(shape, variant, cols, tile_geometry(shape, variant, cols)).total_s * 1e6
+            fid = fidelity([Trial(c, r["times_us"][c], float(e)) for c, e in zip(ok, est)])
+            if fid.get("spearman") is not None:
+                rhos.append(fid["spearman"])
+            hits += bool(fid.get("best_in_top5"))
+        table[value] = {"median_spearman": common.median(rhos), "top5": hits}
+        rows.append([value, f"{common.median(rhos):.2f}", f"{hits}/{len(results)}"])
+    best = max(RUN_OVERHEAD_GRID, key=lambda v: (table[v]["median_spearman"], table[v]["top5"], -v))
+    common.print_table(["dma_run_overhead_bytes", "median rho", "sim best in L0 top 5"], rows,
+                       title=f"{target.name}: L0's DRAM bytes lost per contiguous run, fitted to the simulator")
+    print(f"\nbest: dma_run_overhead_bytes = {best}  (the [l0] table of {desc.source})")
+    return {"grid": table, "best": best}
 
 
 def dsa_part(args, work: Path) -> dict:
     from iree_dsa_tuner.targets import get_target
 
-    target = get_target(DSA_TARGET)
+    target = get_target(args.dsa_target)
     entries = common.select_entries(args.dsa_shape, args.quick, QUICK_DSA_SHAPES)
     models = common.write_models(entries, work / "dsa-models")
     results = []
@@ -213,8 +251,9 @@ def dsa_part(args, work: Path) -> dict:
         common.progress(f"[dsa {n}/{len(entries)}] {entry.label}: simulating {args.dsa_top}+{args.dsa_extra} candidates")
         results.append(dsa_shape(entry, models[entry.name], target, args))
     held_out(results, target)
-    summary = print_dsa(results)
-    return {"target": DSA_TARGET, "summary": summary,
+    summary = print_dsa(results, target.name)
+    fit = fit_run_overhead(results, target) if args.fit else None
+    return {"target": target.name, "summary": summary, "run_overhead_fit": fit,
             "shapes": [{**{k: v for k, v in r.items() if k not in ("problem", "candidates", "times_us", "terms")},
                         "measurements": [{"candidate": c.to_json(), "time_us": r["times_us"][c]}
                                          for c in r["candidates"]]} for r in results]}
@@ -227,6 +266,8 @@ def main(argv=None) -> int:
                         help=f"host shapes (default {', '.join(DEFAULT_SHAPES)})")
     parser.add_argument("--dsa-shape", action="append", default=[], metavar="NAME",
                         help="dsa part: only these basket entries (default: the whole basket)")
+    parser.add_argument("--dsa-target", default=DSA_TARGET, metavar="NAME", help=f"dsa part: target (default {DSA_TARGET})")
+    parser.add_argument("--fit", action="store_true", help="dsa part: fit L0's dma_run_overhead_bytes to the simulator")
     parser.add_argument("--dsa-top", type=int, default=32, help="dsa: candidates with the best L0 estimates")
     parser.add_argument("--dsa-extra", type=int, default=16, help="dsa: random other legal candidates")
     parser.add_argument("--quick", action="store_true", help="smoke mode: one tiny shape, 6 + 2 candidates")

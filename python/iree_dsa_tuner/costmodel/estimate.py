@@ -10,6 +10,10 @@ Seconds per candidate from four terms, all vectorised:
   (queue depth x engines, limited by the buffers the stage depth provides),
   added to the busiest core's DMA time;
 - launches: one, plus one for an unfused consumer.
+DRAM pays per contiguous run, not only per byte (bursts, page opens): each run a
+DMA step reads costs `[l0] dma_run_overhead_bytes` more when the description sets
+it (bench/cost_model_fidelity.py --fit fits it to the DSA simulator; the shipped
+descriptions leave it unset, see docs/PERFORMANCE.md section 3).
 Single buffering serialises DMA with compute; two stages overlap loads with
 compute; three also overlap the output drains. It mirrors the DSA timing
 model's equations without its per-round detail, so ranking agrees with it.
@@ -38,6 +42,15 @@ class Estimate:
     bandwidth: np.ndarray
 
 
+def _runs_per_step(shape: GemmShape, geo: TileGeometry) -> np.ndarray:
+    """Contiguous runs one K step reads: a row per line of each slice, one when the
+    slice spans whole lines of its operand."""
+    k_in, m_in, n_in = shape.inner("k"), shape.inner("m"), shape.inner("n")
+    lhs = np.where(geo.tk < k_in, geo.tm, 1) if shape.lhs_inner_role == "k" else np.where(geo.tm < m_in, geo.tk, 1)
+    rhs = np.where(geo.tn < n_in, geo.tk, 1) if shape.rhs_inner_role == "n" else np.where(geo.tk < k_in, geo.tn, 1)
+    return lhs + rhs
+
+
 def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray],
              geo: TileGeometry) -> Estimate:
     busy = np.minimum(cols["parallelism"], geo.tiles)
@@ -45,19 +58,25 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
     steps = rounds * geo.k_steps
     compute_s = steps * geo.compute_cycles_per_step / desc.clock_hz
     bandwidth = np.minimum(desc.dram_bytes_per_s, busy * desc.dma_port_bytes_per_s)
-    memory_s = geo.traffic_bytes / bandwidth
+    run_overhead = float(desc.extras.get("l0", {}).get("dma_run_overhead_bytes", 0.0))
+    step_bytes, traffic = geo.step_bytes, geo.traffic_bytes
+    if run_overhead:
+        runs = _runs_per_step(shape, geo) * run_overhead
+        step_bytes = step_bytes + runs
+        traffic = traffic + runs * geo.tiles * geo.k_steps
+    memory_s = traffic / bandwidth
     per_core_bw = bandwidth / busy
     stages = cols["dma_stages"]
     in_flight = np.minimum(desc.dma_queue_depth * desc.dma_engines, geo.descriptors_per_step * stages)
     latency_s = steps * geo.descriptors_per_step * desc.dma_descriptor_s / in_flight
     # The busiest core's DMA: its loads (padded tiles, re-reads included), the
     # descriptor latency that is not hidden by the queue, its output drains.
-    loads_s = steps * geo.step_bytes / per_core_bw + latency_s
+    loads_s = steps * step_bytes / per_core_bw + latency_s
     drains_s = rounds * (geo.out_tile_bytes / per_core_bw + desc.dma_descriptor_s)
     unfused_s = geo.unfused_extra_bytes / desc.dram_bytes_per_s
     launches = 1 + (geo.unfused_extra_bytes > 0)
     launch_s = launches * desc.launch_s
-    first_step_s = geo.step_bytes / per_core_bw + desc.dma_descriptor_s
+    first_step_s = step_bytes / per_core_bw + desc.dma_descriptor_s
     serial = compute_s + loads_s + drains_s
     # Two buffers hide loads behind compute but not the drains; three hide both.
     double = np.maximum(compute_s, loads_s) + first_step_s + drains_s

@@ -272,3 +272,23 @@ def test_the_simulator_shares_nothing_with_the_cost_model():
         imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
         imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         assert not [m for m in imported if "costmodel" in m], name
+
+
+def test_l0_run_overhead_brings_l0_towards_the_simulator_on_narrow_blocks():
+    # The opt-in `[l0] dma_run_overhead_bytes` (bench/cost_model_fidelity.py --fit) charges L0
+    # per contiguous run: with it, L0 sees what the simulator sees in the narrow-tile GEMV.
+    target = get_target("dsa-e1")
+    desc = target.describe()
+    gemv = simple_gemm(1, 4096, 4096, "i8")
+    narrow = TilingCandidate(1, 16, 256, 1, 16, 16, 16, 3)
+    wide = TilingCandidate(1, 4096, 16, 1, 32, 16, 1, 3)
+    fitted = desc.with_changes(extras={**desc.extras, "l0": {"dma_run_overhead_bytes": 128}})
+
+    def l0(d, c):
+        cols = candidates_to_columns([c])
+        return float(target.estimator(gemv, d, cols, tile_geometry(gemv, d, cols)).total_s[0])
+
+    assert l0(fitted, wide) == pytest.approx(l0(desc, wide), rel=0.01)  # one run per slice: unchanged
+    assert l0(fitted, narrow) > 3 * l0(desc, narrow)
+    assert l0(fitted, narrow) / l0(fitted, wide) > 0.5 * simulate(desc, gemv, narrow).seconds / \
+        simulate(desc, gemv, wide).seconds
