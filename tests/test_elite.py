@@ -124,7 +124,8 @@ def test_the_host_elite_follows_the_register_file(host):
 def test_a_rule_is_parsed_never_evaluated_and_errors_name_the_key():
     base = {"schema": "iree-dsa-elite/1"}
     for bad, needle in [("__import__('os').system('true')", "Call"), ("mac_m.real", "Attribute"),
-                        ("registers * 2", "unknown name 'registers'"), ("tile_n", "reads tile_n before")]:
+                        ("registers * 2", "unknown name 'registers'"), ("tile_n", "reads tile_n before"),
+                        ("tile_m * 2", "reads tile_m before")]:
         with pytest.raises(EliteRuleError, match="cpu.contraction") as e:
             parse_rules({**base, "cpu": {"contraction": {"tile_m": bad}}}, "rules.toml")
         assert needle in str(e.value) and "\n" not in str(e.value)

@@ -221,18 +221,16 @@ def parse_rules(data: dict, source: str) -> dict[str, EliteRule]:
                 if isinstance(step, KnobRule):
                     if step.knob in set_so_far:
                         raise EliteRuleError(f"{section}.{key}: set twice")
+                    # `where` tests each offered value under the knob's own name; `value` cannot read it.
+                    early = (step.value.names - set_so_far) | ((step.where.names if step.where else set())
+                                                               - set_so_far - {step.knob})
                     set_so_far.add(step.knob)
-                    expressions = [step.value] + ([step.where] if step.where else [])
-                    allowed = set_so_far | (({step.knob}) if step.where else set())
-                    names = step.value.names | (step.where.names if step.where else set())
                 else:
                     unset = [k for k in step.shrink if k not in set_so_far]
                     if unset:
                         raise EliteRuleError(f"{section}.{key}: shrinks {', '.join(unset)} before the rule sets it")
-                    expressions = [step.test, *step.floor.values()]
-                    allowed = set_so_far
-                    names = set().union(*(e.names for e in expressions))
-                early = sorted(n for n in names if n in KNOBS and n not in allowed)
+                    early = set().union(*(e.names for e in (step.test, *step.floor.values()))) - set_so_far
+                early = sorted(n for n in early if n in KNOBS)
                 if early:
                     raise EliteRuleError(f"{section}.{key}: reads {', '.join(early)} before the rule sets it")
                 steps.append(step)
