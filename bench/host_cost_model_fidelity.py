@@ -60,9 +60,9 @@ def spread_sample(ranked: list, count: int) -> list:
     return [ranked[i] for i in picks]
 
 
-def run_shape(name: str, work: Path, sample: int) -> dict:
+def _compiled(name: str, work: Path):
+    """(target, artifacts, problem, cost view, layout) of one shape on the host."""
     from iree_dsa_tuner import compile_model
-    from iree_dsa_tuner.runners.host import HostBenchRunner
     from iree_dsa_tuner.targets import get_target
 
     text, layout = _model(name)
@@ -71,7 +71,13 @@ def run_shape(name: str, work: Path, sample: int) -> dict:
     target = get_target("host")
     artifacts = compile_model(model, target.compile_flags)
     (problem,) = [p for p in artifacts.problems() if p.kind in ("contraction", "attention")]
-    view = common.cost_view_class()(problem, target)
+    return target, artifacts, problem, common.cost_view_class()(problem, target), layout
+
+
+def run_shape(name: str, work: Path, sample: int) -> dict:
+    from iree_dsa_tuner.runners.host import HostBenchRunner
+
+    target, artifacts, problem, view, layout = _compiled(name, work)
     ranked = sorted(view.legal, key=view.estimate_us)
     picks = spread_sample(ranked, sample)
     runner = HostBenchRunner(artifacts, target.describe(), repetitions=3)
@@ -106,16 +112,7 @@ def summarise(name: str, layout: str, rows: list[dict], legal: int, default_us: 
 
 def rescore(stored: dict, work: Path) -> dict:
     """`stored` (one shape of a previous --json) with every estimate recomputed by today's model."""
-    from iree_dsa_tuner import compile_model
-    from iree_dsa_tuner.targets import get_target
-
-    text, layout = _model(stored["shape"])
-    model = work / f"{stored['shape']}.mlir"
-    model.write_text(text)
-    target = get_target("host")
-    artifacts = compile_model(model, target.compile_flags)
-    (problem,) = [p for p in artifacts.problems() if p.kind in ("contraction", "attention")]
-    view = common.cost_view_class()(problem, target)
+    _, _, _, view, layout = _compiled(stored["shape"], work)
     by_tiles = {((c.tile_m, c.tile_n, c.tile_k), (c.vec_m, c.vec_n, c.vec_k)): c for c in view.legal}
     by_tiles.update({((c.tile_m, c.tile_n), (c.vec_m, c.vec_n, c.vec_k)): c for c in view.legal})
     rows = []

@@ -50,3 +50,14 @@ func.func @{name}(%a: tensor<{m}x{k}x{t}>, %b: tensor<{k}x{n}x{t}>) -> tensor<{m
 def matmul_model(m: int, n: int, k: int, t: str = "f32", acc: str | None = None, name: str = "mm") -> str:
     acc = acc or t
     return MATMUL_TEMPLATE.format(name=name, m=m, n=n, k=k, t=t, acc=acc, zero=".0" if acc.startswith("f") else "")
+
+
+def load_tool(name: str):
+    """A script of tools/ (not a package) imported as a module, e.g. `load_tool("gen_int4_models")`."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -10,7 +10,6 @@ as a mismatch.
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,19 +19,16 @@ import pytest
 from iree_dsa_tuner.core.candidate import TilingCandidate
 from iree_dsa_tuner.core.shape import gemm_shape, simple_gemm
 from iree_dsa_tuner.ir.artifacts import compile_model
+from conftest import load_tool
 from iree_dsa_tuner.targets import get_target
 from iree_dsa_tuner.tuning_spec.reference import NumpyModel
 from iree_dsa_plugin.functional import FunctionalError, block_scales, reference, run_contraction
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
 AGGRESSIVE_FUSION = "--iree-dispatch-creation-enable-aggressive-fusion"
 
 
 def _gen_int4():
-    spec = importlib.util.spec_from_file_location("gen_int4_models", TOOLS / "gen_int4_models.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_int4_models")
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -15,19 +14,16 @@ from iree_dsa_tuner.compiler import compile_to_vmfb
 from iree_dsa_tuner.core.shape import gemm_shape
 from iree_dsa_tuner.ir.artifacts import compile_model
 from iree_dsa_tuner.search.options import TuneOptions
+from conftest import load_tool
 from iree_dsa_tuner.targets import get_target
 from iree_dsa_tuner.tuning_spec.numerics import compare_modules, pack_sub_byte, random_input
 from iree_dsa_tuner.tuning_spec.reference import NumpyModel
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
 AGGRESSIVE_FUSION = "--iree-dispatch-creation-enable-aggressive-fusion"
 
 
 def _gen_int4():
-    spec = importlib.util.spec_from_file_location("gen_int4_models", TOOLS / "gen_int4_models.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_int4_models")
 
 
 gen_int4 = _gen_int4()
