@@ -92,3 +92,18 @@ def test_host_basket_quick(tmp_path):
     assert shape["args_default_us"] > 0 and shape["args_recipe_us"] > 0, shape.get("args_error")
     assert {v["name"] for v in shape["variants"]} >= {"default", "dt", "dt+uk-all"}
     assert " all: recipe vs numpy" in stdout
+
+
+@pytest.mark.slow
+def test_host_cost_model_fidelity_quick_and_rescore(tmp_path):
+    stdout, document = run_script("host_cost_model_fidelity", "--sample", "3", tmp_path=tmp_path)
+    (shape,) = document["results"]
+    assert shape["layout"] == "[N,K]" and shape["measured"] == 3 and shape["default_us"] > 0
+    assert all(r["estimate_us"] > 0 for r in shape["rows"])
+    assert "median Spearman [N,K]" in stdout
+    # --rescore re-ranks the stored times with today's model: same rows, no measuring.
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "host_cost_model_fidelity.py"), "--rescore",
+                           str(tmp_path / "host_cost_model_fidelity.json")], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "f32_nk_1x256x512" in proc.stdout and "3/" in proc.stdout
