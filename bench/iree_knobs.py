@@ -30,7 +30,7 @@ from iree_dsa_tuner.compiler import compile_to_vmfb, find_tool, tuning_spec_flag
 # (M, N, K, element type); int8 accumulates in i32.
 SHAPES = [(1, 1024, 4096, "f32"), (1, 4096, 1024, "f32"), (1, 2048, 2048, "f32"), (1, 2048, 16384, "f32"),
           (1, 2048, 2048, "i8"), (50, 1024, 1024, "i8")]
-QUICK = [(1, 1024, 1024, "f32")]
+QUICK = [(1, 512, 512, "f32")]
 REPEAT = 50  # dispatches per benchmark call
 
 VARIANTS = {
@@ -83,11 +83,11 @@ def time_call(vmfb: Path, function: str) -> float:
     return common.median(b["real_time"] * unit[b["time_unit"]] for b in runs) / REPEAT
 
 
-def tuned_spec(model: Path, work: Path) -> Path | None:
-    """The verified spec `iree_dsa_tuner.tune` finds on the host (pruned, budget 16); None if none won."""
+def tuned_spec(model: Path, work: Path, budget: int = 16) -> Path | None:
+    """The verified spec `iree_dsa_tuner.tune` finds on the host (pruned); None if none won."""
     from iree_dsa_tuner import TuneOptions, tune
 
-    report = tune(model, "host", TuneOptions(budget=16, repetitions=3))
+    report = tune(model, "host", TuneOptions(budget=budget, repetitions=3))
     spec = work / "spec.mlir"
     spec.write_text(report.spec_text)
     return spec if report.spec_text else None
@@ -95,7 +95,7 @@ def tuned_spec(model: Path, work: Path) -> Path | None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="one small shape, two rounds")
+    parser.add_argument("--quick", action="store_true", help="one small shape, two rounds, tuning budget 4")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", metavar="OUT")
     args = parser.parse_args()
@@ -110,7 +110,7 @@ def main() -> int:
             model = work / "model.mlir"
             model.write_text(model_text(m, n, k, t))
             common.progress(f"{label}: tuning, then compiling the variants")
-            spec = tuned_spec(model, work)
+            spec = tuned_spec(model, work, budget=4 if args.quick else 16)
             variants = dict(VARIANTS)
             if spec is not None:
                 variants["tuned"] = tuning_spec_flags(spec)
