@@ -22,7 +22,7 @@ class TuneOptions:
     # L2 (search/proposer.py): a callable request -> list of config JSON, e.g. ExternalProposer.
     proposer: Callable[[dict], list] | None = None
     proposer_budget: int | None = None  # measurements held back for proposals (None: budget // 4, >= 1)
-    proposer_when: str = "always"  # "always" | "below-target" (proposer.TRIGGERS)
+    proposer_when: str = "always"  # "always" | "below-target" | "elite-gap" (proposer.TRIGGERS)
     proposer_min_share: float = 0.0  # ask only for dispatches with at least this Amdahl share
     # Gate (c): (problem, config) -> NumericsVerdict; None = the pipeline's check
     # (a one-dispatch spec compiled, applied and numerics compared).
