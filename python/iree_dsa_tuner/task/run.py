@@ -148,7 +148,7 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
             o.default_us = o.us = m.median_us if m.ok else None
             if o.us is None:
                 skipped.append({"stage": o.stage, "dispatch": o.problem.dispatch,
-                                "reason": f"its default could not be timed: {m.reason}"})
+                                "reason": f"not counted in the chunk: its default could not be timed: {m.reason}"})
         ops = [o for o in ops if o.us is not None]
         before = make_timeline()
         say(f"{manifest.model_id} on {target.name}: {before.chunk_ms:.2f} ms per chunk with IREE's defaults "
