@@ -151,8 +151,12 @@ def summary(result) -> str:
                  f"({after.control_hz_blocking:.1f} without)")
     lines.append(f"physical limit: {after.limit_ms:.2f} ms (weights {after.weight_limit_ms:.2f} ms at DRAM "
                  f"bandwidth, compute {after.compute_limit_ms:.2f} ms at peak); p99 = chunk (deterministic model)")
-    if any(d["decision"] in ("accept", "escalate", "tune-further") for d in result.decisions):
-        lines.append("(elite = the cost model's roofline bound, the stand-in until hand-written configs exist)")
+    judged = [d for d in result.decisions if d["decision"] in ("accept", "escalate", "tune-further")]
+    if judged:
+        stand_ins = sum(1 for d in judged if d.get("elite") == "roofline bound")
+        lines.append("(elite = the hand-written elite template, measured (docs/ELITE.md)"
+                     + (f"; the cost model's roofline bound for {stand_ins} op(s) no template rule covers)"
+                        if stand_ins else ")"))
     lines.append("verdict: " + verdict(after.chunk_ms, after.rate_hz, after.limit_ms))
     if result.variants:
         rows = [[v["flow_steps"], f"{v['chunk_ms']:.2f}", f"{v['rate_hz']:.1f}", f"{v['rate_hz_rtc']:.1f}",

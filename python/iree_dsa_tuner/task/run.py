@@ -5,8 +5,9 @@
    then a knob searched with the tiles) and timed with IREE's default schedule.
 2. Dispatches are tuned largest share of the chunk first (`search.search_problems`, one at
    a time) until the chunk meets its budget or what is left is under MIN_SHARE each.
-3. Every tuned op gets an R7.4 decision (`decision.decide`); its elite stand-in is the
-   cost model's roofline bound, as the repo has no hand-written configs yet.
+3. Every tuned op gets an R7.4 decision (`decision.decide`) against its elite: the
+   hand-written elite template measured by the search (docs/ELITE.md), or the cost
+   model's roofline bound where no template rule applies.
 4. The winners become one verified spec per stage (`tuning_spec.build_verified`, on the
    stage's own f32 model), stored in the library under a hash of what they are bound to
    (`library`), and reused while that binding holds.
@@ -214,13 +215,14 @@ def _tune_in_amdahl_order(ops: list[_Op], runners: dict, target, options: TuneOp
         if result.chosen == "tuned":
             op.us, op.config, op.how = result.best_us, result.best_config, "tuned"
         after_share = make_timeline()
-        fraction = (op.bound_us / op.us) if op.bound_us and op.us else None
+        elite_us, elite = (result.elite_us, "template") if result.elite_us else (op.bound_us, "roofline bound")
+        fraction = (elite_us / op.us) if elite_us and op.us else None
         d = decide(share, fraction, after_share.meets_budget)
         reason = d.reason
         if d.decision == ESCALATE and options.proposer is None:
             reason += "; no L2 proposer configured (tune --proposer), kept as tuned"
         decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": d.decision,
-                          "reason": f"{op.default_us:.1f} -> {op.us:.1f} us; {reason}"})
+                          "reason": f"{op.default_us:.1f} -> {op.us:.1f} us; {reason}", "elite": elite})
     return decisions
 
 
