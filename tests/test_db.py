@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -314,3 +315,31 @@ def test_cli_db_import_refuses_a_malformed_file_with_one_line(tmp_path, capsys):
     assert not local.exists()  # nothing was written, not even an empty database
     r = run_cli("db", "import", tmp_path / "missing.json", "--db", local)  # the real command's exit status
     assert r.returncode == 2 and "no such file" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_two_tune_processes_share_one_database_and_lose_nothing(tmp_path):
+    """Two `tune` runs write one database at the same time: every measurement of each is in it."""
+    inputs = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs"
+    db_path = tmp_path / "shared.sqlite"
+    runs = []
+    for name in ("mlp3", "int8_gemm"):
+        report = tmp_path / f"{name}.json"
+        argv = [sys.executable, "-m", "iree_dsa_tuner.cli", "tune", str(inputs / f"{name}.mlir"), "--target", "dsa-e1",
+                "--budget", "12", "--db", str(db_path), "-o", str(tmp_path / f"{name}.spec.mlir"),
+                "--json", str(report), "--quiet"]
+        runs.append((report, subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)))
+    expected = {}
+    for report, proc in runs:
+        _, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err[-2000:]
+        for d in json.loads(report.read_text())["dispatches"]:
+            expected[d["dispatch"]] = d["measured"] + d["cached"]
+    with TuningDatabase(db_path) as db:
+        buffer = io.StringIO()
+        db.export_csv(buffer)
+    stored: dict[str, int] = {}
+    for row in csv.DictReader(io.StringIO(buffer.getvalue())):
+        stored[row["dispatch"]] = stored.get(row["dispatch"], 0) + 1
+    assert len(expected) >= 4  # three mlp3 dispatches and the int8 GEMM
+    for dispatch, measured in expected.items():
+        assert stored.get(dispatch, 0) >= measured, (dispatch, stored.get(dispatch), measured)
