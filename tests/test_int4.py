@@ -135,6 +135,12 @@ def test_both_iree_forms_are_one_i4_weight_problem_and_only_the_fused_one_search
     assert fused.bytes == 1024 * 4 + 256 * 1024 // 2 + 256 * 8 * 2 + 256 * 4
     assert e1.space(matvec).choices["quant_block"] == (0,)  # it reads f32: nothing to block
     assert e1.space(fused).choices["quant_block"] == (32, 64, 128)
+    # The untuned baseline of the fused form reads its scales per group too: the largest
+    # block of the description that divides the group, not an unblocked whole-K stream.
+    default = compile_model(model, tuple(e1.compile_flags) + (AGGRESSIVE_FUSION,)).default_configs()[fused.dispatch]
+    assert e1.from_config(fused, e1.untuned_config(fused, default)).quant_block == 128
+    default_split = compile_model(model, e1.compile_flags).default_configs()[matvec.dispatch]
+    assert e1.from_config(matvec, e1.untuned_config(matvec, default_split)).quant_block == 0
 
 
 MASK = """\

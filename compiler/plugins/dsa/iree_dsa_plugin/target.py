@@ -87,6 +87,9 @@ class DsaTarget(Target):
 
         The whole K extent per DMA step, the vector width of IREE's N tile,
         every core, double buffering, and the consumer fused when IREE fused it.
+        An INT4 weight IREE fused with its dequantisation streams in the largest
+        block of the description that divides the model's group (its scales must
+        be read per group whatever the schedule).
         """
         desc = self.describe()
         n_loops = list(problem.dim_groups.get("n", ())) or \
@@ -99,6 +102,10 @@ class DsaTarget(Target):
             "iree_dsa.dma_stages": 2,
             "iree_dsa.fusion": 1 if problem.fused_ops else 0,
         }
+        group = gemm_shape(problem).quant_group
+        blocks = [b for b in desc.quant_block_sizes if group and group % b == 0]
+        if blocks:
+            knobs["iree_dsa.quant_block"] = max(blocks)
         return CompilationConfig(iree_default.pipeline, iree_default.distribution,
                                  iree_default.vector_common_parallel, iree_default.vector_reduction,
                                  tuple(sorted(knobs.items())))
