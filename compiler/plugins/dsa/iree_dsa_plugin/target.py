@@ -102,7 +102,8 @@ class DsaTarget(Target):
             "iree_dsa.dma_stages": 2,
             "iree_dsa.fusion": 1 if problem.fused_ops else 0,
         }
-        group = gemm_shape(problem).quant_group
+        quant = getattr(problem, "weight_quant", None)  # attention has none, and no GEMM shape
+        group = quant.group_size if quant is not None and quant.form == "fused" and quant.operand == 1 else 0
         blocks = [b for b in desc.quant_block_sizes if group and group % b == 0]
         if blocks:
             knobs["iree_dsa.quant_block"] = max(blocks)
