@@ -103,10 +103,14 @@ def test_convolution_as_implicit_gemm(e1):
     assert (shape.m, shape.n, shape.k) == (2 * 16 * 16, 64, 9 * 32)
     assert shape.inner("m") == 16 and shape.inner("k") == 32
     space = e1.space(p)
-    assert max(space.choices["tile_m"]) == 16  # the tile lands on the innermost output-image loop
+    # Within one output row (OW = 16), then whole rows (2..16 of OH), then both images.
+    assert space.choices["tile_m"] == (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
     config = e1.to_config(p, next(iter(space)))
     assert config.pipeline == "ConvTileAndDecomposeExpert"
     assert config.vector_reduction[4] == config.vector_reduction[5] == 1
+    assert shape.split_tile("m", 8) == (1, 1, 8) and shape.split_tile("m", 64) == (1, 4, 16)
+    assert shape.split_tile("m", 512) == (2, 16, 16)
+    assert shape.block("m", 64) == 64 and shape.tile_count("m", 64) == 2 * 4 and shape.tile_count("m", 8) == 2 * 16 * 2
 
 
 def test_parse_shape():

@@ -72,8 +72,9 @@ class GemmShape:
     def inner(self, role: str) -> int:
         """Size of the innermost loop of a role: the loop a group tile lands on.
 
-        When a group has several loops (a conv's output image H, W) the outer
-        ones are tiled by 1, so a tile can never exceed the innermost extent.
+        When a group has several loops (a conv's output image H, W) a tile up to
+        this extent stays in one row; a conv's larger m tiles cover whole rows
+        (`split_tile`).
         """
         for r, is_inner, size in zip(self.loop_roles, self.loop_is_inner, self.loop_sizes):
             if r == role and is_inner:
@@ -84,6 +85,28 @@ class GemmShape:
         """Product of the outer loops of a role (each becomes its own tile row)."""
         total = {"batch": self.batch, "m": self.m, "n": self.n, "k": self.k}[role]
         return total // self.inner(role) if self.inner(role) else total
+
+    def group_sizes(self, role: str) -> tuple[int, ...]:
+        """Sizes of a role's loops, outer to inner (a conv's m: batch, OH, OW)."""
+        return tuple(size for r, size in zip(self.loop_roles, self.loop_sizes) if r == role)
+
+    def split_tile(self, role: str, tile):
+        """Per-loop tiles (outer to inner) of one group tile: see `split_group_tile`."""
+        return split_group_tile(self.group_sizes(role) or (1,), tile)
+
+    def block(self, role: str, tile):
+        """Elements of the group one tile covers (the tile, clamped to the group)."""
+        out = 1
+        for t in self.split_tile(role, tile):
+            out = out * t
+        return out
+
+    def tile_count(self, role: str, tile):
+        """Tiles the group's loops are cut into (edge tiles included)."""
+        out = 1
+        for size, t in zip(self.group_sizes(role) or (1,), self.split_tile(role, tile)):
+            out = out * (-(-size // t))
+        return out
 
     @property
     def lhs_bytes(self) -> float:
@@ -132,6 +155,24 @@ class GemmShape:
     def label(self) -> str:
         b = f"{self.batch}x" if self.batch > 1 else ""
         return f"{b}{self.m}x{self.n}x{self.k} {self.lhs_type}x{self.rhs_type}->{self.out_type}"
+
+
+def split_group_tile(sizes: tuple[int, ...], tile):
+    """A group tile as per-loop tiles, outer to inner (ints or numpy arrays alike).
+
+    A tile up to the innermost extent lands on the innermost loop (outer loops 1);
+    a larger one takes the innermost loop whole and carries tile // extent to the next
+    loop out, and so on: for a conv's output image (OH, OW) a tile of OW * r is r
+    whole rows. The ladders offer only such tiles (`space.group_ladder`); any other
+    value is rounded down to whole inner blocks, and the outermost loop is clamped.
+    """
+    out = []
+    rest = tile
+    for size in reversed(sizes):
+        big = (rest > size) * 1  # 1 where the tile spans this loop whole
+        out.append(rest - big * (rest - size))
+        rest = big * (rest // size) + (1 - big)
+    return tuple(reversed(out))
 
 
 def simple_gemm(m: int, n: int, k: int, lhs_type: str = "i8", rhs_type: str | None = None,

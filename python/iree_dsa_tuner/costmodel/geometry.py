@@ -47,14 +47,25 @@ class TileGeometry:
 
 
 def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray]) -> TileGeometry:
-    m_in, n_in, k_in = shape.inner("m"), shape.inner("n"), shape.inner("k")
-    tm = np.minimum(cols["tile_m"], m_in)
+    if shape.kind == "attention" and desc.kind != "cpu":
+        # A scratchpad part runs attention as a flash schedule (tile_k = KV block); the
+        # host's attention candidates carry the head in tile_k and cpu.py costs them.
+        from .attention import attention_geometry
+
+        return attention_geometry(shape, desc, cols)
+    n_in, k_in = shape.inner("n"), shape.inner("k")
+    # The m tile is a block of the m group: within the innermost loop, or whole inner
+    # rows (a conv's output image, GemmShape.split_tile); tm counts its elements (the
+    # rows of its im2col A slice: overlapping windows are re-read, no halo reuse).
+    tile_m = np.asarray(cols["tile_m"])
+    tm = shape.block("m", tile_m) if shape.group_sizes("m") else np.minimum(tile_m, shape.inner("m"))
     tn = np.minimum(cols["tile_n"], n_in)
-    tk = np.minimum(cols["tile_k"], k_in)
-    tiles_m = shape.outer("m") * ceil_div(m_in, tm)
+    tile_k = np.asarray(cols["tile_k"])
+    tk = shape.block("k", tile_k) if shape.group_sizes("k") else np.minimum(tile_k, k_in)
+    tiles_m = shape.tile_count("m", tile_m) if shape.group_sizes("m") else ceil_div(shape.inner("m"), tm)
     tiles_n = shape.outer("n") * ceil_div(n_in, tn)
     tiles = shape.batch * tiles_m * tiles_n
-    k_steps = shape.outer("k") * ceil_div(k_in, tk)
+    k_steps = shape.tile_count("k", tile_k) if shape.group_sizes("k") else ceil_div(k_in, tk)
 
     qb = cols["quant_block"]
     quantised = qb > 0

@@ -34,6 +34,30 @@ def tile_ladder(extent: int, count: int) -> tuple[int, ...]:
     return tuple(sorted(values)[-count:])
 
 
+def block_ladder(sizes: tuple[int, ...], count: int) -> tuple[int, ...]:
+    """Tiles of a loop group (sizes outer to inner): the innermost loop's ladder, then
+    whole inner blocks times the ladder of the next loop out, and so on.
+
+    For a conv's output image (OH, OW) = (4, 4): 1, 2, 4 (within a row), 8, 16 (2
+    and 4 whole rows); `GemmShape.split_tile` turns each back into per-loop tiles.
+    """
+    values: set[int] = set()
+    inner_block = 1
+    for size in reversed(sizes):
+        values |= {inner_block * t for t in tile_ladder(size, count)}
+        inner_block *= size
+    return tuple(sorted(values)) or (1,)
+
+
+def group_ladder(shape, role: str, count: int) -> tuple[int, ...]:
+    """A role's tile ladder: a convolution's m tiles span its output image (and batch)
+    in whole rows, its k tiles (a DSA DMA step) whole input-channel rows of its filter
+    window (`block_ladder`); everything else tiles its innermost loop only."""
+    if role in ("m", "k") and shape.kind == "convolution" and shape.group_sizes(role):
+        return block_ladder(shape.group_sizes(role), count)
+    return tile_ladder(shape.inner(role), count)
+
+
 @dataclass(frozen=True)
 class CandidateSpace:
     """Knob value lists for one problem; everything else is computed on demand."""

@@ -19,7 +19,7 @@ import numpy as np
 from ..core.candidate import TilingCandidate
 from ..costmodel.cpu import cpu_estimate
 from ..core.shape import attention_shape, gemm_shape
-from ..space.space import CandidateSpace, tile_ladder
+from ..space.space import CandidateSpace, group_ladder, tile_ladder
 from ..core.config import CompilationConfig, ConfigError
 from .base import Target
 from ..description import TargetDescription, parse_description, read_description_data
@@ -189,7 +189,9 @@ def host_space(problem, desc: TargetDescription) -> CandidateSpace:
     max_divisor_row = int(host_knobs.get("max_divisor_row", 0))
     m_inner, k_inner = shape.inner("m"), shape.inner("k")
     choices = {
-        "tile_m": tile_ladder(m_inner, desc.tile_choices),
+        # A convolution's m tiles also cover whole output rows (distribution only: the
+        # register rows below stay within one row).
+        "tile_m": group_ladder(shape, "m", desc.tile_choices),
         "tile_n": tile_ladder(shape.inner("n"), desc.tile_choices),
         "tile_k": (k_inner,),
         # Register rows that divide M avoid peeled remainder code (IREE_NOTES: m

@@ -2,7 +2,15 @@
 
 Per loop of the root op (IREE's loop order), by GEMM role:
 - batch loops: distribution 1, vector 1 (one batch element per tile);
-- m / n loops: the innermost loop of the group gets the tile, outer ones 1;
+- n loops: the innermost loop of the group gets the tile, outer ones 1;
+- m loops: the group tile is split over the group's loops, inner first
+  (`GemmShape.split_tile`): a tile up to the innermost extent stays on the
+  innermost loop (outer ones 1), a multiple of it covers whole inner rows. For a
+  convolution (m = batch, output height, output width) tile_m = r * OW is an
+  (r x OW) block of the output image, at both the distribution and the vector
+  level (IREE 3.13's ConvTileAndDecomposeExpert compiles an OH tile > 1 at both,
+  docs/CONV.md). A contraction's m tiles never exceed its innermost m loop, so
+  it keeps the innermost-only lists;
 - k loops: distribution 0 and vector_common_parallel 0 (llvm-cpu tiles
   reductions only at the vector_reduction level); the innermost gets vec_k,
   outer ones (a conv's filter window) 1.
@@ -17,37 +25,51 @@ from ..core.config import CompilationConfig, ConfigError
 def tile_lists(shape: GemmShape, tile_m: int, tile_n: int, vec_m: int, vec_n: int,
                vec_k: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     distribution, parallel, reduction = [], [], []
-    group = {"m": (tile_m, vec_m), "n": (tile_n, vec_n)}
-    for role, inner in zip(shape.loop_roles, shape.loop_is_inner):
+    m_loops = [i for i, r in enumerate(shape.loop_roles) if r == "m"]
+    # The m group's block, per loop; the vector block never exceeds it.
+    m_dist = dict(zip(m_loops, shape.split_tile("m", tile_m)))
+    m_vec = dict(zip(m_loops, shape.split_tile("m", min(vec_m, tile_m))))
+    for i, (role, inner) in enumerate(zip(shape.loop_roles, shape.loop_is_inner)):
         if role == "k":
             distribution.append(0)
             parallel.append(0)
             reduction.append(vec_k if inner else 1)
+        elif role == "m":
+            distribution.append(m_dist[i])
+            parallel.append(m_vec[i])
+            reduction.append(0)
         elif role == "batch" or not inner:
             distribution.append(1)
             parallel.append(1)
             reduction.append(0)
         else:
-            dist, vec = group[role]
-            distribution.append(dist)
-            parallel.append(min(vec, dist))
+            distribution.append(tile_n)
+            parallel.append(min(vec_n, tile_n))
             reduction.append(0)
     return tuple(distribution), tuple(parallel), tuple(reduction)
 
 
 def group_tiles(shape: GemmShape, config: CompilationConfig) -> dict[str, int]:
-    """Inverse of `tile_lists`: tiles of the innermost m/n/k loops (1 where absent)."""
+    """Inverse of `tile_lists`: the m group's block (product over its loops), the
+    innermost n/k loops' tiles (1 where absent).
+
+    A distribution entry 0 (IREE: not tiled) reads as the loop's size, a vector entry 0
+    as the loop's distribution tile. IREE's own configs may block the m group in a way
+    `tile_lists` would not (e.g. two rows of half the width); they read as a block of
+    the same number of elements.
+    """
     n_loops = len(shape.loop_roles)
     for level in ("distribution", "vector_common_parallel", "vector_reduction"):
         if len(getattr(config, level)) != n_loops:
             raise ConfigError(f"{level} has {len(getattr(config, level))} entries but the op has {n_loops} loops")
     out = {"tile_m": 1, "tile_n": 1, "vec_m": 1, "vec_n": 1, "vec_k": 1}
     for i, (role, inner) in enumerate(zip(shape.loop_roles, shape.loop_is_inner)):
-        if not inner:
-            continue
         if role == "m":
-            out["tile_m"] = config.distribution[i] or shape.loop_sizes[i]
-            out["vec_m"] = config.vector_common_parallel[i]
+            dist = config.distribution[i] or shape.loop_sizes[i]
+            out["tile_m"] *= dist
+            out["vec_m"] *= config.vector_common_parallel[i] or dist
+        elif not inner:
+            continue
         elif role == "n":
             out["tile_n"] = config.distribution[i] or shape.loop_sizes[i]
             out["vec_n"] = config.vector_common_parallel[i]

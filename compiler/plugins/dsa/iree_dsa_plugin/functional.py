@@ -14,6 +14,7 @@ Batched problems run one batch element after another (same schedule).
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -128,11 +129,14 @@ def _storage_dtype(element_type: str):
 
 def run_contraction(desc: TargetDescription, problem, candidate: TilingCandidate, a: np.ndarray,
                     b: np.ndarray, b_scales: np.ndarray | None = None,
-                    b_zero_points: np.ndarray | None = None) -> tuple[np.ndarray, FunctionalStats]:
+                    b_zero_points: np.ndarray | None = None,
+                    m_blocks: list[np.ndarray] | None = None) -> tuple[np.ndarray, FunctionalStats]:
     """C = A @ B under `candidate`. A: [M, K] (or [batch, M, K]); B: [K, N] (INT4: values in
     [-8, 7], or [0, 15] for a ui4 weight, with `b_scales` and optional `b_zero_points`
     [K / quant_block, N], or [K / group, N] for a real model's weight: each block takes
-    its group's). Dequantised B = (B - zero point) * scale. Returns C and what the cores did."""
+    its group's). Dequantised B = (B - zero point) * scale. `m_blocks`, when given, lists
+    the rows of A (and C) each M tile holds, in place of runs of tile_m rows (a conv's
+    2-D output block: run_convolution). Returns C and what the cores did."""
     shape = gemm_shape(problem)
     qb = candidate.quant_block
     if shape.quant_group and qb and b_scales is not None and b_scales.shape[0] * shape.quant_group == shape.k:
@@ -158,10 +162,14 @@ def run_contraction(desc: TargetDescription, problem, candidate: TilingCandidate
     compute_type = desc.compute_type(shape.lhs_type, shape.rhs_type)
     mac_k = desc.mac_k_for(compute_type)
     tm, tn, tk = min(candidate.tile_m, m), min(candidate.tile_n, shape.n), min(candidate.tile_k, k)
+    if m_blocks is None:
+        m_blocks = [np.arange(i, min(i + tm, m)) for i in range(0, m, tm)]
+    else:
+        tm = max(len(rows) for rows in m_blocks)
     if quantised and tk % qb:
         raise FunctionalError(f"K tile {tk} is not a multiple of the quant block {qb}")
     stages = candidate.dma_stages
-    tiles = [(bi, i, j) for bi in range(batch) for i in range(0, m, tm) for j in range(0, shape.n, tn)]
+    tiles = [(bi, rows, j) for bi in range(batch) for rows in m_blocks for j in range(0, shape.n, tn)]
     cores = max(1, min(candidate.parallelism, len(tiles)))
     lhs_bytes, rhs_bits, out_bytes = element_bits(shape.lhs_type) / 8, element_bits(shape.rhs_type), shape.out_bytes
 
@@ -189,17 +197,17 @@ def run_contraction(desc: TargetDescription, problem, candidate: TilingCandidate
 
     c = np.zeros((batch, m, shape.n), dtype=out_dtype)
     stats = FunctionalStats(tiles=len(tiles), scratchpad_peak_bytes=[p.used for p in pads])
-    for t, (bi, i0, j0) in enumerate(tiles):
+    for t, (bi, rows, j0) in enumerate(tiles):
         pad = pads[t % cores]
         acc = pad.buffers["accumulator"]
         acc[...] = 0
-        h, w = min(tm, m - i0), min(tn, shape.n - j0)
+        h, w = len(rows), min(tn, shape.n - j0)
         for step, k0 in enumerate(range(0, k, tk)):
             s = step % stages
             depth = min(tk, k - k0)
             a_buf = pad.buffers[f"A[stage {s}]"]
             a_buf[...] = 0
-            a_buf[:h, :depth] = a3[bi, i0:i0 + h, k0:k0 + depth]
+            a_buf[:h, :depth] = a3[bi, rows, k0:k0 + depth]
             stats.dma_in_bytes += math.ceil(h * depth * lhs_bytes)
             if quantised:
                 tile_q = np.zeros((tk, tn), dtype=np.int8)
@@ -240,7 +248,7 @@ def run_contraction(desc: TargetDescription, problem, candidate: TilingCandidate
                 stats.mac_steps += 1
         out_buf = pad.buffers["output"]
         out_buf[...] = acc
-        c[bi, i0:i0 + h, j0:j0 + w] = out_buf[:h, :w]
+        c[bi, rows, j0:j0 + w] = out_buf[:h, :w]
         stats.dma_out_bytes += int(h * w * out_bytes)
     return (c[0] if a.ndim == 2 else c), stats
 
@@ -332,13 +340,25 @@ def run_convolution(desc: TargetDescription, problem, candidate: TilingCandidate
                     w: np.ndarray) -> tuple[np.ndarray, FunctionalStats]:
     """A convolution under `candidate`, executed as an implicit GEMM (im2col tiles by DMA).
 
-    Returns the output as [batch, *output_image, C_out] and what the cores did.
+    An M tile is the candidate's block of the output image (and batch): tile_m up to
+    OW positions of one row, or tile_m / OW whole rows (GemmShape.split_tile), so its
+    A slice gathers the im2col rows of that block; overlapping input windows are read
+    once per output position (no halo reuse). Returns the output as
+    [batch, *output_image, C_out] and what the cores did.
     """
     from iree_dsa_tuner.core.shape import simple_gemm
 
     shape = gemm_shape(problem)
     a, b = im2col(problem, x, w)
     gemm = simple_gemm(a.shape[0], b.shape[1], a.shape[1], shape.lhs_type, shape.rhs_type, shape.out_type)
-    c, stats = run_contraction(desc, gemm, candidate, a, b)
+    sizes_m = shape.group_sizes("m")  # batch, *output_image: the order of A's rows
+    if math.prod(sizes_m) != a.shape[0]:
+        raise FunctionalError(f"m loops {sizes_m} do not cover the {a.shape[0]} im2col rows")
+    steps = shape.split_tile("m", candidate.tile_m)
+    blocks = []
+    for corner in itertools.product(*(range(0, size, step) for size, step in zip(sizes_m, steps))):
+        ranges = [np.arange(c0, min(c0 + step, size)) for c0, step, size in zip(corner, steps, sizes_m)]
+        blocks.append(np.ravel_multi_index(np.ix_(*ranges), sizes_m).ravel())
+    c, stats = run_contraction(desc, gemm, candidate, a, b, m_blocks=blocks)
     sizes = problem.sizes()
     return c.reshape(x.shape[0], *sizes["output_image"], b.shape[1]), stats

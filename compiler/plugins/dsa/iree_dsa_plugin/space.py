@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from iree_dsa_tuner.core.shape import GemmShape, gemm_shape
-from iree_dsa_tuner.space.space import CandidateSpace, tile_ladder
+from iree_dsa_tuner.space.space import CandidateSpace, group_ladder, tile_ladder
 from iree_dsa_tuner.description import TargetDescription
 
 
@@ -53,9 +53,9 @@ def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
     shape = gemm_shape(problem)
     count = desc.tile_choices
     choices = {
-        "tile_m": tile_ladder(shape.inner("m"), count),
+        "tile_m": group_ladder(shape, "m", count),  # a conv's: whole output rows too
         "tile_n": tile_ladder(shape.inner("n"), count),
-        "tile_k": tile_ladder(shape.inner("k"), count),
+        "tile_k": group_ladder(shape, "k", count),  # a conv's: whole filter rows too
         "vec_m": (0,),  # derived
         "vec_n": desc.vector_widths,
         "vec_k": (0,),  # derived

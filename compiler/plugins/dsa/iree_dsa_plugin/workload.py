@@ -127,8 +127,13 @@ def build_workload(desc: TargetDescription, shape: GemmShape, c: TilingCandidate
     params = simulator_params(desc)
     m_in, n_in, k_in = shape.inner("m"), shape.inner("n"), shape.inner("k")
     tm, tn, tk = min(c.tile_m, m_in), min(c.tile_n, n_in), min(c.tile_k, k_in)
-    tiles = shape.batch * shape.outer("m") * _ceil(m_in, tm) * shape.outer("n") * _ceil(n_in, tn)
+    tiles_m = shape.outer("m") * _ceil(m_in, tm)
+    if shape.group_sizes("m"):  # a block of the m group: whole inner rows when larger (a conv's OH x OW)
+        tm, tiles_m = int(shape.block("m", c.tile_m)), int(shape.tile_count("m", c.tile_m))
+    tiles = shape.batch * tiles_m * shape.outer("n") * _ceil(n_in, tn)
     k_steps = shape.outer("k") * _ceil(k_in, tk)
+    if shape.group_sizes("k"):  # a conv's DMA step may span whole filter rows (input channels x taps)
+        tk, k_steps = int(shape.block("k", c.tile_k)), int(shape.tile_count("k", c.tile_k))
     busy = max(1, min(c.parallelism, tiles))
 
     # A is [M, K]-major unless its contiguous dim is M; B is [K, N] or PyTorch's [N, K].

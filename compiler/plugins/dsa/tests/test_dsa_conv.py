@@ -42,3 +42,38 @@ def test_conv_as_implicit_gemm_is_exact(name):
     assert np.array_equal(out.astype(np.int64), expected)
     assert stats.tiles > 1 and stats.mac_steps > 0
     assert sizes["output_channel"] == [out.shape[-1]]
+
+
+@pytest.mark.parametrize("name,tile_m,blocks", [
+    # conv2d_patch: m loops (batch 2, OH 4, OW 4). 8 = two whole rows, 32 = both images.
+    ("conv2d_patch.mlir", 8, (1, 2, 4)),
+    ("conv2d_patch.mlir", 32, (2, 4, 4)),
+    ("conv2d_patch.mlir", 2, (1, 1, 2)),
+    # temporal: m loops (batch 2, OW 12). 24 = both sequences; 8 leaves a 4-wide edge tile per row.
+    ("temporal_conv1d.mlir", 24, (2, 12)),
+    ("temporal_conv1d.mlir", 8, (1, 8)),
+])
+def test_conv_output_blocks_over_rows_are_exact(name, tile_m, blocks):
+    """An M tile of whole output rows (OH tile > 1) computes the direct conv exactly, and
+    the cores see exactly the blocks the mapping gives llvm-cpu."""
+    (problem,) = load_problems(INPUTS / name)
+    target = get_target("dsa-e1")
+    desc = target.describe()
+    shape = target.space(problem).shape
+    assert shape.split_tile("m", tile_m) == blocks
+    rng = np.random.default_rng(5)
+    x = rng.integers(-4, 4, problem.inputs[0].shape).astype(np.float32)
+    w = rng.integers(-4, 4, problem.inputs[1].shape).astype(np.float32)
+    # A register block llvm-cpu can take: whole rows when wider than one (OW 12: 12, not 16).
+    vec_m = int(shape.block("m", min(tile_m, 16)))
+    candidate = TilingCandidate(tile_m, 32, 42, vec_m, 32, 1, parallelism=4, dma_stages=2)
+    out, stats = run_convolution(desc, problem, candidate, x, w)
+    assert np.array_equal(out.astype(np.int64), direct_conv(x, w, problem.strides, problem.dilations))
+    m_tiles = int(np.prod([-(-s // b) for s, b in zip(shape.group_sizes("m"), blocks)]))
+    assert stats.tiles == m_tiles * -(-shape.n // 32) == shape.tile_count("m", tile_m) * -(-shape.n // 32)
+    # llvm-cpu gets the same block: the m loops' distribution tiles are `blocks`.
+    config = target.to_config(problem, candidate)
+    m_loops = [i for i, r in enumerate(shape.loop_roles) if r == "m"]
+    assert tuple(config.distribution[i] for i in m_loops) == blocks
+    assert target.from_config(problem, config) == candidate
+    assert target.to_config(problem, target.from_config(problem, config)) == config
