@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         except UnsupportedProblem as e:
             skipped.append((name, str(e)))
             continue
-        results.append(run_funnel(space, desc, dispatch=name))
+        results.append(run_funnel(space, desc, dispatch=name, estimator=target.estimator))
     if args.json:
         print(json.dumps({
             "target": desc.name,

@@ -13,7 +13,7 @@ class CostView:
 
     def __init__(self, problem, target, calibration: dict | None = None):
         space = target.space(problem)
-        self.funnel = run_funnel(space, target.describe(), dispatch=problem.dispatch)
+        self.funnel = run_funnel(space, target.describe(), dispatch=problem.dispatch, estimator=target.estimator)
         f = self.funnel
         total = f.estimate.total_s
         if calibration:

@@ -158,6 +158,7 @@ class _CoreClass:
         self.total = tiles * w.k_steps
         self.done = 0  # slices whose MACs finished
         self.next_load = 0  # next slice whose loads are queued
+        self.next_tile_load = 0  # first slice of the next tile whose once-per-tile loads are not queued
         self.pending: deque = deque()  # (kind, step) waiting for a queue slot
         self.in_flight = 0
         self.streaming: list[list] = []  # [remaining DRAM bytes, kind, step]
@@ -193,7 +194,17 @@ class _Engine:
         for c in self.classes:
             c.intervals = [] if record else None
             c.stall_since = start
-        self.step_cost = [t.dram_cost for t in w.step_transfers]
+        # Loads of every slice, then loads once per tile (attention's Q tile) issued with a
+        # tile's first slice once the previous tile's slices are done (one buffer).
+        self.transfers = tuple(w.step_transfers) + tuple(getattr(w, "tile_transfers", ()))
+        self.tile_kinds = range(len(w.step_transfers), len(self.transfers))
+        self.output_in_place = bool(getattr(w, "output_in_place", False))
+        self.step_cost = [t.dram_cost for t in self.transfers]
+
+    def _needed(self, step: int) -> int:
+        """Descriptors that must land before slice `step` may issue."""
+        first = step % self.w.k_steps == 0
+        return len(self.w.step_transfers) + (len(self.tile_kinds) if first else 0)
 
     # ---- helpers -------------------------------------------------------------------
     def _push(self, t: float, kind: int, cls: int, data) -> None:
@@ -223,6 +234,10 @@ class _Engine:
             for kind in range(len(w.step_transfers)):
                 c.pending.append((kind, c.next_load))
             c.next_load += 1
+        while self.tile_kinds and c.next_tile_load < c.total and c.next_tile_load <= c.done:
+            for kind in self.tile_kinds:
+                c.pending.append((kind, c.next_tile_load))
+            c.next_tile_load += w.k_steps
         while c.pending and c.in_flight < w.in_flight:
             kind, step = c.pending.popleft()
             self._dma_busy(c, +1)
@@ -238,7 +253,9 @@ class _Engine:
                 self._note(c, "mac", "copy to staging", self.now, c.copy_until)
                 return True
             j = c.done
-            if j < c.total and not c.copy_waiting and c.arrived.get(j, 0) == len(w.step_transfers):
+            # An accumulator drained in place is busy until its drain has left.
+            held = self.output_in_place and c.staging_busy and j % w.k_steps == 0
+            if j < c.total and not c.copy_waiting and not held and c.arrived.get(j, 0) == self._needed(j):
                 if c.stall_since is not None:
                     self._note(c, "mac", "stall", c.stall_since, self.now)
                     c.stall_since = None
@@ -327,6 +344,8 @@ class _Engine:
                 self._note(c, "dma", "steady state", self.now, self.now + shift, periods=periods, slices=steps)
             c.done += steps
             c.next_load += steps
+            if period_steps % self.w.k_steps == 0:
+                c.next_tile_load += steps
             c.pending = deque((k, s + steps) for k, s in c.pending)
             c.arrived = {s + steps: n for s, n in c.arrived.items()}
             for entry in c.streaming:
@@ -428,7 +447,7 @@ class _Engine:
         self.now = t_next
         for i, (_, kind, step) in ending:
             c = self.classes[i]
-            t = self.w.drain if kind == _DRAIN else self.w.step_transfers[kind]
+            t = self.w.drain if kind == _DRAIN else self.transfers[kind]
             self.payload += t.payload * c.count
             self._complete(i, c, kind, step)
             self.events += 1
@@ -489,7 +508,12 @@ def simulate_workload(desc: TargetDescription, shape: GemmShape, w: Workload, re
                     for core in sorted(per_core)]
     main_cycles = max(c.finished_at for c in main.classes) - launch
     compute = leader.mac_cycles
-    bound = roofline_bound_seconds(desc, shape) * clock
+    if shape.kind == "attention":
+        from .attention import attention_roofline_seconds
+
+        bound = attention_roofline_seconds(desc, shape) * clock
+    else:
+        bound = roofline_bound_seconds(desc, shape) * clock
     issue_slots = sum(c.mac_cycles * c.count for c in main.classes) * w.mac_slots_per_cycle
     compute_type = desc.compute_type(shape.lhs_type, shape.rhs_type)
     peak = desc.peak_ops(compute_type)
@@ -513,5 +537,10 @@ def simulate(desc: TargetDescription, problem, candidate: TilingCandidate, recor
     `record` keeps the per-core timeline; `aggregate=False` replays every slice
     (no steady-state jumps: slow on big shapes, for checking the jumps).
     """
+    if getattr(problem, "kind", "") == "attention":
+        from .attention import attention_shape, build_attention_workload
+
+        shape = attention_shape(problem)
+        return simulate_workload(desc, shape, build_attention_workload(desc, shape, candidate), record, aggregate)
     shape = gemm_shape(problem)
     return simulate_workload(desc, shape, build_workload(desc, shape, candidate), record, aggregate)

@@ -83,7 +83,7 @@ def _problem(args):
 
 def _candidate(args, target, problem) -> TilingCandidate:
     if args.config == "funnel":
-        result = run_funnel(target.space(problem), target.describe())
+        result = run_funnel(target.space(problem), target.describe(), estimator=target.estimator)
         if not result.survivor_count:
             raise SimInputError("the funnel left no survivor for this problem")
         return result.survivors(1)[0].candidate

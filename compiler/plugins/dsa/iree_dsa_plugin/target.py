@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from iree_dsa_tuner.core.candidate import TilingCandidate
+from iree_dsa_tuner.costmodel.attention import attention_estimate
 from iree_dsa_tuner.costmodel.estimate import estimate
 from iree_dsa_tuner.runners.base import Runner, RunnerOptions
 from iree_dsa_tuner.core.shape import gemm_shape
@@ -22,6 +23,7 @@ from iree_dsa_tuner.description import description_files
 from iree_dsa_tuner.targets.mapping import group_tiles, loop_types, tile_lists
 from iree_dsa_tuner.targets.registry import files_of_kind, load_files
 
+from . import attention
 from .space import dsa_space
 
 BUILTIN_DIR = Path(__file__).with_name("targets")
@@ -48,13 +50,33 @@ def _k_extent(problem) -> int:
     return k
 
 
+def _dsa_knobs(config: CompilationConfig) -> dict:
+    extra = dict(config.extra)
+    for key in EXTRA_KEYS:
+        if key not in extra and key not in _OPTIONAL_EXTRA:
+            raise ConfigError(f"config has no {key!r} in translation_info configuration: not a DSA config")
+    return extra
+
+
+def _dsa_estimate(shape, desc, cols, geo):
+    """The L0 model: attention's flash schedule or the GEMM scratchpad/DMA/MAC-array model."""
+    if shape.kind == "attention":
+        return attention_estimate(shape, desc, cols, geo)
+    return estimate(shape, desc, cols, geo)
+
+
 class DsaTarget(Target):
     """One DSA generation, simulated by the in-tree functional and timing models."""
 
     def space(self, problem) -> CandidateSpace:
+        if attention.is_attention(problem):
+            return attention.attention_space(problem, self.describe())
         return dsa_space(problem, self.describe())
 
     def to_config(self, problem, candidate: TilingCandidate) -> CompilationConfig:
+        if attention.is_attention(problem):
+            extra = {key: getattr(candidate, attr) for key, attr in EXTRA_KEYS.items() if key not in _OPTIONAL_EXTRA}
+            return attention.attention_to_config(problem, candidate, extra)
         shape = gemm_shape(problem)
         if candidate.vec_k < 1:
             raise ConfigError(f"candidate has no vector step llvm-cpu can compile: {candidate.short()}")
@@ -68,12 +90,11 @@ class DsaTarget(Target):
         return config
 
     def from_config(self, problem, config: CompilationConfig) -> TilingCandidate:
+        if attention.is_attention(problem):
+            return attention.attention_from_config(problem, config, _dsa_knobs(config))
         shape = gemm_shape(problem)
         config.check_against(loop_types(shape))
-        extra = dict(config.extra)
-        for key in EXTRA_KEYS:
-            if key not in extra and key not in _OPTIONAL_EXTRA:
-                raise ConfigError(f"config has no {key!r} in translation_info configuration: not a DSA config")
+        extra = _dsa_knobs(config)
         t = group_tiles(shape, config)
         return TilingCandidate(
             tile_m=t["tile_m"], tile_n=t["tile_n"], tile_k=extra["iree_dsa.tile_k"],
@@ -92,6 +113,8 @@ class DsaTarget(Target):
         be read per group whatever the schedule).
         """
         desc = self.describe()
+        if attention.is_attention(problem):
+            return attention.attention_untuned_config(desc, problem, iree_default)
         n_loops = list(problem.dim_groups.get("n", ())) or \
             [i for i, t in enumerate(problem.loop_types) if t == "parallel"][-1:]
         vec_n = max([iree_default.vector_common_parallel[i] for i in n_loops] + [1])
@@ -132,7 +155,7 @@ class DsaTarget(Target):
 
     @property
     def estimator(self):
-        return estimate
+        return _dsa_estimate
 
     @property
     def runner_names(self) -> tuple[str, ...]:
