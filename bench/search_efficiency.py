@@ -7,7 +7,9 @@
     plugin's event simulator (`iree_dsa_plugin.eventsim`, the `dsa-sim` runner's
     measurement, independent of the L0 model) over every legal candidate of
     `target.space(problem)` (legal = not removed by the funnel's legality stage: the
-    set a blind strategy draws from); the optimum is checked against the DSA runner once. Then `pruned`,
+    set a blind strategy draws from) that fits the scratchpad; branch and bound on a
+    lower bound from the plugin's workload skips candidates that cannot beat the best
+    simulated so far, so the optimum is exact; it is checked against the DSA runner once. Then `pruned`,
     `random` and `evolutionary` run through `iree_dsa_tuner.tune` with the DSA runner
     (no database, no spec verification) at equal budgets: 16 measurements and 1% of
     the space.
@@ -53,10 +55,8 @@ QUICK_HOST_SHAPES = ("f32_kn_1x128x256",)
 # ---- helpers -------------------------------------------------------------------------
 
 def legal_mask(funnel) -> np.ndarray:
-    """Candidates the funnel's legality stage keeps (the space a blind search draws from)."""
-    from iree_dsa_tuner.core.reasons import LEGALITY_CODES
-
-    return ~np.isin(funnel.reason_code, list(LEGALITY_CODES))
+    """Candidates that can run: legal, and within the scratchpad (the space a blind search draws from)."""
+    return funnel.runnable
 
 
 def run_strategy(artifacts, target, runner, strategy: str, budget: int, seed: int) -> dict:
@@ -92,16 +92,59 @@ def budgets_for(space_size: int, fixed: list[int], cap: int) -> dict[str, int]:
 
 # ---- (a) dsa-e1 ----------------------------------------------------------------------
 
-def simulated_seconds(desc, problem, space, columns, indices) -> np.ndarray:
-    """Event-simulated seconds of the candidates at `indices` (inf elsewhere)."""
-    from iree_dsa_plugin.eventsim import simulate
+def simulated_lower_bound(desc, shape, candidate) -> float | None:
+    """Seconds no simulation of `candidate` can beat (None: it does not fit the scratchpad).
 
+    From the plugin's own workload, not from L0: the launch, then the larger of the busiest
+    core's MAC issues and every payload byte over the whole DRAM. Both are serial in the
+    simulator, so its time is at least this (checked on every candidate simulated).
+    """
+    from iree_dsa_plugin.functional import ScratchpadOverflow
+    from iree_dsa_plugin.workload import build_workload
+
+    try:
+        w = build_workload(desc, shape, candidate)
+    except ScratchpadOverflow:
+        return None
+    clock = desc.clock_hz
+    tiles_per_core = -(-w.tiles // w.busy_cores)
+    compute = tiles_per_core * w.k_steps * w.step_cycles / clock
+    payload = w.tiles * (w.k_steps * sum(t.payload for t in w.step_transfers) + w.drain.payload)
+    return desc.launch_s + max(compute, payload / w.dram_bytes_per_cycle / clock)
+
+
+def simulated_seconds(desc, problem, space, columns, indices) -> tuple[np.ndarray, dict]:
+    """The exact event-simulated optimum over `indices`, by branch and bound.
+
+    Candidates are simulated in order of their lower bound (`simulated_lower_bound`)
+    until the next bound is above the best time found: no candidate left can beat it,
+    so the optimum is the exhaustive one. Returns seconds (inf where not simulated or
+    not runnable) and counts.
+    """
+    from iree_dsa_plugin.eventsim import simulate
+    from iree_dsa_tuner.core.shape import gemm_shape
+
+    shape = gemm_shape(problem)
     seconds = np.full(space.size, np.inf)
-    for n, i in enumerate(indices, start=1):
-        seconds[i] = simulate(desc, problem, space.candidate(columns, int(i))).seconds
-        if n % 2000 == 0:
-            common.progress(f"    {n}/{len(indices)} simulated")
-    return seconds
+    bounds = []
+    for i in indices:
+        bound = simulated_lower_bound(desc, shape, space.candidate(columns, int(i)))
+        if bound is not None:
+            bounds.append((bound, int(i)))
+    bounds.sort()
+    best, simulated = np.inf, 0
+    for bound, i in bounds:
+        if bound > best:
+            break
+        t = simulate(desc, shape, space.candidate(columns, i)).seconds
+        if t < bound * (1 - 1e-9):
+            raise AssertionError(f"simulated {t} s below its lower bound {bound} s: the bound is wrong")
+        seconds[i] = t
+        best = min(best, t)
+        simulated += 1
+        if simulated % 2000 == 0:
+            common.progress(f"    {simulated} simulated, bound {bound * 1e6:.1f} us, best {best * 1e6:.1f} us")
+    return seconds, {"legal": len(indices), "fit": len(bounds), "simulated": simulated}
 
 
 def dsa_part(entries, work: Path, args) -> dict:
@@ -123,7 +166,7 @@ def dsa_part(entries, work: Path, args) -> dict:
         columns = space.columns()
         funnel = run_funnel(space, desc, columns=columns)
         legal = legal_mask(funnel)
-        legal_seconds = simulated_seconds(desc, problem, space, columns, np.flatnonzero(legal))
+        legal_seconds, counts = simulated_seconds(desc, problem, space, columns, np.flatnonzero(legal))
         best_index = int(np.argmin(legal_seconds))
         optimum_us = float(legal_seconds[best_index] * 1e6)
         optimum = space.candidate(columns, best_index)
@@ -145,7 +188,8 @@ def dsa_part(entries, work: Path, args) -> dict:
             "survivors": funnel.survivor_count, "pruning_ratio": space.size / max(funnel.survivor_count, 1),
             "default_us": default_us, "optimum_us": optimum_us, "optimum": optimum.to_json(),
             "optimum_survives_funnel": best_index in survivors, "runner_check_us": check.median_us,
-            "exhaustive_s": exhaustive_s, "budgets": budgets, "results": per_budget,
+            "exhaustive_s": exhaustive_s, "fit": counts["fit"], "simulated": counts["simulated"],
+            "budgets": budgets, "results": per_budget,
         }
         rows.append(row)
         pr = per_budget["16"]["pruned"] if "16" in per_budget else next(iter(per_budget.values()))["pruned"]
@@ -159,7 +203,8 @@ def print_dsa(part: dict, args) -> dict:
     labels = list(rows[0]["budgets"]) if rows else []
     table = []
     for r in rows:
-        line = [r["label"], r["space"], r["legal"], r["survivors"], f"{r['pruning_ratio']:.0f}x",
+        line = [r["label"], r["space"], r["legal"], r.get("fit", "-"), r.get("simulated", "-"), r["survivors"],
+                f"{r['pruning_ratio']:.0f}x",
                 f"{r['default_us']:.1f}" if r["default_us"] else "-", f"{r['optimum_us']:.2f}",
                 "yes" if r["optimum_survives_funnel"] else "no"]
         for label in labels:
@@ -167,7 +212,8 @@ def print_dsa(part: dict, args) -> dict:
             line.append(f"{r['budgets'][label]}")
             line += [f"{100 * res[s]['fraction']:.1f}%" for s in STRATEGIES]
         table.append(line)
-    headers = ["shape", "space", "legal", "survive", "prune", "default us", "optimum us", "opt survives"]
+    headers = ["shape", "space", "legal", "fit", "simulated", "survive", "prune", "default us", "optimum us",
+               "opt survives"]
     for label in labels:
         headers += [f"budget {label}"] + [f"{s[:4]}@{label}" for s in STRATEGIES]
     common.print_table(headers, table, title=f"(a) {DSA_TARGET}: fraction of the exhaustive optimum reached "

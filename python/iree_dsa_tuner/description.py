@@ -107,6 +107,7 @@ class TargetDescription:
     scale_bytes: int
     roofline_slack: float
     latency_slack: float
+    min_survivors: int  # the latency stage's slack widens until this many survive (R5.6: tens)
     max_vector_elements: int  # llvm-cpu rejects larger vector tiles (IREE fact)
     iree_target_cpu: str  # --iree-llvmcpu-target-cpu of the llvm-cpu path ("host", or a fixed part)
     cpu: CpuModel | None  # kind "cpu" only: the register-blocking model's numbers
@@ -339,6 +340,7 @@ def parse_description(data: dict, source: str) -> TargetDescription:
         scale_bytes=r.integer("space.scale_bytes"),
         roofline_slack=r.number("funnel.roofline_slack"),
         latency_slack=r.number("funnel.latency_slack"),
+        min_survivors=r.integer("funnel.min_survivors", required=False, default=1),
         max_vector_elements=r.integer("iree.max_vector_elements"),
         iree_target_cpu=r.string("iree.target_cpu", required=False, default="host") or "host",
         cpu=cpu,

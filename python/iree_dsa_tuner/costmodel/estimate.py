@@ -12,8 +12,9 @@ Seconds per candidate from four terms, all vectorised:
 - launches: one, plus one for an unfused consumer.
 DRAM pays per contiguous run, not only per byte (bursts, page opens): each run a
 DMA step reads costs `[l0] dma_run_overhead_bytes` more when the description sets
-it (bench/cost_model_fidelity.py --fit fits it to the DSA simulator; the shipped
-descriptions leave it unset, see docs/PERFORMANCE.md section 3).
+it (bench/cost_model_fidelity.py --fit fits it to the DSA simulator; dsa-e1 ships
+128, docs/PERFORMANCE.md section 3). The roofline term leaves it out: the roofline
+stage compares bytes that must move, the full estimate how the DRAM charges them.
 Single buffering serialises DMA with compute; two stages overlap loads with
 compute; three also overlap the output drains. It mirrors the DSA timing
 model's equations without its per-round detail, so ranking agrees with it.
@@ -60,6 +61,9 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
     bandwidth = np.minimum(desc.dram_bytes_per_s, busy * desc.dma_port_bytes_per_s)
     run_overhead = float(desc.extras.get("l0", {}).get("dma_run_overhead_bytes", 0.0))
     step_bytes, traffic = geo.step_bytes, geo.traffic_bytes
+    # The roofline stage compares bytes that must move (re-reads included), not how the
+    # DRAM is charged for them: run overheads are a DMA cost, judged by the full estimate.
+    roofline_s = np.maximum(compute_s, traffic / bandwidth)
     if run_overhead:
         runs = _runs_per_step(shape, geo) * run_overhead
         step_bytes = step_bytes + runs
@@ -85,5 +89,4 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
     # A split dequantisation's own traffic (docs/INT4.md): the same for every candidate.
     external_s = shape.external_bytes / desc.dram_bytes_per_s
     total = np.maximum(pipelined, memory_s) + unfused_s + launch_s + external_s
-    return Estimate(compute_s, memory_s, latency_s, launch_s, np.maximum(compute_s, memory_s),
-                    total, busy, bandwidth)
+    return Estimate(compute_s, memory_s, latency_s, launch_s, roofline_s, total, busy, bandwidth)

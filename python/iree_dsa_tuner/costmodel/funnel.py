@@ -78,6 +78,9 @@ class FunnelResult:
     estimate: Estimate
     geometry: TileGeometry
     order: np.ndarray  # survivor indices, best first
+    # Legal and within the scratchpad: what can run at all (the set blind search and
+    # refinement draw from), whichever stage pruned it.
+    runnable: np.ndarray | None = None
     seconds: float = 0.0
     dispatch: str = ""
 
@@ -229,6 +232,7 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     # Caches are not a capacity limit (they spill to the next level), so on a CPU
     # every tile "fits"; the cost of not fitting is in the estimate.
     fits = np.ones(n, dtype=bool) if cpu else geo.footprint_bytes <= desc.scratchpad_bytes
+    runnable = alive & fits
     # (1) roofline (R5.1): attainable time from compute and traffic with re-reads.
     entering = alive.copy()
     reference_pool = alive & fits
@@ -261,20 +265,25 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     _prune(code, alive, (cols["parallelism"] > geo.tiles) & (cols["parallelism"] > min(space.choices["parallelism"])),
            Reason.IDLE_CORES)
     if alive.any():
+        # Dominated variants go first: they never deserve a place among the survivors.
+        _prune(code, alive, _dominated(cols, geo, est, alive), Reason.DOMINATED)
         best = est.total_s[alive].min()
-        slow = est.total_s > desc.latency_slack * best
+        # The slack widens until `min_survivors` remain: a model that is right about the
+        # region but not the exact point needs a few candidates to measure (R5.6: tens).
+        ordered = np.sort(est.total_s[alive])
+        cutoff = max(desc.latency_slack * best, ordered[min(desc.min_survivors, len(ordered)) - 1])
+        slow = est.total_s > cutoff
         if not cpu:  # DMA descriptors, buffering and fusion are DSA knobs
             latency_dominant = est.latency_s >= np.maximum(est.compute_s, est.memory_s)
             _prune(code, alive, slow & latency_dominant, Reason.DESCRIPTOR_LATENCY)
             _prune(code, alive, slow & (cols["dma_stages"] == 1), Reason.SINGLE_BUFFER)
             _prune(code, alive, slow & (geo.unfused_extra_bytes > 0), Reason.SECOND_LAUNCH)
         _prune(code, alive, slow, Reason.SLOWER_THAN_SLACK)
-        _prune(code, alive, _dominated(cols, geo, est, alive), Reason.DOMINATED)
     close_stage("latency", entering)
 
     survivors = np.flatnonzero(alive)
     order = survivors[np.argsort(est.total_s[survivors], kind="stable")]
     result = FunnelResult(space, desc.name, roofline(shape, desc), stages, cols, code, est, geo, order,
-                          dispatch=dispatch)
+                          runnable=runnable, dispatch=dispatch)
     result.seconds = time.perf_counter() - t0
     return result

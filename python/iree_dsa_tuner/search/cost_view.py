@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..costmodel import run_funnel
-from ..core.reasons import LEGALITY_CODES
 
 
 class CostView:
@@ -22,7 +21,7 @@ class CostView:
                      + calibration.get("latency", 1.0) * e.latency_s + calibration.get("launch", 1.0) * e.launch_s
                      + calibration.get("offset_s", 0.0))
         self.total_s = total
-        legal_mask = ~np.isin(f.reason_code, list(LEGALITY_CODES))
+        legal_mask = f.runnable
         self.legal_idx = np.flatnonzero(legal_mask)
         self.legal = [f.candidate(i) for i in self.legal_idx]
         self.index = {c: int(i) for c, i in zip(self.legal, self.legal_idx)}

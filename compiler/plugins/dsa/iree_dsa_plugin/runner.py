@@ -12,6 +12,7 @@ from iree_dsa_tuner.core.status import Status
 from iree_dsa_tuner.runners.base import Runner, as_config
 
 from .eventsim import simulate
+from .functional import ScratchpadOverflow
 
 
 class DsaSimRunner(Runner):
@@ -33,7 +34,10 @@ class DsaSimRunner(Runner):
             candidate = self.target.from_config(problem, config)
         except (ConfigError, ValueError) as e:
             return Measurement.failure(Status.COMPILE_ERROR, f"not a DSA schedule: {e}", runner=self.name)
-        sim = simulate(self.target.describe(), problem, candidate)
+        try:
+            sim = simulate(self.target.describe(), problem, candidate)
+        except ScratchpadOverflow as e:
+            return Measurement.failure(Status.RUN_ERROR, f"does not fit: {e}", runner=self.name)
         us = sim.seconds * 1e6
         breakdown = {k: v for k, v in sim.to_json().items() if k not in ("seconds", "events")}
         return Measurement(Status.OK, median_us=us, min_us=us, repetitions=1, runner=self.name,

@@ -130,9 +130,32 @@ class DsaTarget(Target):
         blocks = [b for b in desc.quant_block_sizes if group and group % b == 0]
         if blocks:
             knobs["iree_dsa.quant_block"] = max(blocks)
-        return CompilationConfig(iree_default.pipeline, iree_default.distribution,
-                                 iree_default.vector_common_parallel, iree_default.vector_reduction,
-                                 tuple(sorted(knobs.items())))
+
+        def config(tile_k: int) -> CompilationConfig:
+            return CompilationConfig(iree_default.pipeline, iree_default.distribution,
+                                     iree_default.vector_common_parallel, iree_default.vector_reduction,
+                                     tuple(sorted({**knobs, "iree_dsa.tile_k": tile_k}.items())))
+
+        # ...and, like any DSA compiler, a K step whose buffers fit the scratchpad: the
+        # whole K where it fits, else the largest power of two (a quant block multiple) that does.
+        tile_k = knobs["iree_dsa.tile_k"]
+        floor = max(knobs.get("iree_dsa.quant_block", 1), 1)
+        while tile_k > floor and not self._fits(problem, config(tile_k)):
+            smaller = 1 << ((tile_k - 1).bit_length() - 1)  # the power of two below tile_k
+            tile_k = max(smaller, floor)
+        return config(tile_k)
+
+    def _fits(self, problem, config: CompilationConfig) -> bool:
+        from .functional import ScratchpadOverflow
+        from .workload import build_workload
+
+        try:
+            build_workload(self.describe(), gemm_shape(problem), self.from_config(problem, config))
+        except ScratchpadOverflow:
+            return False
+        except (ConfigError, ValueError):
+            return True  # not a GEMM schedule the simulator reads: nothing to shrink
+        return True
 
     def check_knobs(self, candidate: TilingCandidate) -> str | None:
         why = super().check_knobs(candidate)

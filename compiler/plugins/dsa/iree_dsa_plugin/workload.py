@@ -25,6 +25,8 @@ from iree_dsa_tuner.core.candidate import TilingCandidate
 from iree_dsa_tuner.core.shape import GemmShape
 from iree_dsa_tuner.description import TargetDescription, TargetDescriptionError
 
+from .functional import ScratchpadOverflow
+
 
 @dataclass(frozen=True)
 class SimulatorParams:
@@ -123,6 +125,15 @@ def _ceil(a: float, b: float) -> int:
     return -(-int(a) // int(b))
 
 
+def check_scratchpad(desc: TargetDescription, buffers: list[tuple[str, float]]) -> None:
+    """A schedule whose buffers do not fit one core's scratchpad cannot run: say which ones."""
+    need = sum(size for _, size in buffers)
+    if need > desc.scratchpad_bytes:
+        parts = ", ".join(f"{name} {size / 1024:.1f} KiB" for name, size in buffers)
+        raise ScratchpadOverflow(f"needs {need / 1024:.1f} KiB of scratchpad per core ({parts}); "
+                                 f"{desc.name} has {desc.scratchpad_bytes / 1024:.0f} KiB")
+
+
 def build_workload(desc: TargetDescription, shape: GemmShape, c: TilingCandidate) -> Workload:
     params = simulator_params(desc)
     m_in, n_in, k_in = shape.inner("m"), shape.inner("n"), shape.inner("k")
@@ -152,6 +163,10 @@ def build_workload(desc: TargetDescription, shape: GemmShape, c: TilingCandidate
         loads.append(_block("scales", _ceil(tk, c.quant_block), tn * desc.scale_bytes, n_in * desc.scale_bytes,
                             params))
     drain = _block("C", tm, tn * c_b, n_in * c_b, params)
+
+    check_scratchpad(desc, [(f"{t.kind} x {max(1, c.dma_stages)} stages", max(1, c.dma_stages) * t.payload)
+                            for t in loads]
+                     + [("accumulator", tm * tn * desc.accumulator_bytes), ("output staging", drain.payload)])
 
     compute_type = desc.compute_type(shape.lhs_type, shape.rhs_type)
     depth = desc.mac_k_for(compute_type)

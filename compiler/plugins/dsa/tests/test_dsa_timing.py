@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -13,7 +14,10 @@ from iree_dsa_tuner.costmodel import tile_geometry
 from iree_dsa_tuner.space import TilingCandidate, simple_gemm
 from iree_dsa_tuner.space.space import candidates_to_columns
 from iree_dsa_tuner.targets import get_target, parse_description
+from iree_dsa_tuner.core.status import Status
 from iree_dsa_plugin.eventsim import simulate
+from iree_dsa_plugin.functional import ScratchpadOverflow
+from iree_dsa_plugin.runner import DsaSimRunner
 from iree_dsa_plugin.trace import RESOURCE_TIDS, chrome_trace
 
 
@@ -182,10 +186,15 @@ def test_breakdown_is_consistent():
 
 # ---- where the simulator and the L0 estimate must disagree --------------------------------------
 
-def _l0_seconds(target, shape, candidate) -> float:
-    desc = target.describe()
+def _l0_seconds(target, shape, candidate, desc=None) -> float:
+    desc = desc or target.describe()
     cols = candidates_to_columns([candidate])
     return float(target.estimator(shape, desc, cols, tile_geometry(shape, desc, cols)).total_s[0])
+
+
+def _bytes_only(desc):
+    """The description with L0 charging bytes / bandwidth only (no fitted per-run overhead)."""
+    return desc.with_changes(extras={**desc.extras, "l0": {"dma_run_overhead_bytes": 0}})
 
 
 def test_small_transfers_cost_more_than_bandwidth_alone_predicts():
@@ -197,10 +206,11 @@ def test_small_transfers_cost_more_than_bandwidth_alone_predicts():
     # 4096-column tiles read whole lines: one long run per slice.
     wide = TilingCandidate(1, 4096, 16, 1, 32, 16, 1, 3)
     sim_narrow, sim_wide = simulate(desc, gemv, narrow), simulate(desc, gemv, wide)
-    l0_narrow, l0_wide = _l0_seconds(target, gemv, narrow), _l0_seconds(target, gemv, wide)
+    plain = _bytes_only(desc)
+    l0_narrow, l0_wide = _l0_seconds(target, gemv, narrow, plain), _l0_seconds(target, gemv, wide, plain)
     assert sim_narrow.dram_efficiency < 0.4 < 0.9 < sim_wide.dram_efficiency
-    # L0 charges bytes / bandwidth: it sees the narrow tiles as about as good as the wide ones;
-    # the simulator finds them at least twice as slow as L0 says.
+    # Bytes / bandwidth sees the narrow tiles as about as good as the wide ones; the
+    # simulator finds them at least twice as slow as that says.
     assert sim_narrow.seconds > 2 * l0_narrow
     assert sim_narrow.seconds > 2 * sim_wide.seconds
     assert l0_narrow < 2 * l0_wide
@@ -214,7 +224,7 @@ def test_more_cores_than_dram_can_feed_do_not_scale():
     gemv = simple_gemm(1, 4096, 4096, "i8")  # memory-bound: ~0.5 op/B
 
     def with_cores(p):
-        return simulate(desc, gemv, TilingCandidate(1, 256, 4096, 1, 32, 16, p, 3))
+        return simulate(desc, gemv, TilingCandidate(1, 256, 512, 1, 32, 16, p, 3))
 
     t5, t16 = with_cores(5), with_cores(16)
     assert t16.seconds < t5.seconds  # still a little faster (the launch and latency spread)
@@ -275,20 +285,65 @@ def test_the_simulator_shares_nothing_with_the_cost_model():
 
 
 def test_l0_run_overhead_brings_l0_towards_the_simulator_on_narrow_blocks():
-    # The opt-in `[l0] dma_run_overhead_bytes` (bench/cost_model_fidelity.py --fit) charges L0
-    # per contiguous run: with it, L0 sees what the simulator sees in the narrow-tile GEMV.
+    # dsa-e1 ships `[l0] dma_run_overhead_bytes`, fitted to this simulator by
+    # bench/cost_model_fidelity.py --fit: L0 then charges per contiguous run, and sees
+    # what the simulator sees in the narrow-tile GEMV.
     target = get_target("dsa-e1")
     desc = target.describe()
+    assert desc.extras["l0"]["dma_run_overhead_bytes"] > 0
     gemv = simple_gemm(1, 4096, 4096, "i8")
     narrow = TilingCandidate(1, 16, 256, 1, 16, 16, 16, 3)
     wide = TilingCandidate(1, 4096, 16, 1, 32, 16, 1, 3)
-    fitted = desc.with_changes(extras={**desc.extras, "l0": {"dma_run_overhead_bytes": 128}})
+    plain = _bytes_only(desc)
 
     def l0(d, c):
-        cols = candidates_to_columns([c])
-        return float(target.estimator(gemv, d, cols, tile_geometry(gemv, d, cols)).total_s[0])
+        return _l0_seconds(target, gemv, c, d)
 
-    assert l0(fitted, wide) == pytest.approx(l0(desc, wide), rel=0.01)  # one run per slice: unchanged
-    assert l0(fitted, narrow) > 3 * l0(desc, narrow)
-    assert l0(fitted, narrow) / l0(fitted, wide) > 0.5 * simulate(desc, gemv, narrow).seconds / \
+    assert l0(desc, wide) == pytest.approx(l0(plain, wide), rel=0.01)  # one run per slice: unchanged
+    assert l0(desc, narrow) > 3 * l0(plain, narrow)
+    assert l0(desc, narrow) / l0(desc, wide) > 0.5 * simulate(desc, gemv, narrow).seconds / \
         simulate(desc, gemv, wide).seconds
+
+
+def test_a_schedule_that_overflows_the_scratchpad_does_not_run():
+    # The simulator checks capacity itself (not through the funnel): 3 x a 1 MiB weight
+    # slice cannot sit in 512 KiB, and the runner reports it instead of a time.
+    target = get_target("dsa-e1")
+    desc = target.describe()
+    gemv = simple_gemm(1, 4096, 4096, "i8")
+    too_big = TilingCandidate(1, 256, 4096, 1, 32, 16, 16, 3)
+    with pytest.raises(ScratchpadOverflow, match="B x 3 stages 3072.0 KiB"):
+        simulate(desc, gemv, too_big)
+    m = DsaSimRunner(target, {}).measure(gemv, target.to_config(gemv, too_big))
+    assert m.status == Status.RUN_ERROR and "does not fit" in m.reason
+    assert simulate(desc, gemv, TilingCandidate(1, 256, 512, 1, 32, 16, 16, 3)).seconds > 0
+
+
+def test_the_untuned_baseline_streams_the_largest_k_step_that_fits(tmp_path):
+    # IREE's f32 tiles with the whole K per DMA step overflow dsa-e1's scratchpad on a
+    # 2048-deep GEMV; the untuned DSA baseline halves the step until its buffers fit, so
+    # "IREE's default" is a time, not a failure.
+    from iree_dsa_tuner import compile_model
+
+    model = tmp_path / "gemv.mlir"
+    model.write_text("""
+func.func @gemv(%x: tensor<1x2048xf32>, %w: tensor<2048x2048xf32>) -> tensor<1x2048xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2048xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2048xf32>) -> tensor<1x2048xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<1x2048xf32>, tensor<2048x2048xf32>) outs(%acc : tensor<1x2048xf32>) -> tensor<1x2048xf32>
+  return %y : tensor<1x2048xf32>
+}
+""")
+    target = get_target("dsa-e1")
+    artifacts = compile_model(model, target.compile_flags)
+    (problem,) = artifacts.problems()
+    iree_default = artifacts.default_configs()[problem.dispatch]
+    untuned = target.from_config(problem, target.untuned_config(problem, iree_default))
+    assert untuned.tile_k < 2048
+    desc = target.describe()
+    simulate(desc, problem, untuned)  # fits
+    with pytest.raises(ScratchpadOverflow):
+        simulate(desc, problem, dataclasses.replace(untuned, tile_k=2 * untuned.tile_k))
+    m = DsaSimRunner(target, artifacts.default_configs()).measure(problem, None)
+    assert m.ok and m.median_us > 0
