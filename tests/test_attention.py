@@ -65,8 +65,17 @@ def test_space_keeps_the_head_whole_and_configs_round_trip(host, problem):
         assert host.from_config(problem, config) == c
 
 
-def test_a_target_without_an_attention_space_skips_it_with_the_reason():
-    result = iree_dsa_tuner.tune(ATTENTION, "dsa-e1", TuneOptions(budget=2))
+def test_a_target_without_an_attention_space_skips_it_with_the_reason(monkeypatch):
+    # The DSA has an attention space now (docs/ATTENTION.md, DSA): it tunes the dispatch.
+    result = iree_dsa_tuner.tune(ATTENTION, "dsa-e1", TuneOptions(budget=2), verify=False)
+    assert [d.dispatch for d in result.dispatches] == ["attention_dispatch_0_attention_8x50x32x64x32"]
+    assert not result.skipped
+    # A target whose space refuses attention (gemm_shape's refusal) skips it, with the reason.
+    from iree_dsa_plugin.target import DsaTarget
+    from iree_dsa_tuner.core.shape import gemm_shape
+
+    monkeypatch.setattr(DsaTarget, "space", lambda self, problem: gemm_shape(problem))
+    result = iree_dsa_tuner.tune(ATTENTION, "dsa-e1", TuneOptions(budget=2), verify=False)
     assert not result.dispatches
     (skipped,) = result.skipped
     assert skipped["kind"] == "attention" and "no attention space" in skipped["reason"]
