@@ -121,3 +121,58 @@ def test_parse_shape():
     with pytest.raises(ValueError, match="MxNxK"):
         parse_shape("12", "i8")
     assert math.prod([1]) == 1
+
+
+def _conv2d_b2():
+    # conv2d_patch's 7-loop op: n 2, oh 4, ow 4, oc 128, kh 14, kw 14, ic 3.
+    return ConvolutionProblem("patch", "linalg.generic", (2, 4, 4, 128, 14, 14, 3),
+                              ("parallel",) * 4 + ("reduction",) * 3,
+                              {"batch": (0,), "output_image": (1, 2), "output_channel": (3,),
+                               "filter_loop": (4, 5), "input_channel": (6,)}, (),
+                              (_operand(2, 56, 56, 3, t="f32"), _operand(14, 14, 3, 128, t="f32")),
+                              _operand(2, 4, 4, 128, t="f32"))
+
+
+def _conv1d_b2():
+    # A Diffusion-Policy temporal conv: n 2, ow 12, oc 64, kw 5, ic 64.
+    return ConvolutionProblem("temporal", "linalg.generic", (2, 12, 64, 5, 64),
+                              ("parallel",) * 3 + ("reduction",) * 2,
+                              {"batch": (0,), "output_image": (1,), "output_channel": (2,),
+                               "filter_loop": (3,), "input_channel": (4,)}, (),
+                              (_operand(2, 16, 64, t="f32"), _operand(5, 64, 64, t="f32")),
+                              _operand(2, 12, 64, t="f32"))
+
+
+@pytest.mark.parametrize("target_name", ["host", "dsa-e1"])
+@pytest.mark.parametrize("make", [_conv2d_b2, _conv1d_b2])
+def test_conv_row_blocks_map_and_round_trip(target_name, make):
+    """Every m tile of a conv's ladder becomes per-loop blocks llvm-cpu takes (whole inner
+    rows, the outer loop the rest), and every config reads back to itself."""
+    from iree_dsa_tuner.core.config import CompilationConfig
+
+    target, problem = get_target(target_name), make()
+    space = target.space(problem)
+    shape = space.shape
+    m_loops = [i for i, r in enumerate(shape.loop_roles) if r == "m"]
+    inner = shape.inner("m")
+    assert max(space.choices["tile_m"]) == shape.m  # the whole output (both images)
+    seen_rows = False
+    for candidate in list(space)[::7]:
+        if target.check_knobs(candidate) or candidate.vec_k < 1:
+            continue
+        config = target.to_config(problem, candidate)
+        blocks = [config.distribution[i] for i in m_loops]
+        assert math.prod(blocks) == candidate.tile_m
+        if candidate.tile_m > inner:  # whole rows: the inner loop whole, the rest outside
+            assert candidate.tile_m % inner == 0 and blocks[-1] == inner
+            assert math.prod(blocks[:-1]) == candidate.tile_m // inner
+            seen_rows = seen_rows or blocks[-2] > 1
+        else:
+            assert blocks[-1] == candidate.tile_m and all(b == 1 for b in blocks[:-1])
+        vec = [config.vector_common_parallel[i] for i in m_loops]
+        assert all(v <= b for v, b in zip(vec, blocks))
+        again = CompilationConfig.from_json(config.to_json())
+        assert target.to_config(problem, target.from_config(problem, again)) == config
+        if target_name == "host":  # register rows stay within one output row
+            assert all(v == 1 for v in vec[:-1])
+    assert seen_rows
