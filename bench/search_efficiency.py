@@ -34,6 +34,7 @@ import argparse
 import random
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -92,7 +93,7 @@ def budgets_for(space_size: int, fixed: list[int], cap: int) -> dict[str, int]:
 
 # ---- (a) dsa-e1 ----------------------------------------------------------------------
 
-def simulated_lower_bound(desc, shape, candidate) -> float | None:
+def simulated_lower_bound(desc, problem, candidate) -> float | None:
     """Seconds no simulation of `candidate` can beat (None: it does not fit the scratchpad).
 
     From the plugin's own workload, not from L0: the launch, then the larger of the busiest
@@ -100,17 +101,29 @@ def simulated_lower_bound(desc, shape, candidate) -> float | None:
     simulator, so its time is at least this (checked on every candidate simulated).
     """
     from iree_dsa_plugin.functional import ScratchpadOverflow
-    from iree_dsa_plugin.workload import build_workload
 
     try:
-        w = build_workload(desc, shape, candidate)
+        w = _workload(desc, problem, candidate)
     except ScratchpadOverflow:
         return None
     clock = desc.clock_hz
     tiles_per_core = -(-w.tiles // w.busy_cores)
     compute = tiles_per_core * w.k_steps * w.step_cycles / clock
-    payload = w.tiles * (w.k_steps * sum(t.payload for t in w.step_transfers) + w.drain.payload)
+    per_tile = sum(t.payload for t in getattr(w, "tile_transfers", ()))  # attention's Q tile
+    payload = w.tiles * (w.k_steps * sum(t.payload for t in w.step_transfers) + per_tile + w.drain.payload)
     return desc.launch_s + max(compute, payload / w.dram_bytes_per_cycle / clock)
+
+
+def _workload(desc, problem, candidate):
+    """The plugin's per-core work for `candidate` (attention has its own builder)."""
+    if getattr(problem, "kind", "") == "attention":
+        from iree_dsa_plugin.attention import attention_shape, build_attention_workload
+
+        return build_attention_workload(desc, attention_shape(problem), candidate)
+    from iree_dsa_plugin.workload import build_workload
+    from iree_dsa_tuner.core.shape import gemm_shape
+
+    return build_workload(desc, gemm_shape(problem), candidate)
 
 
 def simulated_seconds(desc, problem, space, columns, indices) -> tuple[np.ndarray, dict]:
@@ -122,13 +135,11 @@ def simulated_seconds(desc, problem, space, columns, indices) -> tuple[np.ndarra
     not runnable) and counts.
     """
     from iree_dsa_plugin.eventsim import simulate
-    from iree_dsa_tuner.core.shape import gemm_shape
 
-    shape = gemm_shape(problem)
     seconds = np.full(space.size, np.inf)
     bounds = []
     for i in indices:
-        bound = simulated_lower_bound(desc, shape, space.candidate(columns, int(i)))
+        bound = simulated_lower_bound(desc, problem, space.candidate(columns, int(i)))
         if bound is not None:
             bounds.append((bound, int(i)))
     bounds.sort()
@@ -136,7 +147,7 @@ def simulated_seconds(desc, problem, space, columns, indices) -> tuple[np.ndarra
     for bound, i in bounds:
         if bound > best:
             break
-        t = simulate(desc, shape, space.candidate(columns, i)).seconds
+        t = simulate(desc, problem, space.candidate(columns, i)).seconds
         if t < bound * (1 - 1e-9):
             raise AssertionError(f"simulated {t} s below its lower bound {bound} s: the bound is wrong")
         seconds[i] = t
@@ -147,7 +158,43 @@ def simulated_seconds(desc, problem, space, columns, indices) -> tuple[np.ndarra
     return seconds, {"legal": len(indices), "fit": len(bounds), "simulated": simulated}
 
 
-def dsa_part(entries, work: Path, args) -> dict:
+@dataclass(frozen=True)
+class VlaEntry:
+    name: str
+    label: str
+
+
+def vla_entries(names: list[str], element: str, directory: Path) -> tuple[list[VlaEntry], dict[str, Path]]:
+    """The VLA basket's dispatches (or those named), written as models."""
+    import gen_vla_basket as gen  # tools/ (common puts it on sys.path)
+
+    ops = gen.basket_ops()
+    if names:
+        unknown = sorted(set(names) - {op.name for op in ops})
+        if unknown:
+            raise SystemExit(f"search_efficiency.py: not in the VLA basket: {', '.join(unknown)}")
+        ops = [op for op in ops if op.name in names]
+    models = gen.write_basket(directory, ops, element)
+    label = (lambda op: op.name) if element == "f32" else (lambda op: f"{op.name} {element}")
+    return [VlaEntry(op.name, label(op)) for op in ops], models
+
+
+def tunable_problem(artifacts):
+    """The one dispatch of a basket model the tuner searches, or the reason it cannot."""
+    from iree_dsa_tuner.core.problems import UntunableDispatch
+
+    problems = artifacts.problems()
+    refused = [p for p in problems if isinstance(p, UntunableDispatch)]
+    tunable = [p for p in problems if not isinstance(p, UntunableDispatch) and p.kind in
+               ("contraction", "convolution", "attention")]
+    if len(tunable) == 1:
+        return tunable[0], None
+    if refused:
+        return None, refused[0].reason
+    return None, f"{len(tunable)} tunable dispatches (expected one)"
+
+
+def dsa_part(entries, work: Path, args, models: dict | None = None) -> dict:
     from iree_dsa_tuner import compile_model
     from iree_dsa_tuner.costmodel import run_funnel
     from iree_dsa_tuner.runners import RunnerOptions
@@ -155,16 +202,20 @@ def dsa_part(entries, work: Path, args) -> dict:
 
     target = get_target(DSA_TARGET)
     desc = target.describe()
-    models = common.write_models(entries, work / "models")
-    rows = []
+    models = models or common.write_models(entries, work / "models")
+    rows, skipped = [], []
     for n, entry in enumerate(entries, start=1):
         artifacts = compile_model(models[entry.name], target.compile_flags)
-        problem = common.root_problem(artifacts)
+        problem, why = tunable_problem(artifacts)
+        if problem is None:
+            skipped.append({"name": entry.name, "label": entry.label, "reason": why})
+            common.progress(f"[dsa {n}/{len(entries)}] {entry.label}: skipped: {why}")
+            continue
         runner = target.make_runner(artifacts, RunnerOptions())  # dsa-sim: IREE's default mapped as "default"
         started = time.perf_counter()
         space = target.space(problem)
         columns = space.columns()
-        funnel = run_funnel(space, desc, columns=columns)
+        funnel = run_funnel(space, desc, columns=columns, estimator=target.estimator)
         legal = legal_mask(funnel)
         legal_seconds, counts = simulated_seconds(desc, problem, space, columns, np.flatnonzero(legal))
         best_index = int(np.argmin(legal_seconds))
@@ -195,7 +246,7 @@ def dsa_part(entries, work: Path, args) -> dict:
         pr = per_budget["16"]["pruned"] if "16" in per_budget else next(iter(per_budget.values()))["pruned"]
         common.progress(f"[dsa {n}/{len(entries)}] {entry.label}: space {space.size}, optimum {optimum_us:.2f} us, "
                         f"pruned reaches {100 * pr['fraction']:.1f}%")
-    return {"target": DSA_TARGET, "shapes": rows}
+    return {"target": DSA_TARGET, "shapes": rows, "skipped": skipped}
 
 
 def print_dsa(part: dict, args) -> dict:
@@ -249,6 +300,8 @@ def print_dsa(part: dict, args) -> dict:
     print(f"\npruned within 2% of the optimum while measuring <= 1% of the space: {met}/{len(rows)} shapes "
           f"({100 * share:.0f}%; target >= 95%: {'met' if share >= 0.95 else 'MISSED'})"
           + (f"; missed: {', '.join(misses)}" if misses else ""))
+    for skip in part.get("skipped", []):
+        print(f"skipped {skip['label']}: {skip['reason']}")
     mismatches = [r["label"] for r in rows
                   if r["runner_check_us"] is None or abs(r["runner_check_us"] - r["optimum_us"]) > 1e-6 * r["optimum_us"] + 1e-9]
     print("exhaustive optimum re-measured through the DSA runner: "
@@ -394,6 +447,10 @@ def main(argv=None) -> int:
     parser.add_argument("--host-cap", type=int, default=250, help="most host candidates measured per shape")
     parser.add_argument("--jobs", type=int, default=2, help="host: parallel candidate compiles (timings stay serial)")
     parser.add_argument("--host-repetitions", type=int, default=3, help="host runner repetitions per candidate")
+    parser.add_argument("--basket", choices=("gemm", "vla"), default="gemm",
+                        help="dsa part: the GEMM basket (tools/gen_basket.py) or the 61 dispatches of the reference "
+                             "VLA models (tools/gen_vla_basket.py: GEMMs, attention, convolutions)")
+    parser.add_argument("--vla-type", choices=("f32", "bf16"), default="f32", help="element type of the VLA basket")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="OUT")
     args = parser.parse_args(argv)
@@ -410,8 +467,12 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="search-eff-") as tmp:
         work = Path(tmp)
         if args.part in ("dsa", "both"):
-            entries = common.select_entries(args.shape, args.quick, QUICK_DSA_SHAPES)
-            part = dsa_part(entries, work, args)
+            if args.basket == "vla":
+                entries, models = vla_entries(args.shape, args.vla_type, work / "models")
+                part = dsa_part(entries, work, args, models)
+            else:
+                entries = common.select_entries(args.shape, args.quick, QUICK_DSA_SHAPES)
+                part = dsa_part(entries, work, args)
             part.update(print_dsa(part, args))
             document["dsa"] = part
         if args.part in ("host", "both"):

@@ -44,8 +44,11 @@ _OPTIONAL_EXTRA = {"iree_dsa.quant_block"}
 
 
 def _k_extent(problem) -> int:
+    """The whole reduction: a GEMM's K, a convolution's input channels x filter taps."""
+    groups = problem.dim_groups
+    loops = groups.get("k", ()) or tuple(groups.get("filter_loop", ())) + tuple(groups.get("input_channel", ()))
     k = 1
-    for loop in problem.dim_groups.get("k", ()) or problem.dim_groups.get("filter_loop", ()):
+    for loop in loops:
         k *= problem.loop_sizes[loop]
     return k
 
