@@ -98,6 +98,20 @@ class SearchContext:
         ok = [t for t in self.trials if t.time_us is not None]
         return min(ok, key=lambda t: (t.time_us, str(t.candidate))) if ok else None
 
+    def next_by_estimate(self) -> TilingCandidate | None:
+        """The unmeasured runnable candidate with the best estimate, survivor or not.
+
+        The funnel's relative stages keep a handful of survivors on some spaces; once they
+        and their neighbours are measured, a search with budget left walks on down the
+        model's ranking of everything that can run instead of stopping.
+        """
+        if not hasattr(self, "_by_estimate"):
+            self._by_estimate = sorted(self.legal, key=lambda x: (self.estimate(x), str(x)))
+            self._walk = 0
+        while self._walk < len(self._by_estimate) and self.measured(self._by_estimate[self._walk]):
+            self._walk += 1
+        return self._by_estimate[self._walk] if self._walk < len(self._by_estimate) else None
+
     def neighbours(self, c: TilingCandidate) -> list[TilingCandidate]:
         """Legal candidates one knob step away (x2 or /2 on one knob), nearest estimate first."""
         out = []

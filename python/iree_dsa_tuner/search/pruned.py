@@ -1,5 +1,9 @@
 """L0 -> L1: measure the cost model's top-k survivors, then refine around the best.
 
+When the survivors and the best's neighbours are all measured and budget is left, the
+search takes the next candidate by estimate from everything that can run (the funnel's
+relative stages can leave only a few survivors) and refines around any new best.
+
 The analytic model is good at ranking regions and poor at exact order, so most
 of the budget goes to its top picks and the rest to one-knob neighbours of the
 measured best (hill climbing), which fixes the model's local mistakes.
@@ -50,8 +54,10 @@ def tune(ctx: SearchContext, options: dict | None = None) -> None:
             continue
         step = [c for c in ctx.neighbours(best.candidate) if not ctx.measured(c)]
         if not step:
-            rest = [c for c in ctx.ranked if not ctx.measured(c)]
-            if not rest:
+            step = [c for c in ctx.ranked if not ctx.measured(c)][:1]
+        if not step:  # survivors and the best's neighbours all measured: the model's next pick
+            following = ctx.next_by_estimate()
+            if following is None:
                 return
-            step = rest
+            step = [following]
         ctx.measure(step[:1], source="refine")
