@@ -108,3 +108,19 @@ def test_json_form(e1):
     js = result.to_json(limit=3)
     assert js["roofline"]["ops"] == 131072 and js["roofline"]["ridge_op_per_byte"] == pytest.approx(3764.7, abs=0.1)
     assert js["stages"][0]["entered"] == result.size and len(js["ranked"]) == 3
+
+
+def test_idle_cores_prunes_only_a_choice_a_smaller_one_matches(e1):
+    # 1x9216 outputs in 1024-wide tiles: 9 tiles. 16 cores run them in one round (7 idle);
+    # 8, the next choice, needs two. Only cores beyond the smallest choice that covers every
+    # tile are waste, so 16 stays and is the best estimate (the simulator agrees).
+    shape = simple_gemm(1, 9216, 1536, "f32")
+    result = run_funnel(e1.space(shape), e1.describe(), estimator=e1.estimator)
+    best = result.survivors(1)[0].candidate
+    assert (best.tile_n, best.parallelism) == (1024, 16)
+    idle = [i for i in np.flatnonzero(result.reason_code) if result.reason_of(int(i)) == Reason.IDLE_CORES.text]
+    assert idle
+    choices = sorted(e1.space(shape).choices["parallelism"])
+    for i in idle:  # a smaller choice covered every tile in one round
+        tiles, cores = int(result.geometry.tiles[i]), int(result.columns["parallelism"][i])
+        assert any(tiles <= c < cores for c in choices)

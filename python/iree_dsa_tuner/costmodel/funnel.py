@@ -262,8 +262,12 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
 
     # (3) latency (R5.3): idle cores, descriptor queue, launches, no overlap.
     entering = alive.copy()
-    _prune(code, alive, (cols["parallelism"] > geo.tiles) & (cols["parallelism"] > min(space.choices["parallelism"])),
-           Reason.IDLE_CORES)
+    # More cores than tiles idle the extra ones, but only a smaller choice that still covers
+    # every tile is the same schedule for less: 16 cores on 9 tiles is one round, 8 is two.
+    choices = np.array(sorted(space.choices["parallelism"]), dtype=np.int64)
+    cover_at = np.searchsorted(choices, geo.tiles)  # the smallest choice >= tiles
+    cover = np.where(cover_at < len(choices), choices[np.minimum(cover_at, len(choices) - 1)], np.iinfo(np.int64).max)
+    _prune(code, alive, cols["parallelism"] > cover, Reason.IDLE_CORES)
     if alive.any():
         # Dominated variants go first: they never deserve a place among the survivors.
         _prune(code, alive, _dominated(cols, geo, est, alive), Reason.DOMINATED)

@@ -91,6 +91,9 @@ class SearchContext:
         ratios = sorted(t / e for t, e in timed)
         scale = ratios[len(ratios) // 2]
         rest = [self.estimate(c) for c in self.ranked if not self.measured(c)]
+        if not rest:  # survivors all measured: the best of what can still run (next_by_estimate)
+            following = self.next_by_estimate()
+            rest = [self.estimate(following)] if following is not None else []
         rest = [e for e in rest if e is not None and e != float("inf")]
         return not rest or min(rest) * scale >= self.incumbent_us * (1 - margin)
 
