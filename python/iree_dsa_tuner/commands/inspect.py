@@ -62,6 +62,6 @@ def run(args: argparse.Namespace) -> int:
                          r["flops"], r["bytes"], f"{r['intensity']:.2f}"])
     print(format_table(["dispatch", "kind", "root op", "sizes / reason", "flops", "bytes", "op/B"], rows,
                        right_align={4, 5, 6}))
-    tunable = sum(1 for r in records if r["kind"] in ("contraction", "convolution"))
+    tunable = sum(1 for r in records if r["kind"] in ("contraction", "convolution", "attention"))
     print(f"\n{len(records)} dispatch{'es' if len(records) != 1 else ''}, {tunable} tunable")
     return 0
