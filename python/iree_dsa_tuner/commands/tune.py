@@ -86,6 +86,10 @@ def add_parser(subparsers) -> None:
                         "dequantisation fused into its matvec (docs/INT4.md). The spec matches the dispatches "
                         "these flags make: build with the same flags. The host recipe searches flags itself, "
                         "so with the host target this needs --no-recipe")
+    p.add_argument("--no-conv-route", action="store_true",
+                   help="do not route batch-1 convolutions (by default a model with one is compiled with the flags "
+                        "that make it tunable, --iree-global-opt-use-im2col-for-convs for 2-D and a kernel-tap "
+                        "preprocessing script for 1-D, and the spec is only valid with them: docs/CONV.md)")
     p.add_argument("--rounds", type=int, default=3, metavar="N",
                    help="host: interleaved rounds of whole-model timing per decision (default 3)")
     p.add_argument("--function", metavar="NAME", help="host: the entry function to time (default: the first public one)")
@@ -202,6 +206,8 @@ def run(args: argparse.Namespace) -> int:
     progress = ProgressPrinter(sys.stderr) if not args.quiet else None
     db = None if args.no_db else args.db
     recipe_result = None
+    route = None
+    extra_flags: tuple[str, ...] = ()  # the flags besides the target's the spec is valid with
     with contextlib.ExitStack() as stack:
         if progress is not None:
             stack.enter_context(progress)  # the bar ends before the summary is printed
@@ -220,22 +226,46 @@ def run(args: argparse.Namespace) -> int:
         if target.kind == "cpu" and not args.no_recipe:
             from ..model_level import tune_recipe
 
+            presets = None
+            if not args.no_conv_route:
+                # A batch-1 conv is tunable only under the route's flags: they compete as presets.
+                from ..ir.artifacts import compile_model, route_batch1_convs
+                from ..recipe import DATA_TILING_FLAG, FLAG_PRESETS
+
+                _, route = route_batch1_convs(compile_model(Path(args.model), target.compile_flags), say=progress)
+                if route:
+                    presets = dict(FLAG_PRESETS, **{"conv-route": route.flags,
+                                                    "conv-route+dt": route.flags + (DATA_TILING_FLAG,)})
             recipe_result = tune_recipe(Path(args.model), target, options, db=db, rounds=args.rounds,
-                                        function=args.function, progress=progress)
+                                        function=args.function, progress=progress, presets=presets)
+            extra_flags = tuple(recipe_result.recipe.flags)
             report = recipe_result.tune_result
             report.spec_text = recipe_result.spec_text  # only a spec the whole model confirmed
         else:
-            model = Path(args.model)
-            if args.iree_flag:
-                from ..ir import compile_model
+            from ..ir.artifacts import compile_model, route_batch1_convs
 
-                model = compile_model(model, target.compile_flags + tuple(args.iree_flag))
+            model = compile_model(Path(args.model), target.compile_flags + tuple(args.iree_flag))
+            if not args.no_conv_route:
+                model, route = route_batch1_convs(model, say=progress)
             report = tune(model, target, options, db=db, progress=progress)
+            extra_flags = model.target_flags[len(target.compile_flags):]
+    from ..ir.conv_route import flags_header, user_flags
+
+    output = Path(args.output)
+    shown_flags = user_flags(extra_flags, output) if report.spec_text else extra_flags
     print(summary_table(report))
+    if route is not None and route:
+        print(f"batch-1 convolution route (docs/CONV.md) compiled the model with {len(route.flags)} more flag(s) "
+              f"for {', '.join(route.dispatches)}")
+    for note in (route.notes if route is not None else []):
+        print(f"conv route: {note}")
     if recipe_result is not None:
         print("\n" + recipe_table(recipe_result))
     if args.json:
         document = report.to_json()
+        document["compile_flags"] = list(shown_flags)
+        if route is not None:
+            document["conv_route"] = route.to_json()
         if recipe_result is not None:
             document["recipe"] = recipe_result.to_json()
         write_output(args.json, json.dumps(document, indent=2) + "\n")
@@ -244,10 +274,17 @@ def run(args: argparse.Namespace) -> int:
 
         for path in write_plots(report.to_json(), args.plot):
             print(f"plot: {path}")
-    output = Path(args.output)
     if report.spec_text:
-        write_output(output, report.spec_text)
+        write_output(output, flags_header(shown_flags) + report.spec_text)
         print(f"\nspec: {output} (verified: {report.verification()})")
+        if shown_flags and recipe_result is None:
+            import shlex
+
+            print("the spec is valid only with these iree-compile flags (also in its header; verify reads them): "
+                  + shlex.join(shown_flags))
+            print("build with: " + shlex.join(["iree-compile", *target.compile_flags, *shown_flags,
+                                               f"--iree-codegen-tuning-spec-path={output}", args.model,
+                                               "-o", "model.vmfb"]))
     else:
         # The output always reflects this run: a spec from an earlier run must not be picked up.
         removed = output.is_file()
@@ -263,6 +300,7 @@ def run(args: argparse.Namespace) -> int:
 
         recipe = recipe_result.recipe
         recipe.spec = output.name if report.spec_text else ""
+        recipe.flags = user_flags(tuple(recipe.flags), output)
         path = recipe_path(output)
         write_output(path, recipe.to_toml())
         print(f"recipe: {path} (flags: {' '.join(recipe.flags) or 'none'}; spec: {recipe.spec or 'none'})")

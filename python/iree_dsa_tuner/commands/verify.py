@@ -35,6 +35,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     p.add_argument("--no-numerics", action="store_true", help="check application only")
+    p.add_argument("--iree-flag", action="append", default=[], metavar="FLAG",
+                   help="one more iree-compile flag to build with (repeatable); the flags a spec's header names "
+                        "(`// iree-dsa-tune: flags: ...`, written by tune, e.g. the batch-1 conv route) are added "
+                        "without asking")
     add_target_argument(p)
     p.set_defaults(func=run)
 
@@ -53,7 +57,32 @@ def run(args: argparse.Namespace) -> int:
         extra_flags = tuple(recipe.flags)
     elif spec is None:
         raise InputError("a SPEC.mlir to verify is required (or --recipe RECIPE.toml)")
-    report = verify_spec(args.model, spec, target_flags=target_compile_flags(args),
+    for flag in args.iree_flag:
+        if not flag.startswith("--"):
+            raise InputError(f"--iree-flag {flag!r}: not an iree-compile flag (they start with --)")
+    header: tuple[str, ...] = ()
+    if spec is not None:
+        from pathlib import Path
+
+        from ..ir.conv_route import read_flags_header
+
+        try:
+            header = read_flags_header(Path(spec).read_text())
+        except (OSError, UnicodeDecodeError):
+            header = ()  # verify_spec reports an unreadable spec
+    model_flags = tuple(dict.fromkeys(f for f in header + tuple(args.iree_flag) if f not in extra_flags))
+    if header and not args.json:
+        print(f"compile flags from the spec's header: {' '.join(header)}")
+    target_flags = target_compile_flags(args)
+    artifacts = None
+    if model_flags:
+        # The spec matches the dispatches these flags make: discovery and the tuned build use them;
+        # the numerical reference is the model as given (a route must not change the results).
+        from ..ir import compile_model
+
+        artifacts = compile_model(args.model, target_flags + model_flags)
+        artifacts.reference_flags = target_flags
+    report = verify_spec(args.model, spec, target_flags=target_flags, artifacts=artifacts,
                          check_numerics=not args.no_numerics, seed=args.seed, extra_flags=extra_flags)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))

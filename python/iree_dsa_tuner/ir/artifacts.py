@@ -30,7 +30,7 @@ from pathlib import Path
 from ..compiler import HOST_FLAGS, check_input_file, compile_to_vmfb, run_iree_tool
 from ..core.config import CompilationConfig
 from ..core.fingerprint import iree_version
-from ..core.problems import Problem, RootOpProblem, UntunableDispatch
+from ..core.problems import ConvolutionProblem, Problem, RootOpProblem, UntunableDispatch
 from ..errors import InputError
 
 CACHE_ENV = "IREE_DSA_CACHE_DIR"
@@ -67,6 +67,11 @@ class ModelArtifacts:
     source_files: dict[str, str]  # symbol -> dumped executable source
     benchmark_files: dict[str, str]  # symbol -> stripped benchmark module
     _problems: list[Problem] | None = field(default=None, repr=False)
+    # The refused batch-1 convolutions (ir/conv_route.py routes them), filled by problems().
+    batch1_convs: list = field(default_factory=list, repr=False)
+    # Flags of the numerical reference build when they differ from target_flags: a model
+    # compiled under the conv route is checked against the model as the user gave it.
+    reference_flags: tuple[str, ...] | None = field(default=None, repr=False)
     _defaults: dict[str, CompilationConfig] | None = field(default=None, repr=False)
 
     # ---- what the stages read -----------------------------------------------------
@@ -106,6 +111,7 @@ class ModelArtifacts:
         tune it. Such a dispatch is refused with that reason instead of searched.
         """
         from .configured import read_configured_dispatches
+        from .conv_route import is_batch1_conv, manual_hint
 
         configured_dispatches = {c.symbol: c for c in read_configured_dispatches(self.configured_text)}
         out: list[Problem] = []
@@ -119,10 +125,15 @@ class ModelArtifacts:
                     p.dispatch, f"{p.op_name}: data tiling makes it an mmt4d (Mmt4dTilingExpert) after a spec is "
                                 "applied; a tile-list spec on the encoded op fails to build", p.op_name))
             elif isinstance(p, RootOpProblem) and configured is not None and configured != p.num_loops:
+                hint = ""
+                if isinstance(p, ConvolutionProblem) and not p.dim_groups.get("batch"):
+                    if is_batch1_conv(p):
+                        self.batch1_convs.append(p)
+                    hint = f"; {manual_hint(p)}"
                 out.append(UntunableDispatch(
                     p.dispatch, f"{p.op_name}: IREE configures it with {configured} loops but the dispatch has "
                                 f"{p.num_loops} (a unit dimension folded away before configuration), and drops "
-                                "a tuning spec's config on such an op", p.op_name))
+                                f"a tuning spec's config on such an op{hint}", p.op_name))
             else:
                 out.append(p)
         return out
@@ -152,11 +163,12 @@ class ModelArtifacts:
 
     def default_vmfb(self, timeout_s: float = 300.0) -> Path:
         """The model compiled with IREE's defaults (the reference where numpy cannot evaluate)."""
-        path = self.directory / "default.vmfb"
+        flags = self.reference_flags if self.reference_flags is not None else self.target_flags
+        path = self.directory / ("default.vmfb" if flags == self.target_flags else "default.reference.vmfb")
         if not path.exists():
             with tempfile.TemporaryDirectory(prefix="iree-dsa-default-", dir=self.directory) as tmp:
                 staged = Path(tmp) / "default.vmfb"
-                compile_to_vmfb(self.model, staged, target_flags=self.target_flags, timeout_s=timeout_s)
+                compile_to_vmfb(self.model, staged, target_flags=flags, timeout_s=timeout_s)
                 os.replace(staged, path)
         return path
 
@@ -233,6 +245,27 @@ def _load(model: Path, target_flags: tuple[str, ...], directory: Path) -> ModelA
         {s: str(directory / p) for s, p in index["sources"].items()},
         {s: str(directory / p) for s, p in index["benchmarks"].items()},
     )
+
+
+def route_batch1_convs(artifacts: ModelArtifacts, say=None):
+    """`artifacts` recompiled under the batch-1 conv route (ir/conv_route.py) when the model has
+    refused batch-1 convs the route handles; returns (artifacts, route). The route's flags are
+    added to the model's, the reference build keeps the model's own."""
+    from .conv_route import plan_route
+
+    artifacts.problems()
+    route = plan_route(artifacts.batch1_convs, cache_root() / "routes", artifacts.target_flags)
+    if not route:
+        return artifacts, route
+    if say is not None:
+        say(f"batch-1 convolution route for {len(route.dispatches)} dispatch(es): {' '.join(route.flags)}")
+    routed = compile_model(artifacts.model, artifacts.target_flags + route.flags)
+    routed.reference_flags = artifacts.target_flags
+    left = {p.dispatch for p in routed.problems() if isinstance(p, UntunableDispatch)} & {
+        p.dispatch for p in routed.batch1_convs}
+    if left:
+        route.notes.append(f"still refused under the route: {', '.join(sorted(left))}")
+    return routed, route
 
 
 def compile_model(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS, *,

@@ -1,0 +1,178 @@
+"""The batch-1 convolution route: compile flags under which a batch-1 conv becomes tunable.
+
+IREE 3.13 folds a convolution's unit batch away before configuration and rebuilds the op
+(InsertBatchDimForBatchlessConvPass) after a tuning spec has set its config, so the config
+is lost (docs/CONV.md). Two whole-model rewrites turn such a conv into contractions whose
+configs survive:
+
+- 2-D (patch embeddings): `--iree-global-opt-use-im2col-for-convs`, IREE's own im2col
+  (an im2col dispatch plus one `linalg.matmul`). It rewrites every 2-D conv of the model.
+- 1-D (temporal convs): IREE has no im2col for them on llvm-cpu (the linalg_ext im2col op has
+  no CPU lowering in 3.13). Instead a preprocessing transform script
+  (`--iree-preprocessing-transform-spec-filename=FILE`) tiles each batch-1
+  `linalg.conv_1d_nwc_wcf` / `conv_1d_ncw_fcw` over its kernel taps and unrolls the taps:
+  one `matmul_like` dispatch per tap (IREE sums the partial products in the last one). Only
+  batch-1 1-D convs with the kernel widths this model has are matched; others stay as they are.
+
+Both are compile flags, so a spec tuned under them is only valid together with them: `tune`
+reports them (output, JSON, the spec's header) and `verify` reads them back from the header.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.problems import ConvolutionProblem, Problem
+
+IM2COL_FLAG = "--iree-global-opt-use-im2col-for-convs"
+TRANSFORM_FLAG = "--iree-preprocessing-transform-spec-filename"
+# One line of a spec's header comment naming the flags the spec needs (verify reads it back).
+FLAGS_HEADER = "// iree-dsa-tune: flags: "
+TAPS_FILE_SUFFIX = ".conv1d-taps.mlir"
+
+# Named 1-D convs the taps script matches: loop index of the batch and of the kernel window.
+_CONV1D_OPS = {"linalg.conv_1d_nwc_wcf": (0, 3, 5), "linalg.conv_1d_ncw_fcw": (0, 4, 5)}
+
+
+def is_batch1_conv(problem: Problem) -> bool:
+    """A convolution whose unit batch IREE folded away (the dispatch shows no batch loop)."""
+    return (isinstance(problem, ConvolutionProblem) and not problem.dim_groups.get("batch")
+            and not problem.dim_groups.get("depth") and bool(problem.dim_groups.get("input_channel")))
+
+
+def conv_rank(problem: ConvolutionProblem) -> int:
+    return len(problem.dim_groups.get("output_image", ()))
+
+
+def taps_transform_text(widths: list[int]) -> str:
+    """The preprocessing transform script for batch-1 1-D convs with these kernel widths."""
+    widths = sorted(set(int(w) for w in widths))
+    lines = ["// Batch-1 1-D convolutions -> one matmul per kernel tap (iree-dsa-tune, docs/CONV.md).",
+             "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
+             "module attributes {transform.with_named_sequence} {"]
+    pairs = []
+    for op, (batch, window, loops) in _CONV1D_OPS.items():
+        short = op.split(".")[1]
+        for w in widths:
+            name = f"{short}_k{w}"
+            pairs.append(name)
+            tiles = ", ".join("1" if i == window else "0" for i in range(loops))
+            lines += [
+                f"  transform.named_sequence @match_{name}(%op: !transform.any_op {{transform.readonly}}) -> !transform.any_op {{",
+                f"    transform.match.operation_name %op [\"{op}\"] : !transform.any_op",
+                "    %m = transform.match.structured %op : (!transform.any_op) -> !transform.any_op {",
+                "    ^bb0(%s: !transform.any_op):",
+                f"      %n = transform.match.structured.dim %s[{batch}] : (!transform.any_op) -> !transform.param<i64>",
+                f"      %k = transform.match.structured.dim %s[{window}] : (!transform.any_op) -> !transform.param<i64>",
+                "      %one = transform.param.constant 1 : i64 -> !transform.param<i64>",
+                f"      %width = transform.param.constant {w} : i64 -> !transform.param<i64>",
+                "      transform.match.param.cmpi eq %n, %one : !transform.param<i64>",
+                "      transform.match.param.cmpi eq %k, %width : !transform.param<i64>",
+                "      transform.match.structured.yield %s : !transform.any_op",
+                "    }",
+                "    transform.yield %m : !transform.any_op",
+                "  }",
+                f"  transform.named_sequence @taps_{name}(%op: !transform.any_op {{transform.consumed}}) {{",
+                f"    %tap, %loop = transform.structured.tile_using_for %op tile_sizes [{tiles}]"
+                " : (!transform.any_op) -> (!transform.any_op, !transform.op<\"scf.for\">)",
+            ]
+            if w > 1:  # unrolled: static slices, so IREE dumps a benchmark per dispatch
+                lines.append(f"    transform.loop.unroll %loop factor = {w} : !transform.op<\"scf.for\">")
+            lines += ["    transform.yield", "  }"]
+    lines += ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",
+              "    %r = transform.foreach_match in %root"]
+    lines += [f"        @match_{n} -> @taps_{n}" + ("," if i + 1 < len(pairs) else "") for i, n in enumerate(pairs)]
+    lines += ["      : (!transform.any_op) -> !transform.any_op", "    transform.yield", "  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def _taps_file(widths: list[int], directory: Path) -> Path:
+    """The script, content-addressed (so the flag naming it also names its content)."""
+    text = taps_transform_text(widths)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    path = directory / f"conv1d-taps-{digest}.mlir"
+    if not path.exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
+    return path
+
+
+@dataclass
+class ConvRoute:
+    """The flags that make a model's batch-1 convs tunable, and what they are for."""
+
+    flags: tuple[str, ...] = ()  # as compiled here (the script in the cache)
+    dispatches: tuple[str, ...] = ()  # the refused batch-1 conv dispatches of the plain model
+    notes: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.flags)
+
+    def to_json(self) -> dict:
+        return {"flags": list(self.flags), "for_dispatches": list(self.dispatches), "notes": self.notes}
+
+
+def plan_route(convs: list[ConvolutionProblem], directory: Path, extra_flags: tuple[str, ...] = ()) -> ConvRoute:
+    """The route for these refused batch-1 convs (`ModelArtifacts.batch1_convs`); empty: nothing to do."""
+    route = ConvRoute(dispatches=tuple(p.dispatch for p in convs))
+    if not convs:
+        return route
+    flags: list[str] = []
+    if any(conv_rank(p) == 2 for p in convs):
+        flags.append(IM2COL_FLAG)
+    widths = [p.loop_sizes[p.dim_groups["filter_loop"][0]] for p in convs if conv_rank(p) == 1]
+    if widths:
+        if any(f.startswith(TRANSFORM_FLAG) for f in extra_flags):
+            route.notes.append(f"the 1-D conv route needs {TRANSFORM_FLAG}, which the given flags already set")
+        else:
+            flags.append(f"{TRANSFORM_FLAG}={_taps_file(widths, directory)}")
+    route.flags = tuple(f for f in flags if f not in extra_flags)
+    return route
+
+
+def manual_hint(problem: ConvolutionProblem) -> str:
+    """What to pass by hand to tune such a conv (the refusal says it)."""
+    if problem.dim_groups.get("depth") or not problem.dim_groups.get("input_channel"):
+        return "no route for depthwise/pooling convs in IREE 3.13 (docs/CONV.md)"
+    if conv_rank(problem) == 2:
+        return f"`tune` routes it itself; by hand pass --iree-flag={IM2COL_FLAG}"
+    return (f"`tune` routes it itself; by hand pass --iree-flag={TRANSFORM_FLAG}=FILE with the kernel-tap script "
+            "`iree-dsa-tune tune` writes beside its spec (docs/CONV.md)")
+
+
+def user_flags(flags: tuple[str, ...], spec_output: Path) -> tuple[str, ...]:
+    """`flags` with the taps script copied beside `spec_output` and named there (absolute path)."""
+    out = []
+    for f in flags:
+        if f.startswith(TRANSFORM_FLAG + "=") and Path(f.split("=", 1)[1]).name.startswith("conv1d-taps-"):
+            source = Path(f.split("=", 1)[1])
+            dest = spec_output.with_name(spec_output.stem + TAPS_FILE_SUFFIX).resolve()
+            shutil.copyfile(source, dest)
+            f = f"{TRANSFORM_FLAG}={dest}"
+        out.append(f)
+    return tuple(out)
+
+
+def flags_header(flags: tuple[str, ...]) -> str:
+    """The spec header naming the flags it needs ("" when none)."""
+    if not flags:
+        return ""
+    return ("// iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)\n"
+            "// with them, or the spec silently applies to nothing (docs/CONV.md):\n"
+            + FLAGS_HEADER + shlex.join(flags) + "\n")
+
+
+def read_flags_header(spec_text: str) -> tuple[str, ...]:
+    flags: list[str] = []
+    for line in spec_text.splitlines():
+        if line.startswith(FLAGS_HEADER):
+            flags += shlex.split(line[len(FLAGS_HEADER):])
+        elif line.strip() and not line.startswith("//"):
+            break
+    return tuple(flags)
