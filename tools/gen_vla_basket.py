@@ -1,10 +1,11 @@
 """Write the VLA dispatch basket: every distinct GEMM, attention and convolution of the reference models.
 
-    python tools/gen_vla_basket.py OUT_DIR [--only NAME ...] [--type f32|bf16] [--list]
+    python tools/gen_vla_basket.py OUT_DIR [--only NAME ...] [--type f32|bf16|i8|w4] [--list]
 
 One file per dispatch, `OUT_DIR/<name>.mlir`, each a function with one root op at the layer's
 real size (weights as arguments, the form a torch export of the op takes), and
-`OUT_DIR/basket.json` listing them (name, model, kind, what the op is, sizes, flops).
+`OUT_DIR/basket.json` listing them (name, model, kind, what the op is, sizes, flops, the
+element type of each operand, and for w4 GEMMs the weight's quantisation).
 Sizes are the public configurations of shared/docs/BRIEF.md, the same as
 tools/gen_task_models.py's stage models:
 
@@ -25,6 +26,23 @@ folded into the batch (grouped KV heads are repeated, as an exporter does before
 convolutions are `linalg.conv_2d_nhwc_hwcf` (patch embeddings) and `linalg.conv_1d_nwc_wcf`
 (temporal), batch 1, input pre-padded. Shapes that recur across models are written once.
 Deterministic: the same arguments write the same bytes.
+
+Types (`--type`, the four of issue 10):
+
+- f32: every operand f32.
+- bf16: operands bf16; GEMMs and convolutions accumulate in f32, attention returns bf16.
+- i8 (w8a8): GEMMs are `linalg.matmul` of i8 x i8 into i32, convolutions i8 x i8 into i32,
+  what a weight-and-activation int8 model's projections and convolutions are. Attention stays
+  in floating point in a w8a8 model: it is written in bf16, as for --type bf16.
+- w4 (weight-only INT4): each GEMM is the pattern of tools/gen_int4_models.py (its `model`,
+  grouped layout): an i4 weight W[N, K/G, G] with one f16 scale per group of G consecutive K
+  elements, s[N, K/G], dequantised by a `linalg.generic` (extsi, sitofp, times the group's
+  scale) into f32, then contracted with f32 activations x[M, K/G, G]. G is 128, or the largest
+  of 64 and 32 that divides K. SigLIP's MLP down projection (K = 4304 = 16 x 269) is divided by
+  none of them and gets G = 16: one scale per output channel (G = K) would be a quantiser's
+  other fallback, but IREE 3.13's llvm-cpu backend does not compile that dequantisation
+  (`vector.maskedload` of i4 fails to legalise), so its numerics could not be verified.
+  Attention and convolutions stay bf16 in a weight-only INT4 model, written as for --type bf16.
 """
 
 from __future__ import annotations
@@ -146,15 +164,79 @@ def _t(dims, element: str) -> str:
     return "tensor<" + "x".join(str(d) for d in dims) + f"x{element}>"
 
 
+TYPES = ("f32", "bf16", "i8", "w4")
+W4_GROUPS = (128, 64, 32, 16)  # the quantiser's group: the largest dividing K (16 only for K = 4304)
+W4_SCALE = "f16"
+
+
+def w4_group(k: int) -> int:
+    """K elements per scale of a w4 GEMM: 128, else the largest of 64 / 32 / 16 dividing K."""
+    group = next((g for g in W4_GROUPS if k % g == 0), None)
+    if group is None:
+        raise ValueError(f"K={k} has no INT4 group size among {W4_GROUPS}")
+    return group
+
+
+def _check_type(element: str) -> None:
+    if element not in TYPES:
+        raise ValueError(f"unknown basket type {element!r} ({', '.join(TYPES)})")
+
+
+def op_types(op: BasketOp, element: str = "f32") -> dict:
+    """The element type of each operand of the op as written for `--type element`."""
+    _check_type(element)
+    if op.kind == "attention":
+        e = "f32" if element == "f32" else "bf16"  # i8 and w4 models keep attention in bf16
+        return {"query": e, "key": e, "value": e, "scale": e, "result": e}
+    if element == "w4" and op.kind == "matmul":
+        return {"lhs": "f32", "rhs": "i4", "rhs_scale": W4_SCALE, "rhs_dequantised": "f32", "result": "f32"}
+    e = "bf16" if element == "w4" else element  # w4 models keep convolutions in bf16
+    acc = "i32" if e == "i8" else "f32"
+    if op.kind == "matmul":
+        return {"lhs": e, "rhs": e, "result": acc}
+    return {"input": e, "filter": e, "result": acc}
+
+
+def op_quantisation(op: BasketOp, element: str = "f32") -> dict | None:
+    """How a w4 GEMM's weight is stored (None for everything else)."""
+    if element != "w4" or op.kind != "matmul":
+        return None
+    return {"weight": "i4", "signed": True, "group_size": w4_group(op.sizes["k"]), "scale_type": W4_SCALE,
+            "zero_point": False, "layout": "grouped"}
+
+
+def _int4_tool():
+    """tools/gen_int4_models.py, imported (tools/ is put on sys.path if it is not already)."""
+    try:
+        import gen_int4_models
+    except ImportError:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import gen_int4_models
+    return gen_int4_models
+
+
+def _w4_matmul(op: BasketOp) -> str:
+    s, q = op.sizes, op_quantisation(op, "w4")
+    text = _int4_tool().model(s["m"], s["n"], s["k"], q["group_size"], scale_type=q["scale_type"],
+                              zero_point=q["zero_point"], layout=q["layout"], name="main")
+    return f"// {op.model}: {op.what} ({op.kind}, {', '.join(f'{k}={v}' for k, v in s.items())})\n" + text
+
+
 def op_mlir(op: BasketOp, element: str = "f32") -> str:
     """The op as a one-function module (`@main`), weights as arguments."""
-    acc = "f32"
+    types = op_types(op, element)
+    if op.kind == "matmul" and element == "w4":
+        return _w4_matmul(op)
+    if op.kind == "attention":
+        element, acc = types["query"], "f32"  # the score region's argument is f32 whatever the operands
+    else:
+        element, acc = types["rhs" if op.kind == "matmul" else "filter"], types["result"]
     s = op.sizes
-    zero = "  %zero = arith.constant 0.0 : f32\n"
+    zero = f"  %zero = arith.constant 0{'.0' if acc.startswith('f') else ''} : {acc}\n"
     if op.kind == "matmul":
         a, b, c = _t((s["m"], s["k"]), element), _t((s["k"], s["n"]), element), _t((s["m"], s["n"]), acc)
         body = (zero + f"  %e = tensor.empty() : {c}\n"
-                f"  %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+                f"  %f = linalg.fill ins(%zero : {acc}) outs(%e : {c}) -> {c}\n"
                 f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}\n")
         return _module(op, f"%a: {a}, %b: {b}", c, body)
     if op.kind == "attention":
@@ -178,7 +260,7 @@ def op_mlir(op: BasketOp, element: str = "f32") -> str:
         c = _t((1, s["oh"], s["ow"], s["cout"]), acc)
         stride = s["stride"]
         body = (zero + f"  %e = tensor.empty() : {c}\n"
-                f"  %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+                f"  %f = linalg.fill ins(%zero : {acc}) outs(%e : {c}) -> {c}\n"
                 f"  %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, "
                 f"strides = dense<{stride}> : tensor<2xi64>}}\n"
                 f"         ins(%x, %w : {x}, {w}) outs(%f : {c}) -> {c}\n")
@@ -188,7 +270,7 @@ def op_mlir(op: BasketOp, element: str = "f32") -> str:
     w = _t((s["kw"], s["cin"], s["cout"]), element)
     c = _t((1, s["t"], s["cout"]), acc)
     body = (zero + f"  %e = tensor.empty() : {c}\n"
-            f"  %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+            f"  %f = linalg.fill ins(%zero : {acc}) outs(%e : {c}) -> {c}\n"
             f"  %r = linalg.conv_1d_nwc_wcf {{dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}}\n"
             f"         ins(%x, %w : {x}, {w}) outs(%f : {c}) -> {c}\n")
     return _module(op, f"%x: {x}, %w: {w}", c, body)
@@ -200,6 +282,7 @@ def _module(op: BasketOp, args: str, result: str, body: str) -> str:
 
 
 def write_basket(out_dir: str | Path, ops: list[BasketOp] | None = None, element: str = "f32") -> dict[str, Path]:
+    _check_type(element)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     ops = basket_ops() if ops is None else ops
@@ -208,8 +291,21 @@ def write_basket(out_dir: str | Path, ops: list[BasketOp] | None = None, element
         path = out / f"{op.name}.mlir"
         path.write_text(op_mlir(op, element))
         written[op.name] = path
-    index = [{**asdict(op), "flops": op.flops, "file": f"{op.name}.mlir"} for op in ops]
-    (out / "basket.json").write_text(json.dumps({"element_type": element, "ops": index}, indent=1) + "\n")
+    index = []
+    for op in ops:
+        entry = {**asdict(op), "flops": op.flops, "file": f"{op.name}.mlir", "types": op_types(op, element)}
+        quant = op_quantisation(op, element)
+        if quant is not None:
+            entry["quantisation"] = quant
+        index.append(entry)
+    notes = {"f32": "every operand f32",
+             "bf16": "bf16 operands; GEMMs and convolutions accumulate in f32",
+             "i8": "w8a8: GEMMs and convolutions i8 x i8 -> i32; attention stays floating point (bf16)",
+             "w4": ("weight-only INT4: GEMMs dequantise an i4 weight with per-group f16 scales (group 128, "
+                    "else the largest of 64, 32, 16 dividing K) and contract with f32 activations; "
+                    "attention and convolutions stay bf16")}
+    (out / "basket.json").write_text(json.dumps({"element_type": element, "note": notes[element], "ops": index},
+                                                indent=1) + "\n")
     return written
 
 
@@ -217,7 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out_dir", nargs="?", help="where the .mlir files and basket.json go")
     parser.add_argument("--only", action="append", default=[], metavar="NAME", help="write only this op (repeatable)")
-    parser.add_argument("--type", default="f32", choices=("f32", "bf16"), help="operand element type (default f32)")
+    parser.add_argument("--type", default="f32", choices=TYPES,
+                        help="f32, bf16, i8 (w8a8: int8 GEMMs/convs into i32, bf16 attention) or w4 "
+                             "(i4 weights with f16 group scales, bf16 attention/convs); default f32")
     parser.add_argument("--list", action="store_true", help="print the ops and exit")
     args = parser.parse_args(argv)
     ops = basket_ops()
