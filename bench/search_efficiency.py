@@ -450,7 +450,8 @@ def main(argv=None) -> int:
     parser.add_argument("--basket", choices=("gemm", "vla"), default="gemm",
                         help="dsa part: the GEMM basket (tools/gen_basket.py) or the 61 dispatches of the reference "
                              "VLA models (tools/gen_vla_basket.py: GEMMs, attention, convolutions)")
-    parser.add_argument("--vla-type", choices=("f32", "bf16"), default="f32", help="element type of the VLA basket")
+    parser.add_argument("--vla-type", choices=("f32", "bf16", "i8", "w4"), default="f32",
+                        help="element types of the VLA basket (tools/gen_vla_basket.py --type)")
     parser.add_argument("--strategies", nargs="+", choices=STRATEGIES, default=list(STRATEGIES),
                         help="dsa part: strategies to run (default all; pruned alone answers the issue's target)")
     parser.add_argument("--seed", type=int, default=0)
