@@ -33,7 +33,7 @@ EXPECTED = {
     "preconfigured_matmul": "spec",
     "plain_matmul_same_shape": "spec",
     "dot_1d": "spec",
-    "conv_unit_batch": "nothing",
+    "conv_unit_batch": {"spec", "kept"},  # tuned through the batch-1 conv route (docs/CONV.md)
     "conv_batch2": "spec",
     "check_expect_test": {"spec", "kept"},
     "i32_matmul": "nothing",
@@ -99,6 +99,7 @@ def test_unit_batch_convolution_is_refused_with_why(corpus):
     (problem,) = iree_dsa_tuner.compile_model(corpus["conv_unit_batch"]).problems()
     assert isinstance(problem, UntunableDispatch)
     assert "7 loops" in problem.reason and "6" in problem.reason
+    assert "--iree-flag=--iree-global-opt-use-im2col-for-convs" in problem.reason  # what to pass instead
     (batch2,) = iree_dsa_tuner.compile_model(corpus["conv_batch2"]).problems()
     assert batch2.kind == "convolution"  # the same op with a real batch is tuned
 
