@@ -245,7 +245,10 @@ def run(args: argparse.Namespace) -> int:
             from ..ir.artifacts import compile_model, route_batch1_convs
 
             model = compile_model(Path(args.model), target.compile_flags + tuple(args.iree_flag))
-            if not args.no_conv_route:
+            # The route changes the whole build. On the DSA that is what its compiler does anyway;
+            # on the host only the recipe may do it, where the whole model confirms the win
+            # (the im2col route made SigLIP's patch embedding no faster end to end: docs/CONV.md).
+            if not args.no_conv_route and target.kind != "cpu":
                 model, route = route_batch1_convs(model, say=progress)
             report = tune(model, target, options, db=db, progress=progress)
             extra_flags = model.target_flags[len(target.compile_flags):]

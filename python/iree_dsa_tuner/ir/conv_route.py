@@ -90,9 +90,23 @@ def taps_transform_text(widths: list[int]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def verified_taps_script(widths: list[int]) -> str:
+    """The taps script parsed and verified by the MLIR bindings, as they print it (with its
+    header comment): a template slip fails here, not inside iree-compile."""
+    from iree.compiler import ir
+
+    text = taps_transform_text(widths)
+    header = "".join(line + "\n" for line in text.splitlines() if line.startswith("//"))
+    with ir.Context():
+        module = ir.Module.parse(text)
+        if not module.operation.verify():
+            raise ValueError("the conv1d taps script does not verify")
+        return header + module.operation.get_asm(use_local_scope=True) + "\n"
+
+
 def _taps_file(widths: list[int], directory: Path) -> Path:
     """The script, content-addressed (so the flag naming it also names its content)."""
-    text = taps_transform_text(widths)
+    text = verified_taps_script(widths)
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     path = directory / f"conv1d-taps-{digest}.mlir"
     if not path.exists():
@@ -140,9 +154,10 @@ def manual_hint(problem: ConvolutionProblem) -> str:
     """What to pass by hand to tune such a conv (the refusal says it)."""
     if problem.dim_groups.get("depth") or not problem.dim_groups.get("input_channel"):
         return "no route for depthwise/pooling convs in IREE 3.13 (docs/CONV.md)"
+    routed = "`tune` routes it on a DSA target and in the host recipe (not with --no-recipe)"
     if conv_rank(problem) == 2:
-        return f"`tune` routes it itself; by hand pass --iree-flag={IM2COL_FLAG}"
-    return (f"`tune` routes it itself; by hand pass --iree-flag={TRANSFORM_FLAG}=FILE with the kernel-tap script "
+        return f"{routed}; by hand pass --iree-flag={IM2COL_FLAG}"
+    return (f"{routed}; by hand pass --iree-flag={TRANSFORM_FLAG}=FILE with the kernel-tap script "
             "`iree-dsa-tune tune` writes beside its spec (docs/CONV.md)")
 
 
