@@ -60,13 +60,14 @@ def legal_mask(funnel) -> np.ndarray:
     return funnel.runnable
 
 
-def run_strategy(artifacts, target, runner, strategy: str, budget: int, seed: int) -> dict:
-    """One `iree_dsa_tuner.tune` run without database or verification; what the strategy found and spent."""
+def run_strategy(artifacts, target, runner, strategy: str, budget: int, seed: int, dispatch: str = "") -> dict:
+    """One `iree_dsa_tuner.tune` run without database or verification (of `dispatch` only, when
+    given); what the strategy found and spent."""
     from iree_dsa_tuner import TuneOptions, tune
 
-    options = TuneOptions(strategy=strategy, budget=budget, seed=seed)
+    options = TuneOptions(strategy=strategy, budget=budget, seed=seed, dispatches=(dispatch,) if dispatch else ())
     report = tune(artifacts, target, options, runner=runner, verify=False)
-    d = report.dispatches[0]
+    d = next(d for d in report.dispatches if not dispatch or d.dispatch == dispatch)
     return {"strategy": strategy, "budget": budget, "seed": seed, "best_us": d.best_us, "default_us": d.default_us,
             "measured": d.measured, "failed": d.failed, "survivors": d.survivors, "space_size": d.space_size,
             "chosen": d.chosen, "config": d.best_config.to_json() if d.best_config else None}
@@ -187,7 +188,8 @@ def tunable_problem(artifacts):
     refused = [p for p in problems if isinstance(p, UntunableDispatch)]
     tunable = [p for p in problems if not isinstance(p, UntunableDispatch) and p.kind in
                ("contraction", "convolution", "attention")]
-    if len(tunable) == 1:
+    # A routed 1-D conv is one identical matmul per kernel tap: the first stands for all.
+    if tunable and all(p.sizes() == tunable[0].sizes() and p.op_name == tunable[0].op_name for p in tunable):
         return tunable[0], None
     if refused:
         return None, refused[0].reason
@@ -197,6 +199,7 @@ def tunable_problem(artifacts):
 def dsa_part(entries, work: Path, args, models: dict | None = None) -> dict:
     from iree_dsa_tuner import compile_model
     from iree_dsa_tuner.costmodel import run_funnel
+    from iree_dsa_tuner.ir.artifacts import route_batch1_convs
     from iree_dsa_tuner.runners import RunnerOptions
     from iree_dsa_tuner.targets import get_target
 
@@ -206,6 +209,8 @@ def dsa_part(entries, work: Path, args, models: dict | None = None) -> dict:
     rows, skipped = [], []
     for n, entry in enumerate(entries, start=1):
         artifacts = compile_model(models[entry.name], target.compile_flags)
+        # Batch-1 convs as `tune` takes them on the DSA (docs/CONV.md): im2col, kernel taps.
+        artifacts, route = route_batch1_convs(artifacts)
         problem, why = tunable_problem(artifacts)
         if problem is None:
             skipped.append({"name": entry.name, "label": entry.label, "reason": why})
@@ -231,11 +236,13 @@ def dsa_part(entries, work: Path, args, models: dict | None = None) -> dict:
             per_budget[label] = {}
             for strategy in args.strategies:
                 seeds = range(args.seeds) if strategy in SEEDED else range(1)
-                runs = [run_strategy(artifacts, target, runner, strategy, budget, seed) for seed in seeds]
+                runs = [run_strategy(artifacts, target, runner, strategy, budget, seed, problem.dispatch)
+                        for seed in seeds]
                 per_budget[label][strategy] = strategy_summary(runs, optimum_us)
         default_us = per_budget[next(iter(budgets))]["pruned"]["runs"][0]["default_us"]
         row = {
-            "name": entry.name, "label": entry.label, "space": space.size, "legal": int(legal.sum()),
+            "name": entry.name, "label": entry.label + (" (routed)" if route else ""), "dispatch": problem.dispatch,
+            "space": space.size, "legal": int(legal.sum()),
             "survivors": funnel.survivor_count, "pruning_ratio": space.size / max(funnel.survivor_count, 1),
             "default_us": default_us, "optimum_us": optimum_us, "optimum": optimum.to_json(),
             "optimum_survives_funnel": best_index in survivors, "runner_check_us": check.median_us,
