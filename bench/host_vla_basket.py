@@ -1,7 +1,7 @@
 """The host over the VLA basket: IREE's default vs what `iree-dsa-tune tune --target host` gives.
 
     python bench/host_vla_basket.py [--quick] [--shape NAME ...] [--kind matmul|attention|conv1d|conv2d]
-                                    [--rounds 3] [--confirm-rounds 5] [--budget 16] [--time-refused]
+                                    [--rounds 3] [--confirm-rounds 5] [--budget 16] [--no-conv-route] [--time-refused]
                                     [--weights constant|arguments] [--json OUT]
 
 The 61 dispatches of tools/gen_vla_basket.py (pi0, OpenVLA, GR00T-style DiT, Diffusion Policy at
@@ -13,8 +13,10 @@ constant (`#util.byte_pattern`: opaque bytes, so what is timed is the schedule, 
 
 Per dispatch:
 1. The model is compiled once with IREE's defaults and its dispatches read (the tuner's own
-   discovery): a dispatch the tuner refuses (batch-1 convolutions in IREE 3.13) is listed with
-   the refusal's reason; `--time-refused` also runs the recipe on it (its flag presets may still act).
+   discovery). A batch-1 convolution, which IREE 3.13 will not take a spec config for, gets what
+   `tune` gives it: the conv route's flags (ir/conv_route.py, docs/CONV.md) as two more presets
+   (`--no-conv-route`: none). A dispatch refused with no route is listed with the refusal's
+   reason; `--time-refused` also runs the recipe on it (its flag presets may still act).
 2. `tune_recipe`, exactly what `tune --target host` runs (flag presets timed on the whole model,
    the dispatches the chosen flags leave tunable searched at `--budget`, a spec kept only when the
    whole model confirms it): tuning seconds and dispatch measurements are recorded.
@@ -196,6 +198,18 @@ def refusal(artifacts) -> str | None:
     return reasons[0] if reasons else "no dispatch found"
 
 
+def conv_route_presets(artifacts) -> dict | None:
+    """The flag presets `tune --target host` gives a model with a batch-1 conv (commands/tune.py):
+    IREE's plus the conv route's flags alone and with data tiling; None without such a conv."""
+    from iree_dsa_tuner.ir.artifacts import route_batch1_convs
+    from iree_dsa_tuner.recipe import DATA_TILING_FLAG, FLAG_PRESETS
+
+    _, route = route_batch1_convs(artifacts, say=common.progress)
+    if not route:
+        return None
+    return dict(FLAG_PRESETS, **{"conv-route": route.flags, "conv-route+dt": route.flags + (DATA_TILING_FLAG,)})
+
+
 def _recipe_name(result) -> str:
     chosen = next((v.name for v in result.variants if tuple(v.flags) == tuple(result.recipe.flags)
                    and not v.name.endswith("+spec")), "?")
@@ -236,14 +250,18 @@ def run_op(op: gen.BasketOp, work: Path, args) -> dict:
     model = work / f"{op.name}.mlir"
     model.write_text(gen.op_mlir(op, args.type) if as_args else deployed_text(op, args.type))
     row = {"name": op.name, "model": op.model, "kind": op.kind, "what": op.what, "gflop": op.flops / 1e9}
-    why = refusal(compile_model(model, target.compile_flags))
+    t0 = time.perf_counter()
+    base = compile_model(model, target.compile_flags)
+    why = refusal(base)
+    presets = conv_route_presets(base) if not args.no_conv_route else None
+    if presets:
+        row["conv_route"] = list(presets["conv-route"])
     if why:
         row["refused"] = why
-        if not args.time_refused:
+        if not presets and not args.time_refused:
             return row
-    t0 = time.perf_counter()
     options = TuneOptions(budget=args.budget, repetitions=3, time_budget_s=args.time_budget)
-    result = tune_recipe(model, target, options, rounds=args.rounds, progress=common.progress)
+    result = tune_recipe(model, target, options, rounds=args.rounds, progress=common.progress, presets=presets)
     row["tuning_s"] = round(time.perf_counter() - t0, 1)
     dispatches = result.tune_result.dispatches if result.tune_result else []
     row["measurements"] = sum(d.measured for d in dispatches)
@@ -302,6 +320,8 @@ def main() -> int:
     parser.add_argument("--budget", type=int, default=16, help="dispatch measurements per dispatch (tune's --budget)")
     parser.add_argument("--time-budget", type=float, default=None, metavar="S",
                         help="tune's --time-budget per model (default: none, as tune)")
+    parser.add_argument("--no-conv-route", action="store_true",
+                        help="tune's --no-conv-route: no batch-1 conv route presets (such convs are then refused)")
     parser.add_argument("--time-refused", action="store_true",
                         help="run the recipe on dispatches the tuner refuses too (flag presets only)")
     parser.add_argument("--json", help="write every figure as JSON (rewritten after each dispatch)")
