@@ -153,3 +153,24 @@ def test_tune_host_writes_a_recipe_that_compile_and_verify_take(tmp_path):
     assert shown.stdout.startswith("iree-compile ") and all(f in shown.stdout for f in recipe.flags)
     verified = cli("verify", model, "--recipe", tmp_path / "spec.recipe.toml")
     assert verified.returncode == 0 and "match" in verified.stdout, verified.stdout + verified.stderr
+
+
+def test_data_tiling_presets_are_left_out_of_a_model_without_contractions():
+    # An attention-only model: data tiling has nothing to act on, so its presets are IREE's
+    # default build again and are not timed (one of several equal builds winning is chance).
+    from types import SimpleNamespace
+
+    from iree_dsa_tuner.model_level import presets_that_apply
+    from iree_dsa_tuner.recipe import FLAG_PRESETS
+
+    def model(*kinds, batch1_convs=()):
+        return SimpleNamespace(problems=lambda: [SimpleNamespace(kind=k) for k in kinds],
+                               batch1_convs=list(batch1_convs))
+
+    kept, skipped = presets_that_apply(model("attention", "none"), FLAG_PRESETS)
+    assert "default" in kept and "aggressive-fusion" in kept
+    assert skipped and all("--iree-opt-data-tiling" in FLAG_PRESETS[name] for name in skipped)
+    assert not any("--iree-opt-data-tiling" in flags for flags in kept.values())
+    assert presets_that_apply(model("attention", "contraction"), FLAG_PRESETS) == (dict(FLAG_PRESETS), [])
+    # A refused batch-1 conv still counts: the conv route + data tiling acts on it.
+    assert presets_that_apply(model("none", batch1_convs=["conv"]), FLAG_PRESETS)[1] == []

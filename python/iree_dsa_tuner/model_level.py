@@ -22,7 +22,7 @@ from typing import Callable
 from .errors import InputError
 from .ir.artifacts import compile_model
 from .pipeline import tune
-from .recipe import FLAG_PRESETS, Recipe, model_sha256
+from .recipe import DATA_TILING_FLAG, FLAG_PRESETS, Recipe, model_sha256
 from .runners.whole_model import Variant, WholeModelTimer, beats
 from .search.options import TuneOptions
 from .search.results import TuneResult
@@ -60,6 +60,20 @@ def _entry(artifacts, function: str | None) -> tuple[str, list]:
     return name, signatures[name]
 
 
+def presets_that_apply(artifacts, presets: dict[str, tuple[str, ...]]) -> tuple[dict, list[str]]:
+    """The presets worth timing on this model, and the names left out.
+
+    Data tiling and ukernels act on contractions and convolutions only: on a model with none
+    (attention alone) their builds are IREE's default again, and one of several equal builds
+    beating the default is chance, not a win worth recording as a flag.
+    """
+    problems = artifacts.problems()  # also fills batch1_convs (refused, but data tiling acts on them)
+    if artifacts.batch1_convs or any(getattr(p, "kind", "") in ("contraction", "convolution") for p in problems):
+        return dict(presets), []
+    skipped = [name for name, flags in presets.items() if DATA_TILING_FLAG in flags]
+    return {name: flags for name, flags in presets.items() if name not in skipped}, skipped
+
+
 def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dict[str, tuple[str, ...]] | None = None,
                 rounds: int = 3, db=None, function: str | None = None,
                 progress: Callable[[str], None] | None = None) -> RecipeResult:
@@ -71,6 +85,10 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
     function, signature = _entry(base, function)
     timer = WholeModelTimer(model, target.compile_flags, function, signature)
     notes: list[str] = []
+    presets, skipped = presets_that_apply(base, presets)
+    if skipped:
+        notes.append(f"presets {', '.join(skipped)} not tried: the model has no contraction or convolution "
+                     "for data tiling to act on")
     try:
         variants = [timer.compile(Variant(name, flags)) for name, flags in presets.items()]
         for v in variants:
