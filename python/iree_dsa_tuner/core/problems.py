@@ -216,8 +216,8 @@ class ConvolutionProblem(RootOpProblem):
 class AttentionProblem(RootOpProblem):
     """`iree_linalg_ext.attention`: Q K^T, an online softmax and P V in one op.
 
-    Tuned on targets whose space covers it (the host); a target without an attention
-    space leaves it at IREE's default config and says so.
+    Tuned on targets whose space covers it (the host, and the DSA targets' flash-attention
+    space); a target without an attention space leaves it at IREE's default and says so.
     """
 
     kind = "attention"

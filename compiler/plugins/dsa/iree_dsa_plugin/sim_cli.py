@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
 from iree_dsa_tuner.costmodel import run_funnel
 from iree_dsa_tuner.core.candidate import TilingCandidate
-from iree_dsa_tuner.core.shape import UnsupportedProblem, gemm_shape, parse_shape
+from iree_dsa_tuner.core.shape import UnsupportedProblem, attention_shape, gemm_shape, parse_shape
 from iree_dsa_tuner.core.config import CompilationConfig, ConfigError
 from iree_dsa_tuner.targets import TargetDescriptionError, UnknownTarget, get_target
 
@@ -114,10 +115,37 @@ def _conv_operands(problem, seed: int):
     return make(problem.inputs[0]), make(problem.inputs[1])
 
 
+def _attention_functional(desc, problem, shape, candidate, seed: int, report: dict) -> str:
+    """The DSA's tiled online-softmax attention vs a float64 softmax attention, on seeded
+    standard-normal Q, K, V (scale 1/sqrt(head)); fills report["functional"], returns the line."""
+    import numpy as np
+
+    from .attention import reference_attention, run_attention
+
+    rng = np.random.default_rng(seed)
+    b, m, head, keys, n = shape.batch, shape.m, shape.head_dim, shape.k, shape.n
+    q, k, v = (rng.standard_normal(dims).astype(np.float32) for dims in ((b, m, head), (b, keys, head), (b, keys, n)))
+    scale = 1.0 / math.sqrt(head)
+    result, stats = run_attention(desc, problem, candidate, q, k, v, scale)
+    expected = reference_attention(q, k, v, scale)
+    # Low-precision inputs round P to the compute type before P V: allow for it.
+    tol = 1e-4 if shape.lhs_type == "f32" else 2e-2
+    err = float(np.abs(result - expected).max()) / (float(np.abs(expected).max()) or 1.0)
+    ok = err <= tol
+    report["functional"] = {"match": ok, "detail": f"max |diff| / max |ref| = {err:.2e} (tolerance {tol:g})",
+                            "tiles": stats.tiles, "dma_in_bytes": stats.dma_in_bytes,
+                            "dma_out_bytes": stats.dma_out_bytes, "mac_steps": stats.mac_steps,
+                            "scratchpad_bytes_per_core": max(stats.scratchpad_peak_bytes)}
+    return (f"functional  {'PASS' if ok else 'FAIL'} vs numpy softmax attention: "
+            f"{report['functional']['detail']}; {stats.tiles} tiles, {stats.mac_steps} KV steps, "
+            f"scratchpad {max(stats.scratchpad_peak_bytes)} of {desc.scratchpad_bytes} B per core")
+
+
 def run(args) -> int:
     target = get_target(args.target, args.target_path)
     problem = _problem(args)
-    shape = gemm_shape(problem)
+    attention = getattr(problem, "kind", "") == "attention"
+    shape = attention_shape(problem) if attention else gemm_shape(problem)
     desc = target.describe()
     candidate = _candidate(args, target, problem)
     report = {"target": desc.name, "problem": shape.label(), "candidate": candidate.to_json()}
@@ -127,6 +155,10 @@ def run(args) -> int:
         lines.append(f"config      {target.to_config(problem, candidate).compilation_info_text()}")
     if args.no_functional:
         lines.append("functional  skipped (--no-functional)")
+    elif attention:
+        lines.append(_attention_functional(desc, problem, shape, candidate, args.seed, report))
+        if not report["functional"]["match"]:
+            report["exit"] = 1
     elif shape.kind != "contraction" and not hasattr(problem, "strides"):
         lines.append("functional  skipped: a convolution given by --shape has no layout; pass the model")
     else:

@@ -227,3 +227,23 @@ def test_tune_attention_on_dsa_e1_writes_a_verified_spec(tmp_path, monkeypatch):
     assert d.chosen == "tuned" and d.best_us < d.default_us
     assert "online_attention" in result.spec_text and "iree_dsa.tile_k" in result.spec_text
     assert "vector_reduction = [0, 0, 0, " in result.spec_text  # the head (k1) whole
+
+
+def test_sim_cli_simulates_an_attention_dispatch_and_checks_its_numerics(tmp_path):
+    # iree-dsa-sim on a model with attention: the funnel's pick, the DSA's tiled online
+    # softmax checked against a float64 softmax attention, the timeline, the trace.
+    import json
+    import subprocess
+    import sys
+
+    from conftest import INPUTS
+
+    out = tmp_path / "trace.json"
+    r = subprocess.run([sys.executable, "-m", "iree_dsa_plugin.sim_cli", str(INPUTS / "attention.mlir"),
+                        "--target", "dsa-e1", "--config", "funnel", "--trace", str(out), "--json"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["functional"]["match"] and report["functional"]["tiles"] >= 1
+    assert report["timing"]["seconds"] > 0
+    assert json.loads(out.read_text())["traceEvents"]
