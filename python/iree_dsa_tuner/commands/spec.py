@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..ir import load_problems
+from ..ir.conv_route import flags_header
 from ..core.problems import RootOpProblem
 from ..report.table import check_writable, write_output
 from ..tuning_spec import ConfigError, SpecError, build_spec
@@ -27,6 +28,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("model", metavar="MODEL.mlir")
     p.add_argument("--plan", required=True, metavar="PLAN.json", help="dispatch symbol -> config")
     p.add_argument("-o", "--output", default="-", metavar="SPEC.mlir", help="output file (default: stdout)")
+    p.add_argument("--iree-flag", action="append", default=[], metavar="FLAG",
+                   help="an iree-compile flag the model is compiled with (repeatable), for dispatches that exist "
+                        "only under it, e.g. a batch-1 conv's route (docs/CONV.md); the spec's header records it "
+                        "and `verify` reads it back")
     add_target_argument(p)
     p.set_defaults(func=run)
 
@@ -47,10 +52,15 @@ def read_plan(path: str) -> dict:
 def run(args: argparse.Namespace) -> int:
     check_writable(args.output)
     plan = read_plan(args.plan)
-    problems = [p for p in load_problems(args.model, target_compile_flags(args)) if isinstance(p, RootOpProblem)]
+    for flag in args.iree_flag:
+        if not flag.startswith("--"):
+            raise InputError(f"--iree-flag {flag!r}: expected an iree-compile flag starting with --")
+    flags = tuple(args.iree_flag)
+    problems = [p for p in load_problems(args.model, target_compile_flags(args) + flags)
+                if isinstance(p, RootOpProblem)]
     try:
         text = build_spec(problems, plan)
     except (SpecError, ConfigError) as e:
         raise InputError(f"{args.plan}: {e}") from None
-    write_output(args.output, text)
+    write_output(args.output, flags_header(flags) + text)
     return 0
