@@ -101,10 +101,11 @@ def simulated_lower_bound(desc, problem, candidate) -> float | None:
     core's MAC issues and every payload byte over the whole DRAM. Both are serial in the
     simulator, so its time is at least this (checked on every candidate simulated).
     """
+    from iree_dsa_plugin.eventsim import workload_for
     from iree_dsa_plugin.functional import ScratchpadOverflow
 
     try:
-        w = _workload(desc, problem, candidate)
+        _, w = workload_for(desc, problem, candidate)
     except ScratchpadOverflow:
         return None
     clock = desc.clock_hz
@@ -113,18 +114,6 @@ def simulated_lower_bound(desc, problem, candidate) -> float | None:
     per_tile = sum(t.payload for t in getattr(w, "tile_transfers", ()))  # attention's Q tile
     payload = w.tiles * (w.k_steps * sum(t.payload for t in w.step_transfers) + per_tile + w.drain.payload)
     return desc.launch_s + max(compute, payload / w.dram_bytes_per_cycle / clock)
-
-
-def _workload(desc, problem, candidate):
-    """The plugin's per-core work for `candidate` (attention has its own builder)."""
-    if getattr(problem, "kind", "") == "attention":
-        from iree_dsa_plugin.attention import attention_shape, build_attention_workload
-
-        return build_attention_workload(desc, attention_shape(problem), candidate)
-    from iree_dsa_plugin.workload import build_workload
-    from iree_dsa_tuner.core.shape import gemm_shape
-
-    return build_workload(desc, gemm_shape(problem), candidate)
 
 
 def simulated_seconds(desc, problem, space, columns, indices) -> tuple[np.ndarray, dict]:

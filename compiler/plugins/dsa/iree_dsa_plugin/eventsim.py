@@ -530,6 +530,20 @@ def simulate_workload(desc: TargetDescription, shape: GemmShape, w: Workload, re
     )
 
 
+def workload_for(desc: TargetDescription, problem, candidate: TilingCandidate) -> tuple[GemmShape, Workload]:
+    """The shape and per-core work of `candidate` for `problem` (attention has its own builder).
+
+    Raises `ScratchpadOverflow` when the schedule's buffers do not fit a core's scratchpad.
+    """
+    if getattr(problem, "kind", "") == "attention":
+        from .attention import attention_shape, build_attention_workload
+
+        shape = attention_shape(problem)
+        return shape, build_attention_workload(desc, shape, candidate)
+    shape = gemm_shape(problem)
+    return shape, build_workload(desc, shape, candidate)
+
+
 def simulate(desc: TargetDescription, problem, candidate: TilingCandidate, record: bool = False,
              aggregate: bool = True) -> SimResult:
     """Simulate `candidate` for `problem` (a problem or a GemmShape) on the part `desc` describes.
@@ -537,10 +551,5 @@ def simulate(desc: TargetDescription, problem, candidate: TilingCandidate, recor
     `record` keeps the per-core timeline; `aggregate=False` replays every slice
     (no steady-state jumps: slow on big shapes, for checking the jumps).
     """
-    if getattr(problem, "kind", "") == "attention":
-        from .attention import attention_shape, build_attention_workload
-
-        shape = attention_shape(problem)
-        return simulate_workload(desc, shape, build_attention_workload(desc, shape, candidate), record, aggregate)
-    shape = gemm_shape(problem)
-    return simulate_workload(desc, shape, build_workload(desc, shape, candidate), record, aggregate)
+    shape, workload = workload_for(desc, problem, candidate)
+    return simulate_workload(desc, shape, workload, record, aggregate)

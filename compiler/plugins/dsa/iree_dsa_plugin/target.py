@@ -149,11 +149,11 @@ class DsaTarget(Target):
         return config(tile_k)
 
     def _fits(self, problem, config: CompilationConfig) -> bool:
+        from .eventsim import workload_for
         from .functional import ScratchpadOverflow
-        from .workload import build_workload
 
         try:
-            build_workload(self.describe(), gemm_shape(problem), self.from_config(problem, config))
+            workload_for(self.describe(), problem, self.from_config(problem, config))
         except ScratchpadOverflow:
             return False
         except (ConfigError, ValueError):
