@@ -175,6 +175,63 @@ def test_one_connection_per_process_after_fork(tmp_path):
     db.close()
 
 
+def test_a_record_of_other_code_is_stale_and_replaced(tmp_path):
+    """`lookup` with a code version answers only from a record that code measured."""
+    with TuningDatabase(tmp_path / "db.sqlite") as db:
+        db.record_measurement("dfp", TFP, Measurement("ok", 3.0, 3.0, 1, candidate=CONFIG), code_version="sim-a")
+        key = candidate_key(CONFIG)
+        assert db.lookup("dfp", TFP, key, code_version="sim-a").median_us == 3.0
+        assert db.lookup("dfp", TFP, key, code_version="sim-b") is None  # stale: the caller re-measures
+        db.record_measurement("dfp", TFP, Measurement("ok", 4.0, 4.0, 1, candidate=CONFIG), code_version="sim-b")
+        assert db.lookup("dfp", TFP, key, code_version="sim-b").median_us == 4.0
+        assert db.lookup("dfp", TFP, key, code_version="sim-a") is None
+        assert db.count() == 1 and db.code_version_of("dfp", TFP, key) == "sim-b"
+        # The code version travels through export and import.
+        db.export_json(tmp_path / "e.json")
+        db.export_csv(tmp_path / "e.csv")
+    from iree_dsa_tuner.db.importing import import_export
+
+    for name in ("e.json", "e.csv"):
+        with TuningDatabase(tmp_path / f"{name}.sqlite") as other:
+            import_export(other, tmp_path / name)
+            assert other.lookup("dfp", TFP, candidate_key(CONFIG), code_version="sim-b").median_us == 4.0
+
+
+def test_a_database_from_before_code_versions_is_opened_and_not_reused(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    with TuningDatabase(path) as db:
+        db.record_measurement("dfp", TFP, Measurement("ok", 3.0, 3.0, 1, candidate=CONFIG))
+    conn = sqlite3.connect(path)  # the table as schema 1 wrote it, before the column existed
+    conn.execute("ALTER TABLE measurements DROP COLUMN code_version")
+    conn.commit()
+    conn.close()
+    with TuningDatabase(path) as db:
+        assert db.lookup("dfp", TFP, candidate_key(CONFIG)).median_us == 3.0
+        assert db.lookup("dfp", TFP, candidate_key(CONFIG), code_version="sim-a") is None
+        db.record_measurement("dfp", TFP, Measurement("ok", 5.0, 5.0, 1, candidate=CONFIG), code_version="sim-a")
+        assert db.lookup("dfp", TFP, candidate_key(CONFIG), code_version="sim-a").median_us == 5.0
+
+
+def test_runner_code_version_hashes_the_simulator_source(tmp_path, monkeypatch):
+    """The DSA runner's code version covers the simulator (eventsim) and the shared shape code."""
+    import iree_dsa_plugin.eventsim as eventsim
+    import iree_dsa_tuner.core.shape as shape
+    from iree_dsa_plugin.runner import DsaSimRunner
+
+    runner = DsaSimRunner(target=None, default_configs={})
+    base = runner.code_version
+    assert base == DsaSimRunner(target=None, default_configs={}).code_version
+    for module in (eventsim, shape):
+        edited = tmp_path / Path(module.__file__).name
+        edited.write_text(Path(module.__file__).read_text() + "\n# one more line\n")
+        with monkeypatch.context() as m:
+            m.setattr(module, "__file__", str(edited))
+            assert runner.code_version != base, module.__name__
+    assert runner.code_version == base
+
+
 def run_cli(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", *map(str, args)],
                           capture_output=True, text=True, cwd=cwd)

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 
 from iree_dsa_plugin.runner import DsaSimRunner
@@ -32,14 +33,19 @@ class CountingRunner:
         self.calls.append((problem.dispatch, None if config is None else json.dumps(config.to_json(), sort_keys=True)))
         return self.inner.measure(problem, config)
 
+    @property
+    def code_version(self):
+        return self.inner.code_version
+
     def close(self):
         pass
 
 
-def run_tune(db, budget=8, strategy="pruned"):
-    target = get_target("dsa-e1")
+def run_tune(db, budget=8, strategy="pruned", target=None, verify=True):
+    target = target or get_target("dsa-e1")
     runner = CountingRunner(DsaSimRunner(target, compile_model(MODEL).default_configs()))
-    report = tune(MODEL, target, TuneOptions(strategy=strategy, budget=budget), db=db, runner=runner)
+    report = tune(MODEL, target, TuneOptions(strategy=strategy, budget=budget), db=db, runner=runner,
+                  verify=verify)
     return report, runner
 
 
@@ -66,6 +72,65 @@ def test_second_run_is_served_from_the_database(tmp_path):
     # Calibration may move the ranking, but nothing measured before is measured again.
     assert sum(d.cached for d in second.dispatches) > 0
     assert len(measured_again) < sum(d.measured for d in first.dispatches)
+
+
+def test_records_of_other_simulator_code_are_measured_again(tmp_path, monkeypatch):
+    """A record carries the code version of what measured it; a changed simulator re-measures."""
+    import iree_dsa_plugin.eventsim as eventsim
+
+    db_path = tmp_path / "db.sqlite"
+    with TuningDatabase(db_path) as db:
+        _, first = run_tune(db, verify=False)
+    with TuningDatabase(db_path) as db:
+        same, runner = run_tune(db, verify=False)
+        recorded = {(m.dispatch, _key(m.candidate)) for m in db_all(db)}
+    # Same code: nothing measured before is measured again (calibration may pick new ones).
+    assert set(runner.calls) & set(first.calls) == set()
+    assert sum(d.cached for d in same.dispatches) > 0
+    # The simulator's source with one constant changed (what a commit to eventsim.py does).
+    source = Path(eventsim.__file__).read_text()
+    assert source.count("STEADY_RTOL = 1e-3") == 1
+    edited = tmp_path / "eventsim.py"
+    edited.write_text(source.replace("STEADY_RTOL = 1e-3", "STEADY_RTOL = 2e-3"))
+    before = DsaSimRunner(get_target("dsa-e1"), {}).code_version
+    monkeypatch.setattr(eventsim, "__file__", str(edited))
+    after = DsaSimRunner(get_target("dsa-e1"), {}).code_version
+    assert after != before
+    with TuningDatabase(db_path) as db:
+        stale, runner = run_tune(db, verify=False)
+        by_code = records_by_code(db)
+    assert all(d.cached == 0 for d in stale.dispatches)
+    asked = set(runner.calls)
+    assert asked & recorded  # records existed for what it asked, and none was reused:
+    assert by_code[after] == asked  # each one asked was measured and its record replaced
+    assert by_code[before] == recorded - asked
+
+
+def _key(candidate):
+    return json.dumps(candidate, sort_keys=True) if candidate else None
+
+
+def test_a_changed_description_constant_is_measured_again(tmp_path):
+    """The description is part of the key: one constant changed in dsa-e1.toml, nothing is reused."""
+    from iree_dsa_plugin.target import DsaTarget, builtin_description_files
+    from iree_dsa_tuner.description import load_description
+
+    [shipped] = [p for p in builtin_description_files() if p.stem == "dsa-e1"]
+    copy = tmp_path / "dsa-e1.toml"
+    text = shipped.read_text()
+    copy.write_text(text)
+    db_path = tmp_path / "db.sqlite"
+    with TuningDatabase(db_path) as db:
+        first, _ = run_tune(db, verify=False, target=DsaTarget(load_description(copy)))
+    assert text.count("dram_page_open_bytes = 128") == 1
+    copy.write_text(text.replace("dram_page_open_bytes = 128", "dram_page_open_bytes = 256"))
+    with TuningDatabase(db_path) as db:
+        second, runner = run_tune(db, verify=False, target=DsaTarget(load_description(copy)))
+    assert all(d.cached == 0 for d in second.dispatches)
+    assert len(runner.calls) >= sum(d.measured for d in first.dispatches)
+    # The simulator read the new constant: page opens cost more, so the untuned default is slower.
+    for a, b in zip(first.dispatches, second.dispatches):
+        assert b.default_us > a.default_us
 
 
 KILLER = textwrap.dedent("""
@@ -107,6 +172,15 @@ def db_all(db):
     out = []
     for dfp, tfp in {(r[0], r[1]) for r in rows}:
         out.extend(db.measurements(dfp, tfp))
+    return out
+
+
+def records_by_code(db):
+    """{code version: {(dispatch, candidate JSON or None)}} of every record."""
+    out = {}
+    for row in db._execute("SELECT dispatch, candidate, code_version FROM measurements"):
+        candidate = json.loads(row["candidate"]) if row["candidate"] else None
+        out.setdefault(row["code_version"], set()).add((row["dispatch"], _key(candidate)))
     return out
 
 

@@ -79,6 +79,8 @@ def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db,
                                                            f"flags={' '.join(artifacts.target_flags)}"
                                                            + (f";timing={timing}" if timing else ""))
     defaults = artifacts.default_configs()
+    # A record measured by other code (another simulator, another runner) is stale: re-measured.
+    code = getattr(runner, "code_version", None)
 
     def key_of(problem, config) -> str:
         if config is not None:
@@ -89,7 +91,7 @@ def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db,
     def recorded(problem, config) -> Measurement | None:
         if db is None:
             return None
-        return db.lookup(dispatch_fingerprint(problem), target_fp, key_of(problem, config))
+        return db.lookup(dispatch_fingerprint(problem), target_fp, key_of(problem, config), code_version=code)
 
     def measure(problem, config, estimate_us=None) -> Measurement:
         cached = recorded(problem, config)
@@ -100,7 +102,8 @@ def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db,
         m.dispatch = problem.dispatch
         if db is not None:
             db.record_measurement(dispatch_fingerprint(problem), target_fp, m, key=key_of(problem, config),
-                                  candidate=config.to_json() if config is not None else None, estimate_us=estimate_us)
+                                  candidate=config.to_json() if config is not None else None, estimate_us=estimate_us,
+                                  code_version=code or "")
         return m
 
     def prepare(problem, configs) -> None:

@@ -1,7 +1,10 @@
 """Keys of the tuning database: what a dispatch, a target and a candidate are.
 
 A record is only reusable when all three match: the same root op (in any
-model), the same target on the same compiler and CPU, the same config.
+model), the same target on the same compiler and CPU, the same config; and
+when the code that measured it is the code measuring now (the database keeps
+`Runner.code_version`, a hash of the runner's and simulator's sources, beside
+each record and re-measures a record of other code).
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS measurements (
     candidate TEXT,
     details TEXT,
     created_at TEXT NOT NULL,
+    code_version TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (dispatch_fp, target_fp, candidate_key)
 );
 CREATE TABLE IF NOT EXISTS calibration (
@@ -57,7 +58,7 @@ CREATE TABLE IF NOT EXISTS calibration (
 
 MEASUREMENT_COLUMNS = (
     "dispatch_fp", "target_fp", "candidate_key", "dispatch", "runner", "status", "median_us", "min_us",
-    "repetitions", "estimate_us", "reason", "candidate", "details", "created_at",
+    "repetitions", "estimate_us", "reason", "candidate", "details", "created_at", "code_version",
 )
 
 
@@ -69,7 +70,11 @@ class TuningDatabase:
     """Records keyed by (dispatch fingerprint, target fingerprint, candidate key).
 
     A candidate measured again replaces its record (the latest measurement of a
-    config is the one that counts). Use as a context manager or call close().
+    config is the one that counts). Each record keeps the code version of what
+    measured it (`Runner.code_version`: a hash of the runner's and simulator's
+    sources); `lookup` with a code version answers only from a record of that
+    code, so a stale record is measured again (and replaced), never reused.
+    Use as a context manager or call close().
     """
 
     def __init__(self, path: str | os.PathLike = DEFAULT_DB_PATH):
@@ -96,6 +101,12 @@ class TuningDatabase:
             # page cache); only a power loss can drop the last commits.
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.executescript(_SCHEMA)
+            # Databases written before records carried their code version: the column is
+            # added with '' (unknown code), so none of their records is reused by a runner
+            # that names its code.
+            columns = {r[1] for r in conn.execute("PRAGMA table_info(measurements)")}
+            if "code_version" not in columns:
+                conn.execute("ALTER TABLE measurements ADD COLUMN code_version TEXT NOT NULL DEFAULT ''")
             conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
             found = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
         except sqlite3.DatabaseError as e:
@@ -134,12 +145,14 @@ class TuningDatabase:
         candidate: dict | None = None,
         estimate_us: float | None = None,
         key: str | None = None,
+        code_version: str = "",
     ) -> str:
         """Store one measurement (committed before returning); returns its candidate key.
 
         `candidate` defaults to `measurement.candidate`; None means IREE's default.
         `key` overrides the key made from the candidate (`core.fingerprint.default_key`
-        names which default was measured).
+        names which default was measured). `code_version` is that of the code that
+        measured (`Runner.code_version`).
         """
         candidate = candidate if candidate is not None else measurement.candidate
         if candidate is not None and hasattr(candidate, "to_json"):
@@ -150,12 +163,13 @@ class TuningDatabase:
         # Autocommit mode: the statement is its own transaction, durable on return.
         self._execute(
             "INSERT OR REPLACE INTO measurements (dispatch_fp, target_fp, candidate_key, dispatch, status, "
-            "median_us, min_us, repetitions, runner, reason, estimate_us, candidate, details, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "median_us, min_us, repetitions, runner, reason, estimate_us, candidate, details, created_at, "
+            "code_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (dispatch_fp, target_fp, key, measurement.dispatch, measurement.status, measurement.median_us,
              measurement.min_us, int(measurement.repetitions), measurement.runner, measurement.reason,
              estimate, json.dumps(candidate, sort_keys=True) if candidate is not None else None,
-             json.dumps(measurement.details, sort_keys=True, default=str) if measurement.details else None, created),
+             json.dumps(measurement.details, sort_keys=True, default=str) if measurement.details else None, created,
+             code_version or ""),
         )
         return key
 
@@ -169,12 +183,28 @@ class TuningDatabase:
             details=json.loads(row["details"]) if row["details"] else {},
         )
 
-    def lookup(self, dispatch_fp: str, target_fp: str, candidate_key: str) -> Measurement | None:
+    def lookup(self, dispatch_fp: str, target_fp: str, candidate_key: str,
+               code_version: str | None = None) -> Measurement | None:
+        """The record of one candidate, or None.
+
+        With `code_version` (the measuring code's, `Runner.code_version`), a record made
+        by other code is stale and not returned: the caller measures again.
+        """
         row = self._execute(
             "SELECT * FROM measurements WHERE dispatch_fp = ? AND target_fp = ? AND candidate_key = ?",
             (dispatch_fp, target_fp, candidate_key),
         ).fetchone()
-        return self._measurement(row) if row else None
+        if row is None or (code_version is not None and row["code_version"] != code_version):
+            return None
+        return self._measurement(row)
+
+    def code_version_of(self, dispatch_fp: str, target_fp: str, candidate_key: str) -> str | None:
+        """The code version a record was measured with (None: no record)."""
+        row = self._execute(
+            "SELECT code_version FROM measurements WHERE dispatch_fp = ? AND target_fp = ? AND candidate_key = ?",
+            (dispatch_fp, target_fp, candidate_key),
+        ).fetchone()
+        return row["code_version"] if row else None
 
     def measurements(self, dispatch_fp: str, target_fp: str) -> list[Measurement]:
         """Every record of one dispatch on one target, oldest first."""

@@ -38,6 +38,7 @@ class ImportedRecord:
     candidate_key: str
     measurement: Measurement
     candidate: dict | None
+    code_version: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ def _record(row: dict) -> ImportedRecord:
     except (TypeError, ValueError):
         raise ValueError(f"repetitions: expected an integer, got {repetitions!r}") from None
     texts = {}
-    for name in ("dispatch", "runner", "reason", "created_at"):
+    for name in ("dispatch", "runner", "reason", "created_at", "code_version"):
         value = row.get(name) or ""
         if not isinstance(value, str):
             raise ValueError(f"{name}: expected text, got {value!r}")
@@ -116,7 +117,8 @@ def _record(row: dict) -> ImportedRecord:
     m = Measurement(status, median, minimum if minimum is not None else median, repetitions,
                     reason=texts["reason"], runner=texts["runner"], candidate=candidate, estimate_us=estimate,
                     dispatch=texts["dispatch"], created_at=texts["created_at"], details=details)
-    return ImportedRecord(row["dispatch_fp"], row["target_fp"], row["candidate_key"], m, candidate)
+    return ImportedRecord(row["dispatch_fp"], row["target_fp"], row["candidate_key"], m, candidate,
+                          texts["code_version"])
 
 
 def _rows_of(path: Path, text: str) -> tuple[list[dict], list[dict]]:
@@ -138,7 +140,8 @@ def _rows_of(path: Path, text: str) -> tuple[list[dict], list[dict]]:
         return rows, calibration
     reader = csv.DictReader(text.splitlines())
     header = reader.fieldnames or []
-    missing = [c for c in MEASUREMENT_COLUMNS if c not in header]
+    # Exports from before records carried their code version have no such column.
+    missing = [c for c in MEASUREMENT_COLUMNS if c not in header and c != "code_version"]
     if missing:
         raise MalformedExport(f"{path}: not a `db export --csv` file (no column {missing[0]!r} in the header)")
     return list(reader), []
@@ -190,7 +193,7 @@ def import_export(db: TuningDatabase, path: str | Path) -> ImportSummary:
             summary.kept += 1
             continue
         db.record_measurement(r.dispatch_fp, r.target_fp, r.measurement, candidate=r.candidate,
-                              key=r.candidate_key)
+                              key=r.candidate_key, code_version=r.code_version)
         if existing is None:
             summary.added += 1
         else:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import abc
+import hashlib
+import importlib.util
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterable
 
 from ..core.config import CompilationConfig
@@ -33,6 +37,20 @@ class Runner(abc.ABC):
     # True when a time can change during a run (a real machine), so the default is
     # measured again at the end and a drift beyond DRIFT_THRESHOLD is reported.
     measures_drift: bool = False
+    # Modules (besides those of the runner's classes) whose source decides the numbers
+    # this runner measures, e.g. a simulator; part of `code_version`.
+    measurement_modules: tuple[str, ...] = ()
+
+    @property
+    def code_version(self) -> str:
+        """sha256 of the sources that measure: the runner's class (and its bases') modules
+        plus `measurement_modules`.
+
+        The tuning database keeps it beside each record and reuses a record only under
+        the same code version: a changed runner or simulator re-measures.
+        """
+        modules = [k.__module__ for k in type(self).__mro__ if k not in (object, abc.ABC)]
+        return source_hash([*modules, *self.measurement_modules])
 
     @abc.abstractmethod
     def measure(self, problem, config: CompilationConfig | dict | None) -> Measurement:
@@ -52,6 +70,25 @@ class Runner(abc.ABC):
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def source_hash(modules: Iterable[str]) -> str:
+    """sha256 over the source files of `modules` (imported ones; a package counts as its
+    `__init__`), in a stable order; a module not imported yet is found, not run. A module
+    without a source file hashes by its name."""
+    digest = hashlib.sha256()
+    for name in sorted(set(modules)):
+        module = sys.modules.get(name)
+        if module is not None:
+            path = getattr(module, "__file__", None)
+        else:  # found, not imported: hashing a source does not run it
+            spec = importlib.util.find_spec(name)
+            path = spec.origin if spec is not None else None
+        digest.update(name.encode() + b"\0")
+        if path and Path(path).suffix == ".py":
+            digest.update(Path(path).read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
 
 
 def as_config(config: CompilationConfig | dict | None) -> CompilationConfig | None:

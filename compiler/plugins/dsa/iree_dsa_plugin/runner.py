@@ -6,6 +6,8 @@ the DSA by `DsaTarget.untuned_config`: the baseline a DSA user gets without tuni
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from iree_dsa_tuner.core.config import CompilationConfig, ConfigError
 from iree_dsa_tuner.core.measurement import Measurement
 from iree_dsa_tuner.core.status import Status
@@ -17,6 +19,16 @@ from .functional import ScratchpadOverflow
 
 class DsaSimRunner(Runner):
     name = "dsa-sim"
+    # What decides a simulated time besides this module: every module of the plugin (the
+    # simulator, its workload and functional model, attention, the config <-> candidate
+    # mapping and the untuned config) and the tuner's shape, candidate, config, tile-list
+    # and description code it runs. A change to any of them makes `code_version` differ,
+    # so a reused tuning database re-measures.
+    measurement_modules = (
+        *(__package__ if p.stem == "__init__" else f"{__package__}.{p.stem}" for p in sorted(Path(__file__).parent.glob("*.py"))),
+        "iree_dsa_tuner.core.shape", "iree_dsa_tuner.core.candidate", "iree_dsa_tuner.core.config",
+        "iree_dsa_tuner.targets.mapping", "iree_dsa_tuner.description",
+    )
 
     def __init__(self, target, default_configs: dict[str, CompilationConfig]):
         self.target = target
