@@ -400,3 +400,25 @@ def test_two_tune_processes_share_one_database_and_lose_nothing(tmp_path):
     assert len(expected) >= 4  # three mlp3 dispatches and the int8 GEMM
     for dispatch, measured in expected.items():
         assert stored.get(dispatch, 0) >= measured, (dispatch, stored.get(dispatch), measured)
+
+
+def test_no_lit_test_writes_the_default_database_into_the_source_tree():
+    """lit runs a test in its source directory: a `tune` or `db import` without --db there
+    writes ./iree-dsa-tuning.sqlite into the checkout (and reuses it next run)."""
+    import re
+
+    lit = Path(__file__).resolve().parent.parent / "lit_tests"
+    offenders, seen = [], 0
+    for path in sorted(lit.rglob("*")):
+        if path.suffix not in (".test", ".mlir", ".py") or "Output" in path.parts or "inputs" in path.parts:
+            continue
+        # RUN lines joined over their `\` continuations, then split into the commands of a pipeline.
+        text = re.sub(r"\\\n\s*(#|//)\s*RUN:", " ", path.read_text(errors="replace"))
+        for line in re.findall(r"RUN:(.*)", text):
+            for command in re.split(r"\|\||&&|\||;", line):
+                if re.search(r"dsa-tune\S*\s+(tune|db\s+import)\b", command):
+                    seen += 1
+                    if not re.search(r"--(no-)?db\b", command):
+                        offenders.append(f"{path.relative_to(lit)}: {command.strip()}")
+    assert seen > 0  # the scan finds the tests it guards
+    assert offenders == [], "pass --db %t.sqlite (or --no-db):\n" + "\n".join(offenders)
