@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import os
+from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -28,6 +28,55 @@ def artifact_cache(tmp_path_factory):
 @pytest.fixture
 def inputs() -> Path:
     return INPUTS
+
+
+# ---- CPU descriptions that do not depend on the machine the suite runs on -------------------
+# IREE's vector-size limit, the register count and the lanes of a vector follow the CPU, and
+# the hosts this suite runs on are AVX-512 one day and AVX2 the next (IREE_NOTES, "Hosts
+# differ"). A test about how the tuner uses a CPU description builds one of these instead of
+# reading the machine's, and is parametrized over ISAS so every run checks both. Code that
+# runs is compiled for haswell (AVX2), which every x86-64 runner here executes.
+ISAS = ("avx2", "avx512")
+_ISA_FLAGS = {
+    # What /proc/cpuinfo reports that `machine_description` reads: a Haswell-class part...
+    "avx2": {"fpu", "sse", "sse2", "sse4_1", "sse4_2", "avx", "avx2", "fma", "f16c", "bmi2"},
+    # ...and an Ice Lake / Zen 4-class one (VNNI dot products, BF16).
+    "avx512": {"fpu", "sse", "sse2", "sse4_1", "sse4_2", "avx", "avx2", "fma", "f16c", "bmi2", "avx512f",
+               "avx512bw", "avx512dq", "avx512vl", "avx512cd", "avx512_vnni", "avx512_bf16"},
+}
+_CACHE_KIB = {1: 48, 2: 1024, 3: 32768}
+# The --iree-llvmcpu-target-cpu each description compiles for. Code for cooperlake (AVX-512,
+# VNNI, BF16) only compiles everywhere; a test that runs code uses the avx2 description.
+TARGET_CPU = {"avx2": "haswell", "avx512": "cooperlake"}
+
+
+def cpu_description(isa: str, *, cores: int = 1, target_cpu: str | None = None, **changes):
+    """The host target's description for an AVX2-like or AVX-512-like CPU, whatever this machine is.
+
+    Built by the same code as the machine's (`targets.host.machine_description`) from fixed
+    /proc/cpuinfo flags, a 2 GHz clock, 1 MiB L2 and 32 MiB L3, host.toml's DRAM bandwidth and
+    `cores` cores. `target_cpu` is its `--iree-llvmcpu-target-cpu` (default `TARGET_CPU[isa]`),
+    so that IREE's limits agree with the description's.
+    """
+    from iree_dsa_tuner.targets import host as host_module
+
+    flags = _ISA_FLAGS[isa]
+    env = {k: v for k, v in os.environ.items() if k != host_module.BANDWIDTH_ENV}
+    with mock.patch.object(host_module, "_cpuinfo", lambda: (set(flags), 2000.0)), \
+            mock.patch.object(host_module, "_max_mhz", lambda: None), \
+            mock.patch.object(host_module, "_cache_kib", _CACHE_KIB.get), \
+            mock.patch.dict(os.environ, env, clear=True):
+        desc = host_module.machine_description.__wrapped__()  # not the lru_cache'd machine's
+    peak = 2.0 * desc.mac_m * desc.mac_n * desc.mac_k * cores * desc.clock_hz
+    return desc.with_changes(cores=cores, declared_peak_ops_i8=peak, iree_target_cpu=target_cpu or TARGET_CPU[isa],
+                             source=f"tests/conftest.py: {isa}-like CPU", **changes)
+
+
+def cpu_target(isa: str, **kwargs):
+    """A HostTarget on `cpu_description(isa, **kwargs)`; its compile flags pin `target_cpu`."""
+    from iree_dsa_tuner.targets.host import HostTarget
+
+    return HostTarget(cpu_description(isa, **kwargs))
 
 
 def write_model(tmp_path: Path, name: str, text: str) -> Path:

@@ -19,7 +19,7 @@ from iree_dsa_tuner.search.options import TuneOptions
 from iree_dsa_tuner.space.elite import EliteRuleError, elite_candidate, load_rules, parse_rules
 from iree_dsa_tuner.targets import get_target
 
-from conftest import INPUTS
+from conftest import INPUTS, ISAS, cpu_target
 
 MODEL = INPUTS / "mlp3.mlir"
 
@@ -29,9 +29,10 @@ def dsa():
     return get_target("dsa-e1")
 
 
-@pytest.fixture(scope="module")
-def host():
-    return get_target("host")
+@pytest.fixture(scope="module", params=ISAS)
+def host(request):
+    """An AVX2-like and an AVX-512-like host, not this machine's CPU (the rules follow the description)."""
+    return cpu_target(request.param, cores=2)
 
 
 def attention(batch: int, queries: int, head: int, keys: int, value: int) -> GemmShape:
@@ -108,17 +109,21 @@ def test_the_dsa_elite_follows_the_mac_array(dsa):
 
 
 def test_the_host_elite_follows_the_register_file(host):
-    desc = host.describe().with_changes(mac_n=8, vector_widths=tuple(8 << i for i in range(7)),
-                                        max_vector_elements=4096, cores=1)
-    more = desc.with_changes(cpu=replace(desc.cpu, vector_registers=32))
+    desc = host.describe().with_changes(cores=1)  # 16 ymm registers of 8 f32 lanes, or 32 zmm of 16
+    lanes, registers = desc.mac_n, desc.cpu.vector_registers
+    more = desc.with_changes(cpu=replace(desc.cpu, vector_registers=2 * registers))
     from iree_dsa_tuner.targets.host import host_space
 
     for shape in (simple_gemm(1, 2048, 2048, "f32"), simple_gemm(64, 256, 256, "f32")):
         few = elite_candidate(host_space(shape, desc), desc).candidate
         many = elite_candidate(host_space(shape, more), more).candidate
-        assert few.vec_m * few.vec_n // 8 <= 12 and many.vec_m * many.vec_n // 8 <= 24
+        # About 3/4 of the register file holds accumulators (vec_m x vec_n / lanes registers).
+        assert few.vec_m * few.vec_n // lanes <= registers * 3 // 4
+        assert many.vec_m * many.vec_n // lanes <= 2 * registers * 3 // 4
         assert many.vec_m * many.vec_n > few.vec_m * few.vec_n  # more registers, more accumulators
-    assert elite_candidate(host_space(simple_gemm(1, 2048, 2048, "f32"), desc), desc).candidate.vec_n == 64
+    # A matvec row takes the accumulators as lanes: 12 x 8 -> 96, offered 64 (AVX2); 24 x 16 -> 384, offered 256.
+    row = elite_candidate(host_space(simple_gemm(1, 2048, 2048, "f32"), desc), desc).candidate
+    assert row.vec_n == {8: 64, 16: 256}[lanes]
 
 
 def test_a_rule_is_parsed_never_evaluated_and_errors_name_the_key():

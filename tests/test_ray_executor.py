@@ -1,8 +1,8 @@
 """Tuning through a Ray cluster (runners/ray_executor.py) gives the local executor's results.
 
-One local Ray instance serves the module (2 CPUs; Ray swaps the 127.0.0.1 it is given for
-the machine's own address, so the cluster is this machine alone). Ray is in the test extra:
-without it this module fails to import; it is never skipped.
+One local Ray instance serves the module (2 CPUs), started as `RayExecutor` starts one: bound
+to 127.0.0.1, so the cluster is this machine alone and listens on no network interface. Ray
+is in the test extra: without it this module fails to import; it is never skipped.
 
 What "the same results" can honestly mean: iree-benchmark-module times differ between
 any two runs, local or not, and the pruned search follows the times it sees. So the
@@ -26,9 +26,8 @@ import pytest
 import ray  # the test extra installs Ray: a missing Ray must fail this module, not skip it
 
 import iree_dsa_tuner
-from conftest import matmul_model, write_model
+from conftest import cpu_target, matmul_model, write_model
 from iree_dsa_tuner.cli import main as cli_main
-from iree_dsa_tuner.compiler import HOST_FLAGS
 from iree_dsa_tuner.core.measurement import Measurement
 from iree_dsa_tuner.core.status import Status
 from iree_dsa_tuner.db import TuningDatabase
@@ -41,21 +40,25 @@ from iree_dsa_tuner.runners.ray_executor import (
     admit_workers,
     hardware_fingerprint,
     hardware_identity,
+    _starts_a_local_instance,
     import_ray,
+    start_local_ray,
 )
 
 TESTS = Path(__file__).resolve().parent
-# Code that runs must run the same on every x86-64 runner: pin an AVX2 part.
-HASWELL_FLAGS = tuple(f for f in HOST_FLAGS if not f.startswith("--iree-llvmcpu-target-cpu=")) + (
-    "--iree-llvmcpu-target-cpu=haswell",)
+# Code that runs must run the same on every x86-64 runner: an AVX2 description whose compile
+# flags pin haswell. (The machine's description with haswell flags disagrees on an AVX-512
+# host: it offers vector tiles up to AVX-512's limit, which fail to compile for haswell.)
+AVX2 = cpu_target("avx2", cores=2)
+HASWELL_FLAGS = AVX2.compile_flags
 
 
 @pytest.fixture(scope="module")
 def cluster():
     # Workers import this module to run `fixed_timer`, hence the tests directory on their path.
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(
-                 filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))}})
+    start_local_ray(ray, num_cpus=2, log_to_driver=False,
+                    runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(
+                        filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))}})
     yield ray.get_runtime_context().gcs_address
     ray.shutdown()
 
@@ -69,7 +72,7 @@ def fixed_timer(job) -> Measurement:
 
 
 def _tune(artifacts, db_path, executor):
-    target = iree_dsa_tuner.get_target("host")
+    target = AVX2
     runner = HostBenchRunner(artifacts, target.describe(), repetitions=1, warmup=0, executor=executor,
                              timer=fixed_timer)
     options = iree_dsa_tuner.TuneOptions(budget=3, repetitions=1, jobs=2, executor=executor)
@@ -96,6 +99,18 @@ def _records(db_path) -> list[tuple]:
                 out.append(((dispatch_fp, target_fp, str(m.candidate), m.status, m.median_us,
                              m.details.get("lowering_config")), m.details))
     return out
+
+
+def test_the_local_instance_listens_on_loopback_only(cluster):
+    assert cluster.startswith("127.0.0.1:")
+    assert [node["NodeManagerAddress"] for node in ray.nodes() if node["Alive"]] == ["127.0.0.1"]
+
+
+def test_only_a_new_instance_is_bound_to_loopback_never_a_cluster_joined(monkeypatch):
+    monkeypatch.setenv("RAY_ADDRESS", "192.0.2.7:6379")
+    assert not _starts_a_local_instance(None) and not _starts_a_local_instance("")
+    assert not _starts_a_local_instance("auto") and not _starts_a_local_instance("192.0.2.7:6379")
+    assert _starts_a_local_instance("local")
 
 
 @pytest.mark.slow
@@ -141,8 +156,7 @@ def test_a_lost_benchmark_worker_stops_the_run_and_nothing_is_recorded(cluster, 
     artifacts = iree_dsa_tuner.compile_model(model, HASWELL_FLAGS)
     (problem,) = artifacts.problems()
     executor = RayExecutor(reference_fingerprint=hardware_fingerprint())
-    runner = HostBenchRunner(artifacts, iree_dsa_tuner.get_target("host").describe(), executor=executor,
-                             timer=fixed_timer)
+    runner = HostBenchRunner(artifacts, AVX2.describe(), executor=executor, timer=fixed_timer)
     try:
         executor.start()
         ray.kill(executor._workers[0][0])  # the machine that times goes away

@@ -5,6 +5,9 @@
     with RayExecutor("auto") as cluster:   # or RayExecutor() for a local instance
         tune("model.mlir", "host", TuneOptions(executor=cluster), db="tuning.sqlite")
 
+- A local instance (no address, no `$RAY_ADDRESS`, no cluster started on this machine)
+  binds 127.0.0.1 (`start_local_ray`): it serves this machine alone and listens on no
+  network interface.
 - Compiles (`map`) are Ray tasks of `compile_cpus` CPUs each, on any node. A
   candidate's code does not depend on the node that compiles it: the dispatch
   benchmarks carry the target CPU IREE resolved on the driver. Each task checks
@@ -49,6 +52,7 @@ from ..errors import InputError
 from .executor import Executor, ExecutorError
 
 INSTALL_HINT = "pip install 'iree-dsa-tuner[ray]'"
+LOOPBACK = "127.0.0.1"
 # Seconds a benchmark actor may take to start; one that cannot be placed (its node's
 # CPUs are all taken) must fail the run rather than hang it.
 WORKER_START_TIMEOUT_S = 60.0
@@ -61,6 +65,42 @@ def import_ray():
     except ImportError:
         raise InputError(f"the Ray executor needs Ray: {INSTALL_HINT}") from None
     return ray
+
+
+def start_local_ray(ray, **options) -> None:
+    """`ray.init(**options)` of a new instance of this machine alone, bound to 127.0.0.1.
+
+    Given `_node_ip_address="127.0.0.1"`, Ray (2.60, Linux) swaps it for the machine's
+    outward address unless its cluster mode (`ray_constants.ENABLE_RAY_CLUSTER`, from
+    `$RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER` at import) is off; so the mode is off while the
+    instance starts, and the GCS, the raylet and the workers all listen on loopback.
+    """
+    try:
+        from ray._private import ray_constants
+    except ImportError:  # another Ray layout: only the address below is asked for
+        ray_constants = None
+    saved = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
+    if saved is not None:
+        ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        ray.init(address="local", _node_ip_address=LOOPBACK, **{"include_dashboard": False, **options})
+    finally:
+        if saved is not None:
+            ray_constants.ENABLE_RAY_CLUSTER = saved
+
+
+def _starts_a_local_instance(address: str | None) -> bool:
+    """Whether `ray.init(address=address)` would start a new instance rather than join one."""
+    if address not in (None, "", "local"):
+        return False
+    if address == "local":
+        return True
+    try:
+        from ray._private.services import canonicalize_bootstrap_address
+
+        return canonicalize_bootstrap_address(None) is None  # $RAY_ADDRESS, then a `ray start` cluster
+    except Exception:  # noqa: BLE001 - a Ray without this helper: let ray.init decide as before
+        return False
 
 
 def _isa_flags(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
@@ -208,7 +248,10 @@ class RayExecutor(Executor):
             options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
                        **(init_options or {})}
             try:
-                ray.init(address=address, **options)
+                if _starts_a_local_instance(address):
+                    start_local_ray(ray, **options)
+                else:
+                    ray.init(address=address, **options)
             except (ConnectionError, ValueError, RuntimeError) as e:
                 raise InputError(f"ray: cannot join the cluster at {address or '$RAY_ADDRESS'}: "
                                  f"{_one_line(e)}") from None
@@ -366,4 +409,5 @@ __all__ = [
     "hardware_identity",
     "import_ray",
     "parse_executor",
+    "start_local_ray",
 ]
