@@ -259,6 +259,38 @@ class UntunableDispatch:
 
 Problem = RootOpProblem | UntunableDispatch
 
+
+@dataclass(frozen=True)
+class DispatchTraffic:
+    """What one call of a dispatch moves and computes, read from its bindings (every dispatch has one).
+
+    `reads`/`writes` are (HAL binding, bytes) per tensor the dispatch loads or stores: the bytes
+    it really moves, where the host's binding ranges may span a whole packed resource.
+    `vector_ops` counts the element operations of its ops other than a contraction,
+    convolution or attention root (elementwise bodies, reductions, softmax, copies): what a
+    vector unit executes.
+    """
+
+    reads: tuple[tuple[int, int], ...] = ()
+    writes: tuple[tuple[int, int], ...] = ()
+    vector_ops: int = 0
+
+    @property
+    def read_bytes(self) -> int:
+        return sum(n for _, n in self.reads)
+
+    @property
+    def written_bytes(self) -> int:
+        return sum(n for _, n in self.writes)
+
+    def read_bytes_of(self, bindings) -> int:
+        """Bytes read from these bindings (e.g. the ones bound to the model's constants)."""
+        wanted = set(bindings)
+        return sum(n for b, n in self.reads if b in wanted)
+
+    def to_json(self) -> dict:
+        return {"read_bytes": self.read_bytes, "written_bytes": self.written_bytes, "vector_ops": self.vector_ops}
+
 def with_types(problem: RootOpProblem, lhs: str, rhs: str, out: str) -> RootOpProblem:
     """The same root op computed in other element types (a quantisation scheme on a target).
 
@@ -287,6 +319,7 @@ __all__ = [
     "AttentionProblem",
     "ContractionProblem",
     "ConvolutionProblem",
+    "DispatchTraffic",
     "OperandInfo",
     "Problem",
     "RootOpProblem",

@@ -73,6 +73,8 @@ class ModelArtifacts:
     # compiled under the conv route is checked against the model as the user gave it.
     reference_flags: tuple[str, ...] | None = field(default=None, repr=False)
     _defaults: dict[str, CompilationConfig] | None = field(default=None, repr=False)
+    _host_program: object | None = field(default=None, repr=False)
+    _traffic: dict | None = field(default=None, repr=False)
 
     # ---- what the stages read -----------------------------------------------------
     @property
@@ -137,6 +139,40 @@ class ModelArtifacts:
             else:
                 out.append(p)
         return out
+
+    def host_program(self):
+        """Which dispatches each public function calls, and how often (`ir.host_program`)."""
+        if self._host_program is None:
+            from .host_program import read_host_program
+
+            self._host_program = read_host_program(self.configured_text)
+        return self._host_program
+
+    def calls(self) -> dict[str, int]:
+        """Calls per dispatch symbol in one call of every public function (IREE deduplicates
+        identical dispatches, so one executable can run several times)."""
+        return dict(self.host_program().calls())
+
+    def traffic(self) -> dict:
+        """Per dispatch symbol, the `DispatchTraffic` of one call (bytes loaded and stored, vector work)."""
+        if self._traffic is None:
+            from .discovery import traffic_from_sources
+
+            traffic: dict = {}
+            for path in sorted(set(self.source_files.values())):
+                traffic.update(traffic_from_sources(Path(path).read_text(), str(self.model)))
+            self._traffic = traffic
+        return dict(self._traffic)
+
+    def constant_read_bytes(self, symbol: str) -> int:
+        """Bytes one call of `symbol` reads from the model's globals and parameters (its weights),
+        averaged over its calls (the same executable may read different constants per call)."""
+        calls = self.host_program().calls_of(symbol)
+        traffic = self.traffic().get(symbol)
+        if not calls or traffic is None:
+            return 0
+        total = sum(traffic.read_bytes_of(b for b in range(len(c.lifetimes)) if c.reads_constant(b)) for c in calls)
+        return total // len(calls)
 
     def default_configs(self) -> dict[str, CompilationConfig]:
         """IREE's own config per dispatch (the baseline every target starts from)."""

@@ -22,6 +22,7 @@ from ..core.problems import (
     AttentionProblem,
     ContractionProblem,
     ConvolutionProblem,
+    DispatchTraffic,
     OperandInfo,
     Problem,
     RootOpProblem,
@@ -435,6 +436,80 @@ def problems_from_sources(text: str, source_name: str = "<sources>") -> list[Pro
             except Exception as e:  # a new op shape must not crash discovery
                 problems.append(UntunableDispatch(symbol, f"{root.name}: not understood ({e})", root.name))
         return problems
+
+
+# Element operations per element of a named op that has no body to count (softmax: max, subtract,
+# exp, sum, divide).
+_NAMED_OP_ELEMENT_OPS = {"linalg.softmax": 5}
+
+
+def _binding_of(value: ir.Value) -> int:
+    subspan = _producer(value)
+    if subspan is not None and "binding" in subspan.attributes:
+        return int(ir.IntegerAttr(subspan.attributes["binding"]).value)
+    return -1
+
+
+def _tensor_bytes(t: ir.Type) -> int:
+    st = _as_shaped(t)
+    if st is None or not st.has_static_shape:
+        return 0
+    return (math.prod(st.shape) * element_bits(str(st.element_type)) + 7) // 8
+
+
+def _op_elements(op: ir.Operation) -> int:
+    """The iteration space of a structured op: its loops when the maps say them, else its largest operand."""
+    shapes = [_as_shaped(v.type) for v in op.operands]
+    largest = max((math.prod(st.shape) for st in shapes if st is not None and st.has_static_shape), default=0)
+    if "indexing_maps" in op.attributes:
+        try:
+            maps = _indexing_maps(op)
+            sizes = _loop_sizes(maps, [tuple(st.shape) if st is not None and st.has_static_shape else ()
+                                       for st in shapes])
+            if sizes is not None:
+                return math.prod(sizes)
+        except Exception:  # maps that do not index the operands directly: fall back to the largest operand
+            pass
+    return largest
+
+
+def _vector_ops(func_op: ir.Operation, root: ir.Operation | None) -> int:
+    total = 0
+    for op in _walk(func_op):
+        if (root is not None and op == root) or op.parent.name != "func.func" \
+                or op.name.startswith(_BOOKKEEPING_PREFIXES):
+            continue
+        if not op.name.startswith(("linalg.", "iree_linalg_ext.", "linalg_ext.", "tensor.pack", "tensor.unpack",
+                                   "linalg.pack", "linalg.unpack")):
+            continue
+        body = 0
+        if len(op.regions) and len(op.regions[0].blocks):
+            body = sum(1 for x in op.regions[0].blocks[0].operations
+                       if not x.operation.name.endswith("yield"))
+        per_element = max(body, _NAMED_OP_ELEMENT_OPS.get(op.name, 1))
+        total += _op_elements(op) * per_element
+    return total
+
+
+def _traffic(func_op: ir.Operation, root: ir.Operation | None) -> DispatchTraffic:
+    reads, writes = [], []
+    for op in _walk(func_op):
+        if op.name == "iree_tensor_ext.dispatch.tensor.load":
+            reads.append((_binding_of(op.operands[0]), _tensor_bytes(op.results[0].type)))
+        elif op.name == "iree_tensor_ext.dispatch.tensor.store":
+            writes.append((_binding_of(op.operands[1]), _tensor_bytes(op.operands[0].type)))
+    return DispatchTraffic(tuple(reads), tuple(writes), _vector_ops(func_op, root))
+
+
+def traffic_from_sources(text: str, source_name: str = "<sources>") -> dict[str, DispatchTraffic]:
+    """Per dispatch symbol of IREE's executable-sources IR: the bytes each call moves and its vector work."""
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = False
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError as e:
+            raise InputError(f"{source_name}: cannot parse IREE's dispatch IR: {str(e).splitlines()[0]}") from None
+        return {symbol: _traffic(func_op, _root_op(func_op)) for symbol, func_op in dispatch_functions(module)}
 
 
 # The host program's lines that say where a dispatch reads and writes.

@@ -88,6 +88,19 @@ class Target(abc.ABC):
         """What this target runs for a dispatch nobody tuned, given IREE's own config for it."""
         return iree_default
 
+    # Whether every model is compiled under the batch-1 convolution route (ir/conv_route.py)
+    # when it has such convs. A target whose whole-model timing decides the route (the host's
+    # recipe) leaves it off here.
+    always_routes_batch1_convs: bool = False
+
+    def estimate_untunable(self, traffic) -> tuple[float, str] | None:
+        """(us, how) for one call of a dispatch with no tunable root op, from its `DispatchTraffic`.
+
+        None: this target does not model such dispatches (the host measures them inside the
+        whole model instead). A target that returns a time names how it was estimated.
+        """
+        return None
+
     def check_knobs(self, candidate: TilingCandidate) -> str | None:
         """Knob values this target cannot run at all, whatever the cost model says (None = fine)."""
         cores = self.describe().cores

@@ -4,6 +4,8 @@
         binding.json          what the set is bound to (stage shapes, scheme, block, flow/action steps)
         <stage>.spec.mlir     one verified tuning spec per stage, with a header naming the binding
         configs.json          the configs in the specs, per stage and dispatch (read back on reuse)
+        times.json            the chunk (default, tuned, limit, coverage) and each tuned dispatch's
+                              time when the set was written, to check that it still reproduces
 
 A set whose binding hash matches the manifest is reused without tuning. A set of the same
 model and version whose binding differs is stale: `task` refuses it with one line saying
@@ -22,6 +24,9 @@ from .manifest import Manifest, binding_hash
 
 BINDING = "binding.json"
 CONFIGS = "configs.json"
+# What the target measured when the set was written: the chunk and every tuned dispatch, so a
+# test can tell when a shipped set stops reproducing its figures.
+TIMES = "times.json"
 
 
 @dataclass
@@ -82,3 +87,16 @@ def write_spec_set(library: Path, target: str, manifest: Manifest, binding: dict
     write_output(directory / CONFIGS, json.dumps(configs, indent=1, sort_keys=True) + "\n")
     write_output(directory / BINDING, json.dumps(binding, indent=1, sort_keys=True) + "\n")
     return SpecSet(directory, binding, configs)
+
+
+def write_times(spec_set: SpecSet, target: str, before: dict, after: dict, dispatches: list[dict]) -> None:
+    """Record what the set's chunk and tuned dispatches measured (read by the reproduction test)."""
+    keep = ("chunk_ms", "limit_ms", "weight_limit_ms", "compute_limit_ms")
+    record = {"target": target, "default": {k: before[k] for k in keep}, "tuned": {k: after[k] for k in keep},
+              "modelled_share": after["coverage"]["modelled_share"], "dispatches": dispatches}
+    write_output(spec_set.directory / TIMES, json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def read_times(spec_set: SpecSet) -> dict | None:
+    path = spec_set.directory / TIMES
+    return json.loads(path.read_text()) if path.is_file() else None

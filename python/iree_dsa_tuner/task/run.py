@@ -1,8 +1,12 @@
 """Task-level tuning: a manifest's chunk on a target, tuned in Amdahl order until its budget is met.
 
-1. Each stage model is compiled once (`ir.compile_model`); its root ops are re-typed to the
-   manifest's quantisation scheme (w4a8: i8 activations x i4 weights -> i32, the INT4 block
-   then a knob searched with the tiles) and timed with IREE's default schedule.
+1. Each stage model is compiled once (`ir.compile_model`; under the batch-1 conv route where
+   the target takes it, as `tune` does); its root ops are re-typed to the manifest's
+   quantisation scheme (w4a8: i8 activations x i4 weights -> i32, the INT4 block then a knob
+   searched with the tiles) and timed with IREE's default schedule. Every other dispatch
+   (elementwise, reductions, softmax, copies, dequantisations, refused ops) is costed by the
+   target's streaming estimate, not dropped, and every one counts once per call the host
+   program makes (`ir.host_program`).
 2. Dispatches are tuned largest share of the chunk first (`search.search_problems`, one at
    a time) until the chunk meets its budget or what is left is under MIN_SHARE each.
 3. Every tuned op gets an R7.4 decision (`decision.decide`) against its elite: the
@@ -22,14 +26,14 @@ from typing import Callable
 
 from ..core.config import CompilationConfig
 from ..core.problems import is_tunable, with_types
-from ..ir.artifacts import compile_model
+from ..ir.artifacts import compile_model, route_batch1_convs
 from ..runners.base import RunnerOptions
 from ..search.driver import SearchHooks, search_problems
 from ..search.options import TuneOptions
 from ..tuning_spec.builder import matcher_key
 from ..tuning_spec.verify import build_verified
 from .decision import ESCALATE, decide
-from .library import SpecSet, find_spec_set, write_spec_set
+from .library import SpecSet, find_spec_set, write_spec_set, write_times
 from .manifest import Manifest
 from .timeline import DispatchTime, Timeline, timeline
 
@@ -42,13 +46,20 @@ class _Op:
     """One root op of one stage: its problem as IREE sees it (f32) and as the target computes it."""
 
     stage: str
-    problem: object  # RootOpProblem as discovered (the spec is written against it)
-    computed: object  # the same op in the scheme's types (what is timed and searched)
+    problem: object  # RootOpProblem as discovered (the spec is written against it), or UntunableDispatch
+    computed: object  # the same op in the scheme's types (what is timed and searched); None: not tunable
+    calls: int = 1  # calls per run of the stage
+    weight_bytes: int = 0  # per call
     default_us: float | None = None
     us: float | None = None
     config: CompilationConfig | None = None  # tuned config, when one beat the default
     bound_us: float | None = None
     how: str = "measured"
+    traffic: object = None  # DispatchTraffic of one call (the streaming estimate's input)
+
+    @property
+    def tunable(self) -> bool:
+        return self.computed is not None
 
 
 @dataclass
@@ -78,27 +89,44 @@ class TaskResult:
         return out
 
 
-def _ops(manifest: Manifest, target, skipped: list[dict]) -> tuple[dict, list[_Op]]:
+def _stage_artifacts(stage, target, say):
+    art = compile_model(stage.mlir, target.compile_flags)
+    if target.always_routes_batch1_convs:
+        art, _ = route_batch1_convs(art, say=say)
+    return art
+
+
+def _ops(manifest: Manifest, target, skipped: list[dict], say=None) -> tuple[dict, list[_Op]]:
     artifacts, ops = {}, []
     lhs, rhs, out = manifest.types
     for stage in manifest.stages:
-        art = compile_model(stage.mlir, target.compile_flags)
+        art = _stage_artifacts(stage, target, say)
         artifacts[stage.name] = art
+        calls, traffic = art.calls(), art.traffic()
         for p in art.problems():
-            if not is_tunable(p):
+            n = calls.get(p.dispatch, 0)
+            if n == 0:  # only in an initializer: it runs once when the model loads, not per chunk
                 skipped.append({"stage": stage.name, "dispatch": p.dispatch,
-                                "reason": f"not counted in the chunk: {getattr(p, 'reason', p.kind)}"})
+                                "reason": "runs once at load (in an initializer), not per chunk"})
                 continue
-            ops.append(_Op(stage.name, p, with_types(p, lhs, rhs, out)))
+            if is_tunable(p):
+                computed = with_types(p, lhs, rhs, out)
+                ops.append(_Op(stage.name, p, computed, n, computed.inputs[1].num_bytes,
+                               traffic=traffic.get(p.dispatch)))
+            else:
+                ops.append(_Op(stage.name, p, None, n, art.constant_read_bytes(p.dispatch),
+                               traffic=traffic.get(p.dispatch)))
     return artifacts, ops
 
 
 def _binding(manifest: Manifest, ops: list[_Op]) -> dict:
-    """Which shapes, scheme, flow and action steps a spec set is for."""
+    """Which shapes, scheme, flow and action steps a spec set is for (every call of every root op)."""
     shapes: dict[str, list[str]] = {}
     for o in ops:
-        shapes.setdefault(o.stage, []).append(f"{o.problem.op_name} {'x'.join(map(str, o.problem.loop_sizes))} "
-                                              f"{o.problem.lhs_type}")
+        if not o.tunable:
+            continue
+        text = f"{o.problem.op_name} {'x'.join(map(str, o.problem.loop_sizes))} {o.problem.lhs_type}"
+        shapes.setdefault(o.stage, []).append(text + (f" x{o.calls}" if o.calls > 1 else ""))
     return manifest.binding(shapes)
 
 
@@ -107,13 +135,22 @@ def manifest_binding(manifest: Manifest, target) -> dict:
     return _binding(manifest, _ops(manifest, target, [])[1])
 
 
-def _weight_bytes(op: _Op) -> int:
-    return op.computed.inputs[1].num_bytes
-
-
 def _times(ops: list[_Op]) -> list[DispatchTime]:
-    return [DispatchTime(o.stage, o.problem.dispatch, o.us or 0.0, _weight_bytes(o), o.problem.flops, o.how)
+    return [DispatchTime(o.stage, o.problem.dispatch, o.us or 0.0, o.weight_bytes,
+                         o.problem.flops if o.tunable else 0, o.how, o.calls)
             for o in ops if o.us is not None]
+
+
+def _estimate(op: _Op, target, why: str = "") -> str | None:
+    """Cost `op` by the target's streaming estimate; the reason it could not be, or None."""
+    if op.traffic is None:
+        return "IREE's dispatch source has no bindings to read its traffic from"
+    estimate = target.estimate_untunable(op.traffic)
+    if estimate is None:
+        return f"{target.name} has no estimate for dispatches without a tunable root op"
+    op.default_us = op.us = estimate[0]
+    op.how = estimate[1] + (f" ({why})" if why else "")
+    return None
 
 
 def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: float | None = None,
@@ -129,7 +166,7 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
     say = progress or (lambda text: None)
     desc = target.describe()
     skipped: list[dict] = []
-    artifacts, ops = _ops(manifest, target, skipped)
+    artifacts, ops = _ops(manifest, target, skipped, say)
     make = runner_factory or (lambda art: target.make_runner(art, RunnerOptions(repetitions=options.repetitions,
                                                                                 jobs=options.jobs)))
     runners = {name: make(art) for name, art in artifacts.items()}
@@ -144,16 +181,26 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
         binding = _binding(manifest, ops)
         stored = find_spec_set(library, target.name, manifest, binding, retune=retune) if library and tune else None
 
-        for o in ops:  # IREE's default schedule, timed on the target
-            m = runners[o.stage].measure(o.computed, None)
-            o.default_us = o.us = m.median_us if m.ok else None
-            if o.us is None:
+        for o in ops:  # IREE's default schedule, timed on the target; the rest estimated
+            if o.tunable:
+                m = runners[o.stage].measure(o.computed, None)
+                o.default_us = o.us = m.median_us if m.ok else None
+                if o.us is not None:
+                    continue
+                o.computed = None  # nothing to tune from: it is estimated like any other dispatch
+                why = f"its default could not be timed: {m.reason or m.status}"
+            else:
+                why = ""
+            problem = _estimate(o, target, why)
+            if problem is not None:
                 skipped.append({"stage": o.stage, "dispatch": o.problem.dispatch,
-                                "reason": f"not counted in the chunk: its default could not be timed: {m.reason}"})
+                                "reason": f"NOT COUNTED in the chunk: {why or getattr(o.problem, 'reason', '')}; "
+                                          f"{problem}"})
         ops = [o for o in ops if o.us is not None]
         before = make_timeline()
         say(f"{manifest.model_id} on {target.name}: {before.chunk_ms:.2f} ms per chunk with IREE's defaults "
-            f"(budget {before.budget_ms:g} ms, limit {before.limit_ms:.2f} ms)")
+            f"(budget {before.budget_ms:g} ms, limit {before.limit_ms:.2f} ms, "
+            f"{100 * before.coverage['modelled_share']:.0f}% of it from timed root ops)")
 
         if not tune:
             decisions = []
@@ -163,9 +210,14 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
                           "reason": f"spec set {stored.directory.name} matches this manifest"} for o in ops]
         else:
             decisions = _tune_in_amdahl_order(ops, runners, target, options, make_timeline, say)
-        if tune and stored is None and library is not None:
+        written = tune and stored is None and library is not None
+        if written:
             stored = _store(library, target, manifest, binding, artifacts, ops, say)
         after = make_timeline()
+        if written:
+            write_times(stored, target.name, before.to_json(), after.to_json(),
+                        [{"stage": o.stage, "dispatch": o.problem.dispatch, "calls": o.calls,
+                          "default_us": o.default_us, "tuned_us": o.us} for o in ops if o.config is not None])
         reused = stored is not None and any(d["decision"] == "reuse" for d in decisions)
     finally:
         for runner in runners.values():
@@ -187,6 +239,8 @@ def _tune_in_amdahl_order(ops: list[_Op], runners: dict, target, options: TuneOp
     for entry in list(current.amdahl):
         current = make_timeline()
         op = next(o for o in ops if o.stage == entry["stage"] and o.problem.dispatch == entry["dispatch"])
+        if not op.tunable:
+            continue
         share = next(a["share"] for a in current.amdahl if a["dispatch"] == entry["dispatch"]
                      and a["stage"] == entry["stage"])
         if current.meets_budget:
@@ -230,7 +284,7 @@ def _apply_stored(stored: SpecSet, ops: list[_Op], runners: dict) -> None:
     """Time each op under the stored set's config: the set is reused, nothing is searched."""
     for o in ops:
         config = stored.configs.get(o.stage, {}).get(o.problem.dispatch)
-        if config is None:
+        if config is None or not o.tunable:
             continue
         m = runners[o.stage].measure(o.computed, config)
         if m.ok and m.median_us < o.us:
@@ -246,7 +300,7 @@ def _store(library: Path, target, manifest: Manifest, binding: dict, artifacts: 
         if not winners:
             continue
         say(f"  verifying the {stage.name} spec ({len(winners)} configs)")
-        verified = build_verified(artifacts[stage.name], [o.problem for o in stage_ops], winners)
+        verified = build_verified(artifacts[stage.name], [o.problem for o in stage_ops if o.tunable], winners)
         if verified.text:
             specs[stage.name] = verified.text
             configs[stage.name] = {d: winners[d].to_json() for d in winners if d not in verified.dropped}

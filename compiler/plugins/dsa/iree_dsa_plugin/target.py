@@ -174,6 +174,16 @@ class DsaTarget(Target):
             return f"quant_block {candidate.quant_block} not one of {list(desc.quant_block_sizes)}"
         return None
 
+    # A batch-1 conv cannot be tuned in place (IREE drops its config); the route makes it a
+    # tunable contraction, and a DSA has no whole-model timing that could prefer it unrouted.
+    always_routes_batch1_convs = True
+
+    def estimate_untunable(self, traffic) -> tuple[float, str]:
+        from .streaming import estimate_streaming
+
+        e = estimate_streaming(self.describe(), traffic)
+        return e.seconds * 1e6, f"estimated: streaming, {e.bound}-bound (bytes / DRAM, element ops / vector unit)"
+
     def make_runner(self, artifacts, options: RunnerOptions) -> Runner:
         from .runner import DsaSimRunner
 
