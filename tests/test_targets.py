@@ -9,7 +9,12 @@ import sys
 import numpy as np
 import pytest
 
+from conftest import ISAS, cpu_description, cpu_target, matmul_model, write_model
+from iree_dsa_tuner import compile_model
+from iree_dsa_tuner.core.problems import tunable
+from iree_dsa_tuner.core.status import Status
 from iree_dsa_tuner.costmodel import run_funnel
+from iree_dsa_tuner.runners.host import HostBenchRunner
 from iree_dsa_tuner.space import simple_gemm
 from iree_dsa_tuner.core.config import CompilationConfig
 from iree_dsa_tuner.targets import (
@@ -65,9 +70,46 @@ def test_host_target_is_derived_from_machine():
     assert host.cores >= 1 and host.clock_hz > 0
     assert host.dram_bytes_per_s == 20e9  # from the env var
     flags = open("/proc/cpuinfo").read()
-    if "avx512f" in flags:
-        assert host.mac_n == 16  # 64-byte vectors / 4-byte f32 lanes
+    assert host.mac_n == (16 if "avx512f" in flags else 8 if "avx2" in flags else host.mac_n)  # f32 lanes of a register
     assert "/proc/cpuinfo" in host.source
+
+
+# What the host description reads off the vector ISA, checked for both ISAs on any machine.
+ISA_FACTS = {  # f32 lanes, INT8 MACs per lane (VNNI: 4), registers, IREE's vector limit (elements), widths
+    "avx2": (8, 2, 16, 4096, (8, 16, 32, 64, 128, 256, 512)),
+    "avx512": (16, 4, 32, 8192, (16, 32, 64, 128, 256, 512, 1024)),
+}
+
+
+@pytest.mark.parametrize("isa", ISAS)
+def test_the_host_description_follows_the_vector_isa(isa):
+    desc = cpu_description(isa)
+    lanes, mac_k, registers, limit, widths = ISA_FACTS[isa]
+    assert (desc.mac_n, desc.mac_k, desc.cpu.vector_registers) == (lanes, mac_k, registers)
+    assert desc.max_vector_elements == limit and desc.vector_widths == widths
+    assert desc.peak_ops("f32") == pytest.approx(2 * 2 * lanes * 2e9)  # two FMA ports, one core at 2 GHz
+    assert desc.source.startswith("tests/") and "/proc/cpuinfo" not in desc.source
+
+
+@pytest.mark.parametrize("isa", ISAS)
+def test_the_vector_limit_of_each_description_is_iree_s_for_its_cpu(tmp_path, isa):
+    """A vector tile under the description's limit compiles for its CPU; one at the limit is IREE's
+    "large vector sizes" error. Compiled only (never run), so both ISAs are checked on any x86-64."""
+    target = cpu_target(isa)  # AVX2: haswell; AVX-512: cooperlake
+    limit = target.describe().max_vector_elements
+    model = write_model(tmp_path, "mm.mlir", matmul_model(64, 256, 64))
+    artifacts = compile_model(model, target.compile_flags)
+    (problem,) = tunable(artifacts.problems())
+
+    def rows(vec_m):  # vec_m x 64 x 8 vector elements
+        return {"distribution": [64, 64, 0], "vector_common_parallel": [vec_m, 64, 0], "vector_reduction": [0, 0, 8]}
+
+    with HostBenchRunner(artifacts, target.describe()) as runner:
+        under = runner.compiled(problem, rows(limit // 2 // 512))
+        at = runner.compiled(problem, rows(limit // 512))
+    assert under.failure is None and under.lowering_config
+    assert at.failure is not None and at.failure.status == Status.COMPILE_ERROR
+    assert f"large vector sizes ({4 * limit} bytes)" in at.failure.reason, at.failure.reason
 
 
 def test_user_target_file_is_listed_and_moves_estimates(tmp_path, monkeypatch):
@@ -137,9 +179,10 @@ def test_unknown_target():
         get_target("no-such-part")
 
 
-@pytest.mark.parametrize("name", ["dsa-e1", "dsa-c1", "host"])
+@pytest.mark.parametrize("name", ["dsa-e1", "dsa-c1", "host", "host-avx2", "host-avx512"])
 def test_configs_are_legal_for_llvm_cpu_and_round_trip(name):
-    target = get_target(name)
+    # host: this machine's CPU; host-avx2 / host-avx512: both ISAs, whatever this machine is.
+    target = cpu_target(name.removeprefix("host-")) if name.startswith("host-") else get_target(name)
     desc = target.describe()
     for shape in [simple_gemm(1, 256, 256, "i8"), simple_gemm(50, 1024, 4096, "i8", has_consumer=True),
                   simple_gemm(1, 2048, 2048, "i8", "i4", has_consumer=True), simple_gemm(256, 512, 512, "bf16", batch=2)]:
