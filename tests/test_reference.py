@@ -49,7 +49,39 @@ def test_torch_export_signatures_come_from_tensor_imports():
     assert outputs["gemma_mlp"] == ["f32"]
 
 
-def test_convolution_windows_are_not_evaluable():
+def test_convolution_windows_are_evaluated_like_a_hand_written_conv():
+    """`d1 + d3` windows are gathered, then contracted: a 1-D valid conv, NWC x WCF."""
     model = numpy_model(INPUTS / "temporal_conv1d.mlir")
-    with pytest.raises(NotEvaluable, match="projected permutation"):
-        model("temporal_conv1d", np.zeros((2, 16, 64)), np.zeros((5, 64, 64)))
+    rng = np.random.default_rng(3)
+    x, w = rng.uniform(-1, 1, (2, 16, 64)), rng.uniform(-1, 1, (5, 64, 64))
+    (out,) = model("temporal_conv1d", x, w)
+    expected = np.zeros((2, 12, 64))
+    for t in range(12):
+        for tap in range(5):
+            expected[:, t, :] += x[:, t + tap, :] @ w[tap]
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_a_masked_attention_is_not_evaluable():
+    with pytest.raises(NotEvaluable, match="masked attention"):
+        NumpyModel(MASKED_ATTENTION)("masked", np.zeros((2, 4, 8)), np.zeros((2, 6, 8)), np.zeros((2, 6, 8)),
+                                     np.zeros((2, 4, 6)))
+
+
+MASKED_ATTENTION = """
+func.func @masked(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x8xf32>, %m: tensor<2x4x6xf32>)
+    -> tensor<2x4x8xf32> {
+  %scale = arith.constant 0.35 : f32
+  %e = tensor.empty() : tensor<2x4x8xf32>
+  %o = iree_linalg_ext.attention <indexing_maps = [
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]>
+      ins(%q, %k, %v, %scale, %m : tensor<2x4x8xf32>, tensor<2x6x8xf32>, tensor<2x6x8xf32>, f32, tensor<2x4x6xf32>)
+      outs(%e : tensor<2x4x8xf32>) {
+  ^bb0(%score: f32):
+    iree_linalg_ext.yield %score : f32
+  } -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}
+"""

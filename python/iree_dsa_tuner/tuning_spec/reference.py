@@ -4,108 +4,132 @@ The model is lowered to IREE's input form (`--compile-to=input`: torch and
 ONNX become linalg on tensors) and named ops are generalised
 (`iree-opt --linalg-generalize-named-ops`), so every compute op is a
 `linalg.generic`. Those are evaluated in float64 / int64:
-- contractions (a body that multiplies the inputs and adds into the output,
-  with optional casts) with `np.einsum`;
+- contractions and convolutions (a body that multiplies the inputs and adds
+  into the output, with optional casts) with `np.einsum`, the inputs first
+  gathered over the loops their maps read (`d1 * 2 + d4` windows included);
 - everything else by evaluating the body over the iteration space with
-  broadcasting, reductions folded with the body's combiner;
-- `iree_linalg_ext.attention` (unmasked) as softmax(scale Q K^T) V.
-Maps must be projected permutations (convolution windows `d1 + d3` are not);
-any op outside this subset raises `NotEvaluable`, and `verify` then says the
-reference was IREE's default build instead.
+  broadcasting, reductions folded with the body's combiner; the scalar
+  `arith`/`math` ops of a body are in `elementwise.py`;
+- `iree_linalg_ext.attention` (unmasked) as softmax(scale Q K^T) V;
+- static tensor slicing, padding and concatenation between them.
+Any op outside this subset raises `NotEvaluable`; `verify` then checks each
+tuned dispatch alone against a numpy model of its root op (`dispatch_alone.py`).
 """
 
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 from iree.compiler import ir
 
+from .elementwise import (
+    CASTS,
+    COMBINERS,
+    FLOAT_ELEMENTS,
+    NotEvaluable,
+    as_type,
+    element_of,
+    evaluate,
+    is_integer,
+)
 
 # Largest iteration space evaluated densely (elements); einsum has no such limit.
 MAX_DENSE_ELEMENTS = 1 << 26
 
+# Kept under their old names: other modules import them from here.
+_element = element_of
+_as_type = as_type
+_is_integer = is_integer
+_FLOAT = FLOAT_ELEMENTS
 
-class NotEvaluable(Exception):
-    """The model uses an op or a shape the numpy evaluator does not cover."""
-
-
-_FLOAT = {"f16", "bf16", "f32", "f64"}
-_INT = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64}
-
-
-def _sub_byte_bits(element: str) -> int | None:
-    """Bits of a sub-byte integer type (i2, i4, si4, ui4), None for anything else."""
-    digits = element.lstrip("su")
-    if digits.startswith("i") and digits[1:].isdigit() and 1 < int(digits[1:]) < 8:
-        return int(digits[1:])
-    return None
+__all__ = ["NotEvaluable", "NumpyModel", "MAX_DENSE_ELEMENTS"]
 
 
-def _is_integer(element: str) -> bool:
-    return element in _INT or _sub_byte_bits(element) is not None
-
-
-def _element(type_text: str) -> str:
-    return type_text.split("x")[-1].rstrip(">") if type_text.startswith("tensor<") else type_text
-
-
-def _as_type(value, element: str):
-    """Round a float64/int64 array to what `element` can hold, kept wide for the next op."""
-    if element in _FLOAT:
-        if element == "f16":
-            return np.asarray(value, dtype=np.float64).astype(np.float16).astype(np.float64)
-        if element == "f32":
-            return np.asarray(value, dtype=np.float64).astype(np.float32).astype(np.float64)
-        if element == "bf16":
-            f = np.asarray(value, dtype=np.float32)
-            bits = f.view(np.uint32)
-            rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
-            return rounded.view(np.float32).astype(np.float64)
-        return np.asarray(value, dtype=np.float64)
-    bits = _sub_byte_bits(element)
-    if bits is not None:
-        # Two's complement wrap to `bits` (signless and signed); ui types keep [0, 2^bits).
-        value = np.mod(np.asarray(value).astype(np.int64), 1 << bits)
-        return value if element.startswith("ui") else np.where(value >= 1 << (bits - 1), value - (1 << bits), value)
-    if element in _INT:
-        if element == "i1":
-            return np.asarray(value).astype(np.bool_)
-        return np.asarray(value).astype(_INT[element]).astype(np.int64)
-    raise NotEvaluable(f"element type {element}")
+def _wide(element: str):
+    return np.float64 if element in FLOAT_ELEMENTS else np.int64
 
 
 def _map_dims(amap: ir.AffineMap) -> list:
-    """Loop index of each result, None for a broadcast constant 0, (loop, C) for
-    `dN floordiv C` (a group-wise quantisation scale); fails on sums."""
+    """Loop index of each result, None for a broadcast constant 0; fails on anything else
+    (the output of a generic and the operands of an attention must be written this way)."""
     out = []
-    for expr in amap.results:
-        e = expr.maybe_downcast() if hasattr(expr, "maybe_downcast") else expr
+    for e in amap.results:
         if isinstance(e, ir.AffineDimExpr):
             out.append(e.position)
         elif isinstance(e, ir.AffineConstantExpr) and e.value == 0:
             out.append(None)
-        elif (m := re.fullmatch(r"d(\d+) floordiv (\d+)", str(e).strip())) and int(m.group(2)) > 0:
-            out.append((int(m.group(1)), int(m.group(2))))
         else:
             raise NotEvaluable(f"indexing map {amap} is not a projected permutation")
     return out
 
 
-def _expand_floordiv(array, dims: list, loop_sizes: list[int]):
-    """An operand read at `dN floordiv C`, repeated C times along that axis: then read at `dN`."""
-    if not any(isinstance(d, tuple) for d in dims):
-        return array, dims
+def _affine_index(expr, loop_sizes: list[int]):
+    """The values of one map result over the iteration space (size-1 axes where a loop
+    does not appear): `d1 * 2 + d4` for a strided window, `d2 floordiv 32` for a group."""
+    if isinstance(expr, ir.AffineDimExpr):
+        shape = [1] * len(loop_sizes)
+        shape[expr.position] = loop_sizes[expr.position]
+        return np.arange(loop_sizes[expr.position], dtype=np.int64).reshape(shape)
+    if isinstance(expr, ir.AffineConstantExpr):
+        return np.int64(expr.value)
+    if isinstance(expr, (ir.AffineAddExpr, ir.AffineMulExpr, ir.AffineModExpr, ir.AffineFloorDivExpr,
+                         ir.AffineCeilDivExpr)):
+        a, b = _affine_index(expr.lhs, loop_sizes), _affine_index(expr.rhs, loop_sizes)
+        if isinstance(expr, ir.AffineAddExpr):
+            return a + b
+        if isinstance(expr, ir.AffineMulExpr):
+            return a * b
+        if isinstance(expr, ir.AffineModExpr):
+            return np.mod(a, b)
+        if isinstance(expr, ir.AffineFloorDivExpr):
+            return np.floor_divide(a, b)
+        return -np.floor_divide(-a, b)
+    raise NotEvaluable(f"map result {expr}")
+
+
+def _loops_read(amap: ir.AffineMap) -> list[int]:
+    """The loops a map's results depend on, in loop order."""
+    used = set()
+
+    def visit(e):
+        if isinstance(e, ir.AffineDimExpr):
+            used.add(e.position)
+        elif not isinstance(e, (ir.AffineConstantExpr, ir.AffineSymbolExpr)):
+            visit(e.lhs)
+            visit(e.rhs)
+
+    for e in amap.results:
+        visit(e)
+    return sorted(used)
+
+
+def _loop_sizes(operands: list, maps: list[ir.AffineMap]) -> list[int]:
+    """Each loop's extent, from an operand dimension that the loop indexes alone."""
+    sizes: list[int | None] = [None] * maps[0].n_dims
+    for array, amap in zip(operands, maps):
+        shape = np.shape(array)
+        for axis, e in enumerate(amap.results):
+            if isinstance(e, ir.AffineDimExpr) and axis < len(shape) and sizes[e.position] is None:
+                sizes[e.position] = shape[axis]
+    if any(s is None for s in sizes):
+        raise NotEvaluable("a loop that no operand dimension gives the extent of")
+    return sizes
+
+
+def _in_space(array, amap: ir.AffineMap, loop_sizes: list[int]) -> np.ndarray:
+    """`array` read through `amap` at every point of the iteration space (size-1 axes for
+    the loops it does not read): a gather, so windows and groups need no special case."""
     array = np.asarray(array)
-    out_dims = []
-    for axis, d in enumerate(dims):
-        if isinstance(d, tuple):
-            loop, c = d
-            array = np.take(np.repeat(array, c, axis=axis), np.arange(loop_sizes[loop]), axis=axis)
-            d = loop
-        out_dims.append(d)
-    return array, out_dims
+    n_loops = len(loop_sizes)
+    if array.ndim == 0 or not amap.results:
+        return array.reshape([1] * n_loops)
+    read = _loops_read(amap)
+    if math.prod(loop_sizes[d] for d in read) > MAX_DENSE_ELEMENTS:
+        raise NotEvaluable(f"an operand read over {math.prod(loop_sizes[d] for d in read)} points")
+    index = np.broadcast_arrays(*[_affine_index(e, loop_sizes) for e in amap.results])
+    gathered = array[tuple(index)]
+    return gathered.reshape([loop_sizes[d] if d in read else 1 for d in range(n_loops)])
 
 
 def _to_space(array: np.ndarray, dims: list[int | None], n_loops: int) -> np.ndarray:
@@ -122,94 +146,66 @@ def _to_space(array: np.ndarray, dims: list[int | None], n_loops: int) -> np.nda
     return a.reshape(shape)
 
 
-_BINARY = {
-    "arith.addf": np.add, "arith.addi": np.add, "arith.subf": np.subtract, "arith.subi": np.subtract,
-    "arith.mulf": np.multiply, "arith.muli": np.multiply, "arith.divf": np.divide,
-    "arith.maximumf": np.maximum, "arith.maxnumf": np.fmax, "arith.minimumf": np.minimum,
-    "arith.minnumf": np.fmin, "arith.maxsi": np.maximum, "arith.minsi": np.minimum,
-    "arith.andi": np.logical_and, "arith.ori": np.logical_or, "math.powf": np.power,
-}
-_UNARY = {
-    "arith.negf": np.negative, "math.exp": np.exp, "math.tanh": np.tanh, "math.sqrt": np.sqrt,
-    "math.rsqrt": lambda x: 1.0 / np.sqrt(x), "math.log": np.log, "math.absf": np.abs, "math.erf": None,
-}
-_CASTS = ("arith.extf", "arith.truncf", "arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp",
-          "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.bitcast", "arith.index_cast")
-_CMP = {"olt": np.less, "ole": np.less_equal, "ogt": np.greater, "oge": np.greater_equal, "oeq": np.equal,
-        "one": np.not_equal, "slt": np.less, "sle": np.less_equal, "sgt": np.greater, "sge": np.greater_equal,
-        "eq": np.equal, "ne": np.not_equal, "ult": np.less, "ugt": np.greater}
-_COMBINERS = {"arith.addf": np.add, "arith.addi": np.add, "arith.maximumf": np.maximum,
-              "arith.maxnumf": np.fmax, "arith.minimumf": np.minimum, "arith.maxsi": np.maximum,
-              "arith.minsi": np.minimum, "arith.mulf": np.multiply}
-
-
 def _constant(attr: ir.Attribute, element: str):
     text = str(attr)
-    if isinstance(attr, (ir.FloatAttr,)) or element in _FLOAT and not text.startswith("dense"):
+    if isinstance(attr, (ir.FloatAttr,)) or element in FLOAT_ELEMENTS and not text.startswith("dense"):
         return np.float64(ir.FloatAttr(attr).value)
     if isinstance(attr, ir.IntegerAttr):
-        return np.int64(ir.IntegerAttr(attr).value)
+        value = np.int64(ir.IntegerAttr(attr).value)
+        return np.bool_(value & 1) if element == "i1" else value
     if isinstance(attr, ir.DenseElementsAttr) or text.startswith("dense"):
         dense = ir.DenseElementsAttr(attr)
         shape = tuple(ir.ShapedType(attr.type).shape)
         if dense.is_splat:
             value = _constant(dense.get_splat_value(), element)
-            return np.full(shape, value, dtype=np.float64 if element in _FLOAT else np.int64)
-        return _as_type(np.array(dense), element).reshape(shape)
+            return np.full(shape, value, dtype=np.bool_ if element == "i1" else _wide(element))
+        return as_type(np.array(dense), element).reshape(shape)
     raise NotEvaluable(f"constant {text[:60]}")
 
 
-def _eval_body(block: ir.Block, args: list, n_inputs: int, env_outer: dict) -> list:
-    env = {}
-    for arg, value in zip(block.arguments, args):
-        env[arg] = value
+def _eval_body(block: ir.Block, args: list, outer: dict, loop_sizes: list[int], stop=None) -> dict:
+    """Every SSA value of a body (its arguments bound to `args`), up to `stop` or the yield.
+
+    Values from outside the body (scalars a torch export hoists, such as the exponent of
+    `math.fpowi`, or a table `tensor.extract` reads) come from `outer`.
+    """
+    env = dict(zip(block.arguments, args))
 
     def get(v):
         if v in env:
             return env[v]
-        if v in env_outer:
-            return env_outer[v]
+        if v in outer:
+            return outer[v]
         raise NotEvaluable("a body uses a value from outside it")
 
     for op in block.operations:
         op = op.operation
-        name = op.name
-        if name == "linalg.yield":
-            return [get(v) for v in op.operands]
-        element = _element(str(op.results[0].type)) if op.results else ""
-        if name in _BINARY:
-            env[op.results[0]] = _as_type(_BINARY[name](get(op.operands[0]), get(op.operands[1])), element)
-        elif name in _UNARY and _UNARY[name] is not None:
-            env[op.results[0]] = _as_type(_UNARY[name](get(op.operands[0])), element)
-        elif name in _CASTS:
-            env[op.results[0]] = _cast(name, get(op.operands[0]), _element(str(op.operands[0].type)), element)
-        elif name == "arith.constant":
-            env[op.results[0]] = _constant(op.attributes["value"], element)
-        elif name in ("arith.cmpf", "arith.cmpi"):
-            predicate = str(op.attributes["predicate"]).split(":")[0].strip()
-            names = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult",
-                     "ule", "une", "uno", "true"] if name == "arith.cmpf" else \
-                ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-            key = names[int(predicate)] if predicate.isdigit() else predicate
-            if key not in _CMP:
-                raise NotEvaluable(f"{name} predicate {key}")
-            env[op.results[0]] = _CMP[key](get(op.operands[0]), get(op.operands[1]))
-        elif name == "arith.select":
-            env[op.results[0]] = np.where(get(op.operands[0]), get(op.operands[1]), get(op.operands[2]))
+        if (stop is not None and op == stop) or op.name == "linalg.yield":
+            return env
+        element = element_of(str(op.results[0].type)) if op.results else ""
+        if op.name == "arith.constant":
+            results = [_constant(op.attributes["value"], element)]
+        elif op.name == "linalg.index":
+            dim = ir.IntegerAttr(op.attributes["dim"]).value
+            shape = [1] * len(loop_sizes)
+            shape[dim] = loop_sizes[dim]
+            results = [np.arange(loop_sizes[dim], dtype=np.int64).reshape(shape)]
+        elif op.name == "tensor.extract":  # a gather (an embedding lookup) inside the body
+            table = np.asarray(get(op.operands[0]))
+            index = [np.asarray(get(v)) for v in list(op.operands)[1:]]
+            results = [table[tuple(np.broadcast_arrays(*index))] if index else table[()]]
         else:
-            raise NotEvaluable(f"{name} in a linalg.generic body")
+            results = evaluate(op, [get(v) for v in op.operands])
+        env.update(zip(op.results, results))
     raise NotEvaluable("a body without linalg.yield")
 
 
-def _cast(name: str, src, source: str, element: str):
-    """One arith cast; the unsigned ones read a signless integer's bits as unsigned."""
-    if name in ("arith.extui", "arith.uitofp") and source.lstrip("su").startswith("i"):
-        bits = int(source.lstrip("su")[1:])
-        src = np.mod(np.asarray(src).astype(np.int64), 1 << bits)
-    return _as_type(np.trunc(src) if name.startswith("arith.fpto") else src, element)
+def _yielded(block: ir.Block, env: dict, outer: dict) -> list:
+    yield_op = list(block.operations)[-1].operation
+    return [env[v] if v in env else outer[v] for v in yield_op.operands]
 
 
-def _contraction_einsum(op, block, ins, maps_dims, loop_sizes):
+def _contraction_einsum(block, ins_in_space, maps, loop_sizes, out_dims):
     """np.einsum for bodies `out + (cast? in0) * (cast? in1)`; None if the body is not that."""
     ops = [o.operation for o in block.operations]
     if len(block.arguments) != 3 or not ops or ops[-1].name != "linalg.yield":
@@ -217,7 +213,7 @@ def _contraction_einsum(op, block, ins, maps_dims, loop_sizes):
     producers = {r: o for o in ops for r in o.results}
 
     def through_casts(v):
-        while v in producers and producers[v].name in _CASTS:
+        while v in producers and producers[v].name in CASTS and producers[v].name != "arith.bitcast":
             v = producers[v].operands[0]
         return v
 
@@ -232,113 +228,103 @@ def _contraction_einsum(op, block, ins, maps_dims, loop_sizes):
     x, y = (through_casts(v) for v in mul.operands)
     if {x, y} != {block.arguments[0], block.arguments[1]}:
         return None
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    if any(d is None for dims in maps_dims for d in dims):
+    if any(d is None for d in out_dims):
         return None
-    subs = ["".join(letters[d] for d in dims) for dims in maps_dims]
-    wide = [np.asarray(v, dtype=np.float64 if np.asarray(v).dtype.kind == "f" else np.int64) for v in ins[:2]]
-    return np.einsum(f"{subs[0]},{subs[1]}->{subs[2]}", *wide)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    operands, subscripts = [], []
+    for array, amap in zip(ins_in_space, maps[:2]):
+        read = _loops_read(amap)
+        drop = tuple(d for d in range(len(loop_sizes)) if d not in read)
+        wide = np.asarray(array, dtype=np.float64 if np.asarray(array).dtype.kind == "f" else np.int64)
+        operands.append(np.squeeze(wide, axis=drop) if drop else wide)
+        subscripts.append("".join(letters[d] for d in read))
+    out = "".join(letters[d] for d in out_dims)
+    return np.einsum(f"{subscripts[0]},{subscripts[1]}->{out}", *operands, optimize=True)
 
 
-def _eval_generic(op: ir.Operation, values: dict) -> np.ndarray:
+def _eval_generic(op: ir.Operation, values: dict) -> list[np.ndarray]:
     n_in = len(op.operands) - len(op.results)
     operands = [values[v] for v in op.operands]
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    maps_dims = [_map_dims(m) for m in maps]
-    n_loops = maps[0].n_dims
-    loop_sizes = [1] * n_loops
-    for array, dims in zip(operands, maps_dims):
-        array = np.asarray(array)
-        for axis, d in enumerate(dims):
-            if isinstance(d, int) and axis < array.ndim:
-                loop_sizes[d] = array.shape[axis]
-    if any(isinstance(d, tuple) for dims in maps_dims for d in dims):
-        expanded = [_expand_floordiv(a, d, loop_sizes) for a, d in zip(operands, maps_dims)]
-        operands, maps_dims = [a for a, _ in expanded], [d for _, d in expanded]
+    loop_sizes = _loop_sizes(operands, maps)
+    n_loops = len(loop_sizes)
     iterators = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
     reduction = [i for i, t in enumerate(iterators) if "reduction" in t]
     block = op.regions[0].blocks[0]
-    out_element = _element(str(op.results[0].type))
-    init = np.asarray(operands[n_in], dtype=np.float64 if out_element in _FLOAT else np.int64)
-    if reduction and n_in == 2:
-        product = _contraction_einsum(op, block, operands, maps_dims, loop_sizes)
+    out_elements = [element_of(str(r.type)) for r in op.results]
+    inits = [np.asarray(operands[n_in + i], dtype=_wide(e)) for i, e in enumerate(out_elements)]
+    out_dims = [_map_dims(m) for m in maps[n_in:]]
+    args = [_in_space(a, m, loop_sizes) for a, m in zip(operands[:n_in], maps[:n_in])]
+    if reduction and n_in == 2 and len(op.results) == 1:
+        product = _contraction_einsum(block, args, maps, loop_sizes, out_dims[0])
         if product is not None:
-            return _as_type(init + product, out_element)
+            return [as_type(inits[0] + product, out_elements[0])]
     if math.prod(loop_sizes) > MAX_DENSE_ELEMENTS:
         raise NotEvaluable(f"iteration space of {math.prod(loop_sizes)} elements")
-    args = [_to_space(np.asarray(a), d, n_loops) for a, d in zip(operands[:n_in], maps_dims[:n_in])]
-    out_dims = maps_dims[n_in]
     if not reduction:
-        full = tuple(loop_sizes)
-        out = _to_space(init, out_dims, n_loops)
-        result = _eval_body(block, args + [out], n_in, values)[0]
-        result = np.broadcast_to(result, full)
-        order = [d for d in out_dims if d is not None]
-        return _as_type(np.transpose(result, order).reshape(init.shape), out_element)
+        outs = [_to_space(init, dims, n_loops) for init, dims in zip(inits, out_dims)]
+        env = _eval_body(block, args + outs, values, loop_sizes)
+        results = []
+        for value, init, dims, element in zip(_yielded(block, env, values), inits, out_dims, out_elements):
+            value = np.broadcast_to(value, tuple(loop_sizes))
+            order = [d for d in dims if d is not None]
+            results.append(as_type(np.transpose(value, order).reshape(init.shape), element))
+        return results
+    if len(op.results) != 1:
+        raise NotEvaluable("a reduction with several outputs")
     # A reduction with another combiner: evaluate the body's non-accumulator part
     # over the whole space, then fold it along the reduction loops.
     yield_op = list(block.operations)[-1].operation
     producers = {r: o.operation for o in block.operations for r in o.operation.results}
     combine = producers.get(yield_op.operands[0])
     out_arg = block.arguments[n_in]
-    if combine is None or combine.name not in _COMBINERS or out_arg not in list(combine.operands):
+    if combine is None or combine.name not in COMBINERS or out_arg not in list(combine.operands):
         raise NotEvaluable("a reduction whose body is not `out <op> f(inputs)`")
-    other = combine.operands[1] if combine.operands[0] == out_arg else combine.operands[0]
-    marker = np.zeros([1] * n_loops)
-    env = {}
-    for a, v in zip(block.arguments, args + [marker]):
-        env[a] = v
-    # Evaluate the ops that feed `other` (they must not read the accumulator).
     for body_op in block.operations:
         body_op = body_op.operation
         if body_op == combine:
             break
         if out_arg in list(body_op.operands):
             raise NotEvaluable("a reduction body reads the accumulator twice")
-    sub_values = _eval_body_until(block, args, combine, values)
-    contribution = np.broadcast_to(sub_values[other] if other in sub_values else env[other], tuple(loop_sizes))
-    folded = _COMBINERS[combine.name].reduce(contribution, axis=tuple(reduction), keepdims=True)
+    other = combine.operands[1] if combine.operands[0] == out_arg else combine.operands[0]
+    env = _eval_body(block, args + [np.zeros([1] * n_loops)], values, loop_sizes, stop=combine)
+    contribution = np.broadcast_to(env[other] if other in env else values[other], tuple(loop_sizes))
+    folded = COMBINERS[combine.name].reduce(contribution, axis=tuple(reduction), keepdims=True)
     folded = np.squeeze(folded, axis=tuple(reduction))
     kept = [d for d in range(n_loops) if d not in reduction]
-    order = [kept.index(d) for d in out_dims if d is not None]
-    folded = np.transpose(folded, order).reshape(init.shape)
-    return _as_type(_COMBINERS[combine.name](init, folded), out_element)
+    order = [kept.index(d) for d in out_dims[0] if d is not None]
+    folded = np.transpose(folded, order).reshape(inits[0].shape)
+    return [as_type(COMBINERS[combine.name](inits[0], folded), out_elements[0])]
 
 
-def _eval_body_until(block, args, stop, outer):
-    """SSA values of the body's ops before `stop` (inputs bound to `args`)."""
-    env = dict(zip(block.arguments, args))
-    for op in block.operations:
-        op = op.operation
-        if op == stop:
-            break
-        results = _eval_body_single(op, env, outer)
-        env.update(results)
-    return env
+def _static(op: ir.Operation, name: str) -> list[int]:
+    values = list(ir.DenseI64ArrayAttr(op.attributes[name]))
+    if any(v < -(1 << 62) or v > (1 << 62) for v in values):  # ShapedType::kDynamic
+        raise NotEvaluable(f"{op.name} with dynamic {name}")
+    return values
 
 
-def _eval_body_single(op, env, outer):
-    """One body op through the same rules as `_eval_body`."""
-    # Build a one-op block view by reusing _eval_body's dispatch on a tiny env.
-    name = op.name
-    element = _element(str(op.results[0].type)) if op.results else ""
+def _slices(op: ir.Operation) -> tuple:
+    return tuple(slice(o, o + s * st, st) for o, s, st in
+                 zip(_static(op, "static_offsets"), _static(op, "static_sizes"), _static(op, "static_strides")))
 
-    def get(v):
-        if v in env:
-            return env[v]
-        if v in outer:
-            return outer[v]
-        raise NotEvaluable("a body uses a value from outside it")
 
-    if name in _BINARY:
-        return {op.results[0]: _as_type(_BINARY[name](get(op.operands[0]), get(op.operands[1])), element)}
-    if name in _UNARY and _UNARY[name] is not None:
-        return {op.results[0]: _as_type(_UNARY[name](get(op.operands[0])), element)}
-    if name in _CASTS:
-        return {op.results[0]: _cast(name, get(op.operands[0]), _element(str(op.operands[0].type)), element)}
-    if name == "arith.constant":
-        return {op.results[0]: _constant(op.attributes["value"], element)}
-    raise NotEvaluable(f"{name} in a reduction body")
+def _eval_pad(op: ir.Operation, values: dict) -> np.ndarray:
+    """tensor.pad with static amounts and a padding value that does not depend on the index."""
+    source = np.asarray(values[op.operands[0]])
+    region = op.regions[0].blocks[0]
+    body = [o.operation for o in region.operations]
+    env = {}
+    for inner in body[:-1]:
+        if inner.name != "arith.constant":
+            raise NotEvaluable("tensor.pad whose padding value depends on the index")
+        env[inner.results[0]] = _constant(inner.attributes["value"], element_of(str(inner.results[0].type)))
+    pad_value = body[-1].operands[0]
+    fill = env[pad_value] if pad_value in env else values.get(pad_value)
+    if fill is None:
+        raise NotEvaluable("tensor.pad's padding value")
+    widths = list(zip(_static(op, "static_low"), _static(op, "static_high")))
+    return np.pad(source, widths, constant_values=np.asarray(fill).item())
 
 
 def _eval_attention(op: ir.Operation, values: dict) -> np.ndarray:
@@ -423,7 +409,7 @@ class NumpyModel:
             if name in ("func.return", "util.return"):
                 return [values[v] for v in op.operands]
             if name == "linalg.generic":
-                values[op.results[0]] = _eval_generic(op, values)
+                values.update(zip(op.results, _eval_generic(op, values)))
             elif name == "iree_linalg_ext.attention":
                 values[op.results[0]] = _eval_attention(op, values)
             elif name == "tensor.empty":
@@ -434,6 +420,25 @@ class NumpyModel:
                 values[op.results[0]] = _constant(op.attributes["value"], _element(str(op.results[0].type)))
             elif name in ("tensor.collapse_shape", "tensor.expand_shape", "tensor.reshape"):
                 values[op.results[0]] = np.reshape(values[op.operands[0]], _tensor_shape(op.results[0]))
+            elif name == "tensor.extract_slice":  # rank-reducing slices drop unit dims: reshape
+                source = np.asarray(values[op.operands[0]])
+                values[op.results[0]] = np.reshape(source[_slices(op)], _tensor_shape(op.results[0]))
+            elif name == "tensor.insert_slice":
+                dest = np.array(values[op.operands[1]], copy=True)
+                region = dest[_slices(op)]
+                dest[_slices(op)] = np.reshape(values[op.operands[0]], region.shape)
+                values[op.results[0]] = dest
+            elif name == "tensor.concat":
+                axis = ir.IntegerAttr(op.attributes["dim"]).value
+                values[op.results[0]] = np.concatenate([np.asarray(values[v]) for v in op.operands], axis=axis)
+            elif name == "linalg.fill":
+                element = _element(str(op.results[0].type))
+                values[op.results[0]] = np.full(_tensor_shape(op.results[0]), _as_type(values[op.operands[0]], element))
+            elif name == "tensor.pad":
+                values[op.results[0]] = _eval_pad(op, values)
+            elif name == "tensor.extract":
+                index = tuple(int(values[v]) for v in list(op.operands)[1:])
+                values[op.results[0]] = np.asarray(values[op.operands[0]])[index]
             elif name in ("hal.tensor.import", "hal.tensor.export"):
                 values[op.results[0]] = values[op.operands[0]]
             elif name == "hal.tensor.barrier":
