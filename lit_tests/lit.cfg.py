@@ -5,9 +5,11 @@
 # Needs the package installed (pip install -e '.[test]'): IREE's wheel
 # provides iree-compile / iree-opt, the `filecheck` package provides FileCheck.
 
+import atexit
 import os
 import shutil
 import sys
+import tempfile
 
 import lit.formats
 
@@ -37,6 +39,14 @@ except ImportError:
 for var in ("HOME", "PATH", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH", "IREE_COMPILER_DYLIB"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# The tuner's model cache (`iree-dsa-tune` compiles each model once per flags): the one
+# $IREE_DSA_CACHE_DIR names when it is set (CI shares one with pytest across the run),
+# else a directory of this lit run, removed when lit exits; never ~/.cache.
+_cache_dir = os.environ.get("IREE_DSA_CACHE_DIR")
+if not _cache_dir:
+    _cache_dir = tempfile.mkdtemp(prefix="iree-dsa-lit-cache-")
+    atexit.register(shutil.rmtree, _cache_dir, ignore_errors=True)
+config.environment["IREE_DSA_CACHE_DIR"] = _cache_dir
 # Deterministic, undecorated output from Python tools.
 config.environment["PYTHONHASHSEED"] = "0"
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"

@@ -13,11 +13,18 @@ INPUTS = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs"
 
 @pytest.fixture(scope="session", autouse=True)
 def artifact_cache(tmp_path_factory):
-    """Compiled-model artifacts go to a directory of this test session, not ~/.cache."""
+    """Compiled-model artifacts go to one directory for the whole session, never ~/.cache.
+
+    That directory is $IREE_DSA_CACHE_DIR when it is set (CI exports one for pytest and lit,
+    so a model both compile is compiled once per run), else a new one of this session. The
+    cache is keyed by the model's bytes, the flags and the IREE version, and entries are
+    renamed into place whole, so sessions and processes may share it; the tests expect a
+    warm cache as much as a cold one (no test counts compiles in the shared cache).
+    """
     from iree_dsa_tuner.ir.artifacts import CACHE_ENV
 
     previous = os.environ.get(CACHE_ENV)
-    os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("artifact-cache"))
+    os.environ[CACHE_ENV] = previous or str(tmp_path_factory.mktemp("artifact-cache"))
     yield Path(os.environ[CACHE_ENV])
     if previous is None:
         os.environ.pop(CACHE_ENV, None)
