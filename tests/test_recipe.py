@@ -37,17 +37,22 @@ def cli(*args, cwd=None):
 
 # ---- pure logic ----------------------------------------------------------------------------
 
+def timed(name, times_us=(), **kw):
+    """A variant timed on one entry function, @main, one median per round."""
+    return Variant(name, rounds_us={"main": list(times_us)} if times_us else {}, **kw)
+
+
 def test_a_decision_is_kept_only_beyond_the_noise():
-    base = Variant("default", times_us=[100.0, 101.0, 99.0])
-    assert beats(Variant("a", times_us=[90.0, 91.0, 89.0]), base)
-    assert not beats(Variant("b", times_us=[99.0, 99.5, 98.5]), base)  # 1%: under the 2% floor
-    noisy = Variant("c", times_us=[60.0, 90.0, 120.0])  # median 90, rounds 33% apart throughout
+    base = timed("default", [100.0, 101.0, 99.0])
+    assert beats(timed("a", [90.0, 91.0, 89.0]), base)
+    assert not beats(timed("b", [99.0, 99.5, 98.5]), base)  # 1%: under the 2% floor
+    noisy = timed("c", [60.0, 90.0, 120.0])  # median 90, rounds 33% apart throughout
     assert noisy.noise == pytest.approx(2 * 30 / 90) and not beats(noisy, base)
     # One round slowed by a neighbour does not hide a 2.5x win.
-    outlier = Variant("d", times_us=[40.0, 41.0, 95.0])
+    outlier = timed("d", [40.0, 41.0, 95.0])
     assert outlier.noise == pytest.approx(2 * 1 / 41) and beats(outlier, base)
-    assert Variant("one", times_us=[5.0]).noise == MIN_NOISE
-    assert not beats(Variant("failed", error="does not build"), base)
+    assert timed("one", [5.0]).noise == MIN_NOISE
+    assert not beats(timed("failed", error="does not build"), base)
 
 
 class _ScriptedTimer:
@@ -58,11 +63,13 @@ class _ScriptedTimer:
     def __init__(self, script):
         self.script, self.rounds_run = script, 0
 
-    def time(self, variants, rounds=1):
+    def time(self, variants, rounds=1, functions=("main",)):
         for _ in range(rounds):
             self.rounds_run += 1
-            for v in variants:
-                v.times_us.append(self.script[v.name][len(v.times_us)])
+            for f in functions:
+                for v in variants:
+                    times = v.rounds_us.setdefault(f, [])
+                    times.append(self.script[v.name][len(times)])
         return variants
 
 
@@ -71,17 +78,17 @@ def test_settle_adds_rounds_until_a_real_lead_shows_and_stops_on_a_fluke():
     # default 110/77/21 ms, data tiling 64/35/27 ms): extra rounds make it show.
     timer = _ScriptedTimer({"default": [110, 77, 21, 76, 78, 77, 77, 76, 78],
                             "dt": [64, 35, 27, 34, 35, 35, 34, 35, 35]})
-    default, dt = Variant("default", times_us=[110, 77, 21]), Variant("dt", times_us=[64, 35, 27])
+    default, dt = timed("default", [110, 77, 21]), timed("dt", [64, 35, 27])
     assert not beats(dt, default)
     assert timer.settle(dt, default, most_rounds=9) and timer.rounds_run < 6
     # A lead that is noise: rounds are added up to the cap, and it is still not kept.
     timer = _ScriptedTimer({"default": [100, 60, 140, 100, 60, 140, 100, 60, 140],
                             "fluke": [95, 140, 60, 95, 140, 60, 95, 140, 60]})
-    default, fluke = Variant("default", times_us=[100, 60, 140]), Variant("fluke", times_us=[95, 140, 60])
+    default, fluke = timed("default", [100, 60, 140]), timed("fluke", [95, 140, 60])
     assert not timer.settle(fluke, default, most_rounds=9) and len(fluke.times_us) == 9
     # A candidate that looks slower gets no extra rounds.
     timer = _ScriptedTimer({})
-    assert not timer.settle(Variant("slow", times_us=[120, 121, 119]), Variant("default", times_us=[100, 101, 99]), 9)
+    assert not timer.settle(timed("slow", [120, 121, 119]), timed("default", [100, 101, 99]), 9)
     assert timer.rounds_run == 0
 
 

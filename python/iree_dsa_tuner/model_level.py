@@ -1,19 +1,27 @@
 """Host model-level tuning: a recipe (whole-model flags + per-dispatch spec), each decision timed
-on the whole model.
+on the whole model, which is every entry function of the module.
 
-1. Every flag preset (`recipe.FLAG_PRESETS`) is compiled and the model's entry function timed
-   in interleaved rounds beside IREE's default; a preset is chosen only when it beats the
-   default beyond the rounds' noise (`runners.whole_model.beats`).
+1. Every flag preset (`recipe.FLAG_PRESETS`) is compiled and each entry function timed in
+   interleaved rounds beside IREE's default; a preset is chosen only when no function gets
+   slower beyond its noise and the weighted total gets faster beyond the noise
+   (`runners.whole_model.beats`). One function is not the model: on a four-function module,
+   data tiling with ukernels sped the timed projection up and made an attention-score batch
+   matmul in another function 0.55x as fast.
 2. The dispatches the chosen flags leave tunable are found by compiling the model with those
    flags (`ir.compile_model`): under data tiling IREE 3.13 encodes the contractions before a
    spec is applied and configures them as `Mmt4dTilingExpert`, so discovery finds no
    contraction a DoubleTilingExpert spec could set there (docs/PERFORMANCE.md).
-3. Those dispatches are tuned (`pipeline.tune`); the spec is kept only when the model with it
-   beats the model without it, timed again in interleaved rounds.
+3. Those dispatches are tuned (`pipeline.tune`); the spec is kept only when it beats the build
+   without it on the functions that call its dispatches (read from the host program), timed
+   again in interleaved rounds. A function that calls none of them runs the same code either
+   way; timing only it would hide the spec's win (a verified 10.9x conv spec was dropped
+   because the one function timed did not contain the conv).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,9 +29,10 @@ from typing import Callable
 
 from .errors import InputError
 from .ir.artifacts import compile_model
+from .ir.host_program import read_host_program
 from .pipeline import tune
 from .recipe import DATA_TILING_FLAG, FLAG_PRESETS, Recipe, model_sha256
-from .runners.whole_model import Variant, WholeModelTimer, beats
+from .runners.whole_model import Variant, WholeModelTimer, beats, slower_functions
 from .search.options import TuneOptions
 from .search.results import TuneResult
 
@@ -34,30 +43,121 @@ class RecipeResult:
     spec_text: str  # "" when no spec was kept
     variants: list[Variant]  # every variant timed, the default first
     tune_result: TuneResult | None
-    function: str
+    functions: list[str]  # the entry functions timed, in order
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    verdicts: dict[str, str] = field(default_factory=dict)  # variant name -> why it was kept or not
+    spec_functions: list[str] = field(default_factory=list)  # where the spec was confirmed (its dispatches run)
 
     def to_json(self) -> dict:
-        return {"function": self.function, "flags": list(self.recipe.flags), "spec_kept": bool(self.spec_text),
-                "variants": [v.to_json() for v in self.variants], "notes": self.notes,
-                "dispatches": self.tune_result.to_json() if self.tune_result else None,
+        return {"functions": self.functions, "weights": {f: self.recipe.weights.get(f, 1.0) for f in self.functions},
+                "flags": list(self.recipe.flags), "spec_kept": bool(self.spec_text),
+                "spec_functions": self.spec_functions,
+                "variants": [dict(v.to_json(), verdict=self.verdicts.get(v.name, "")) for v in self.variants],
+                "notes": self.notes, "dispatches": self.tune_result.to_json() if self.tune_result else None,
                 "seconds": round(self.seconds, 2)}
 
 
-def _entry(artifacts, function: str | None) -> tuple[str, list]:
+# ---- which entry function runs which dispatch ----------------------------------------------
+
+def _dispatch_calls(configured_text: str) -> dict[str, dict[str, int]]:
+    """Per public function of the host program (IREE's configured IR), the dispatch symbols one
+    call of it runs, through its private calls, and how many times (`ir.host_program`)."""
+    program = read_host_program(configured_text)
+    return {function: dict(program.calls(function)) for function in program.functions}
+
+
+def functions_holding(dispatches: set[str], calls: dict[str, dict[str, int]], timed: list[str]) -> list[str]:
+    """The timed functions that run at least one of `dispatches`, in timing order."""
+    return [f for f in timed if dispatches & set(calls.get(f, {}))]
+
+
+# ---- which functions are timed, and with what weight ---------------------------------------
+
+def parse_function_weights(names: list[str]) -> tuple[list[str], dict[str, float]]:
+    """`--function NAME[=WEIGHT]` values -> (names in order, {name: weight} for those given one).
+
+    A weight counts a function that many times in the model's total (a denoising step run
+    10 times per chunk: weight 10).
+    """
+    functions: list[str] = []
+    weights: dict[str, float] = {}
+    for text in names:
+        name, _, weight = text.lstrip("@").partition("=")
+        if not name:
+            raise InputError(f"--function {text!r}: expected NAME or NAME=WEIGHT")
+        if weight:
+            try:
+                weights[name] = float(weight)
+            except ValueError:
+                raise InputError(f"--function {text!r}: the weight is not a number") from None
+            if not (weights[name] > 0 and math.isfinite(weights[name])):
+                raise InputError(f"--function {text!r}: the weight must be a positive number")
+        if name not in functions:
+            functions.append(name)
+    return functions, weights
+
+
+def _entries(artifacts, functions: list[str] | None, calls: dict[str, dict[str, int]]) -> tuple[dict, list[str]]:
+    """{function: signature} to time, and notes on the public functions that cannot be timed.
+
+    Default: every public function with static tensor arguments. A function left out matters
+    only when it runs dispatches no timed function runs (torch's `$async` twin runs what its
+    sync twin runs: leaving it out loses nothing).
+    """
     from .tuning_spec.verify import _function_signatures
 
     signatures, _, _ = _function_signatures(artifacts)
-    if function is not None:
-        if function not in signatures:
-            raise InputError(f"{artifacts.model}: no public function @{function} with static tensor arguments "
-                             f"(have: {', '.join(signatures) or 'none'})")
-        return function, signatures[function]
+    if functions:
+        missing = [f for f in functions if f not in signatures]
+        if missing:
+            raise InputError(f"{artifacts.model}: no public function {', '.join('@' + f for f in missing)} with "
+                             f"static tensor arguments (have: {', '.join(signatures) or 'none'})")
+        return {f: signatures[f] for f in functions}, []
     if not signatures:
         raise InputError(f"{artifacts.model}: no public function with static tensor arguments to time")
-    name = next(iter(signatures))
-    return name, signatures[name]
+    covered = {symbol for f in signatures for symbol in calls.get(f, {})}
+    notes = []
+    for f, runs in calls.items():
+        uncovered = sorted(set(runs) - covered)
+        if f not in signatures and uncovered:
+            notes.append(f"@{f} is not timed (dynamic or non-tensor arguments): {len(uncovered)} dispatch(es) "
+                         f"only it runs ({', '.join(uncovered[:3])}{', ...' if len(uncovered) > 3 else ''}) "
+                         "are not in the whole-model time")
+    return dict(signatures), notes
+
+
+# ---- decisions on timings ----------------------------------------------------------------
+
+def verdict(candidate: Variant, incumbent: Variant) -> str:
+    """Why `candidate` is (not) better than `incumbent`, in words, per the rule of `beats`."""
+    if candidate.error:  # a compile error's full text is in the notes
+        return "does not build" if candidate.vmfb is None else candidate.error
+    slower = slower_functions(candidate, incumbent)
+    if slower:
+        return "refused: slower beyond the noise on " + ", ".join(
+            f"@{f} ({1 / ratio:.2f}x as fast)" for f, ratio in slower.items())
+    functions = incumbent.functions
+    mine, theirs = candidate.total_us(functions), incumbent.total_us(functions)
+    if mine is None or theirs is None:
+        return "not timed on every function"
+    if beats(candidate, incumbent):
+        return f"faster: total {theirs:.1f} -> {mine:.1f} us, no function slower"
+    noise = max(candidate.total_noise(functions), incumbent.total_noise(functions))
+    return f"not faster beyond the noise: total {theirs:.1f} -> {mine:.1f} us, noise {noise:.0%}"
+
+
+def choose_preset(default: Variant, presets: list[Variant]) -> Variant:
+    """The fastest preset (weighted total) of those that beat IREE's default, or the default."""
+    contenders = [v for v in presets if beats(v, default)]
+    return min(contenders, key=lambda v: v.total_us(default.functions)) if contenders else default
+
+
+def settle_candidate(default: Variant, presets: list[Variant]) -> Variant | None:
+    """The preset worth extra rounds against the default: the fastest-looking one that slows no function."""
+    timed = [v for v in presets if v.total_us(default.functions) is not None and not v.error
+             and not slower_functions(v, default)]
+    return min(timed, key=lambda v: v.total_us(default.functions)) if timed else None
 
 
 def presets_that_apply(artifacts, presets: dict[str, tuple[str, ...]]) -> tuple[dict, list[str]]:
@@ -74,17 +174,27 @@ def presets_that_apply(artifacts, presets: dict[str, tuple[str, ...]]) -> tuple[
     return {name: flags for name, flags in presets.items() if name not in skipped}, skipped
 
 
+def _functions_text(functions: list[str]) -> str:
+    return ", ".join("@" + f for f in functions)
+
+
 def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dict[str, tuple[str, ...]] | None = None,
-                rounds: int = 3, db=None, function: str | None = None,
+                rounds: int = 3, db=None, functions: list[str] | None = None, weights: dict[str, float] | None = None,
                 progress: Callable[[str], None] | None = None) -> RecipeResult:
+    """`functions`: the entry functions to time (default: every public one); `weights`: how many
+    times each counts in the model's total (default 1)."""
     t0 = time.perf_counter()
     say = progress or (lambda text: None)
     model = Path(model)
     presets = dict(presets or FLAG_PRESETS)
     base = compile_model(model, target.compile_flags)
-    function, signature = _entry(base, function)
-    timer = WholeModelTimer(model, target.compile_flags, function, signature)
-    notes: list[str] = []
+    entries, notes = _entries(base, functions, _dispatch_calls(base.configured_text))
+    unknown = sorted(set(weights or {}) - set(entries))
+    if unknown:
+        raise InputError(f"a weight for {_functions_text(unknown)}, which is not timed")
+    timer = WholeModelTimer(model, target.compile_flags, entries, weights=weights)
+    timed = timer.functions
+    verdicts: dict[str, str] = {}
     presets, skipped = presets_that_apply(base, presets)
     if skipped:
         notes.append(f"presets {', '.join(skipped)} not tried: the model has no contraction or convolution "
@@ -94,43 +204,72 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         for v in variants:
             if v.error:
                 notes.append(f"preset {v.name}: does not build: {v.error}")
-        say(f"timing @{function} under {len(variants)} flag presets, {rounds} interleaved rounds")
+        say(f"timing {_functions_text(timed)} under {len(variants)} flag presets, {rounds} interleaved rounds")
         timer.time(variants, rounds)
         default = variants[0]
         # The fastest-looking preset gets extra rounds against the default when the noise
         # hides its lead (settle), so a noisy round cannot throw away a real win.
-        timed = [v for v in variants[1:] if v.median_us is not None]
-        if timed:
-            timer.settle(min(timed, key=lambda v: v.median_us), default, most_rounds=3 * rounds)
-        contenders = sorted((v for v in variants[1:] if beats(v, default)), key=lambda v: v.median_us)
-        best = contenders[0] if contenders else default
-        say(f"flags: {best.name}" + (f" ({default.median_us:.1f} -> {best.median_us:.1f} us)" if best is not default
+        candidate = settle_candidate(default, variants[1:])
+        if candidate is not None:
+            timer.settle(candidate, default, most_rounds=3 * rounds)
+        best = choose_preset(default, variants[1:])
+        for v in variants[1:]:
+            verdicts[v.name] = verdict(v, default)
+        verdicts[best.name] = "chosen" + (f" ({verdicts[best.name]})" if best is not default else
+                                          ": no preset beats IREE's default on the whole model")
+        say(f"flags: {best.name}" + (f" ({default.median_us:.1f} -> {best.median_us:.1f} us over {len(timed)} "
+                                     "function(s))" if best is not default
                                      else " (no preset beats IREE's default beyond the noise)"))
 
-        # The dispatches the chosen flags leave tunable, tuned and confirmed on the whole model.
+        # The dispatches the chosen flags leave tunable, tuned and confirmed on the functions running them.
         flagged = compile_model(model, target.compile_flags + tuple(best.flags))
-        result = tune(flagged, target, options, db=db, progress=progress)
-        spec_text = ""
+        calls = _dispatch_calls(flagged.configured_text)
+        result, spec_text, spec_functions = None, "", []
+        if functions:
+            # Only what the named functions run: a spec for another function could not be confirmed.
+            theirs = {symbol for f in timed for symbol in calls.get(f, {})}
+            wanted = tuple(s for s in (options.dispatches or sorted(theirs)) if s in theirs)
+            if not wanted:
+                notes.append(f"{_functions_text(timed)} run(s) no dispatch to tune under {best.name}")
+                result = TuneResult(str(model), getattr(target, "name", str(target)), options.strategy)
+            options = dataclasses.replace(options, dispatches=wanted)
+        if result is None:
+            result = tune(flagged, target, options, db=db, progress=progress)
         if not result.dispatches:
             reasons = sorted({s["reason"] for s in result.skipped})
-            notes.append(f"no dispatch is tunable under {best.name}: " + "; ".join(reasons[:2]))
+            if reasons:
+                notes.append(f"no dispatch is tunable under {best.name}: " + "; ".join(reasons[:2]))
         elif result.spec_text:
-            with_spec = Variant(f"{best.name}+spec", best.flags, spec=timer.work_dir / "candidate.spec.mlir")
-            with_spec.spec.write_text(result.spec_text)
-            timer.compile(with_spec)
-            incumbent = Variant(best.name + " (again)", best.flags, vmfb=best.vmfb)
-            timer.time([incumbent, with_spec], rounds)
-            variants.append(with_spec)
-            if timer.settle(with_spec, incumbent, most_rounds=3 * rounds):
-                spec_text = result.spec_text
-                say(f"spec kept: whole model {incumbent.median_us:.1f} -> {with_spec.median_us:.1f} us")
+            in_spec = {d.dispatch for d in result.dispatches if d.chosen == "tuned"}
+            spec_functions = functions_holding(in_spec, calls, timed)
+            if not spec_functions:
+                notes.append(f"the spec's dispatches ({', '.join(sorted(in_spec))}) are run by none of the timed "
+                             f"functions ({_functions_text(timed)}): not kept")
             else:
-                notes.append(f"the spec's dispatch-level win did not show on the whole model "
-                             f"({incumbent.median_us or float('nan'):.1f} -> {with_spec.median_us or float('nan'):.1f}"
-                             f" us, noise {max(incumbent.noise, with_spec.noise):.0%}): not kept")
+                with_spec = Variant(f"{best.name}+spec", best.flags, spec=timer.work_dir / "candidate.spec.mlir")
+                with_spec.spec.write_text(result.spec_text)
+                timer.compile(with_spec)
+                incumbent = Variant(best.name + " (again)", best.flags, vmfb=best.vmfb)
+                say(f"confirming the spec on {_functions_text(spec_functions)} (the functions running its dispatches)")
+                timer.time([incumbent, with_spec], rounds, functions=spec_functions)
+                variants += [incumbent, with_spec]
+                kept = timer.settle(with_spec, incumbent, most_rounds=3 * rounds)
+                verdicts[with_spec.name] = verdict(with_spec, incumbent)
+                verdicts[incumbent.name] = f"the build without the spec, timed beside it on {_functions_text(spec_functions)}"
+                if kept:
+                    spec_text = result.spec_text
+                    say(f"spec kept: {_functions_text(spec_functions)} {incumbent.median_us:.1f} -> "
+                        f"{with_spec.median_us:.1f} us")
+                else:
+                    notes.append(f"the spec's dispatch-level win did not show on {_functions_text(spec_functions)} "
+                                 f"(the functions running its dispatches): {verdicts[with_spec.name]}; not kept")
         recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), tuple(best.flags),
-                        whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None})
-        return RecipeResult(recipe, spec_text, variants, result, function, notes, time.perf_counter() - t0)
+                        whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
+                        functions=tuple(timed), weights=dict(timer.weights),
+                        function_us={v.name: {f: v.function_median_us(f) for f in v.functions}
+                                     for v in variants if v.functions})
+        return RecipeResult(recipe, spec_text, variants, result, timed, notes, time.perf_counter() - t0,
+                            verdicts, spec_functions)
     finally:
         timer.close()
 

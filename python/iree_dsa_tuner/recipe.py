@@ -8,8 +8,17 @@
     target_cpu = "host"             # --iree-llvmcpu-target-cpu it was measured with
     flags = ["--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
     spec = "spec.mlir"              # relative to the recipe; "" when no spec was kept
-    [whole_model_us]                # the entry function's median per variant, as measured
+    functions = ["proj", "attn_scores"]  # the entry functions timed (every public one by default)
+    [weights]                       # how often a function counts in the total; 1 when not listed
+    [whole_model_us]                # per variant, the weighted sum of its functions' medians
     default = 5490.0
+    [function_us.default]           # per variant, each function's median, as measured
+    proj = 4290.0
+    attn_scores = 1200.0
+
+A variant timed on some functions only (a spec, confirmed on the functions that run its
+dispatches) lists those; its `whole_model_us` is the sum over them. Recipes written before
+per-function timing have no `functions` and read back with an empty one.
 
 `iree-dsa-tune compile MODEL --recipe R -o m.vmfb` builds with it; the plain iree-compile line
 is `iree-compile <host flags> <flags> --iree-codegen-tuning-spec-path=<spec> MODEL -o m.vmfb`.
@@ -61,6 +70,9 @@ class Recipe:
     flags: tuple[str, ...] = ()
     spec: str = ""  # relative to the recipe file; "" = no spec
     whole_model_us: dict[str, float] = field(default_factory=dict)
+    functions: tuple[str, ...] = ()  # the entry functions timed, in order
+    weights: dict[str, float] = field(default_factory=dict)  # function -> weight in the total (1 if absent)
+    function_us: dict[str, dict[str, float]] = field(default_factory=dict)  # variant -> function -> median
     path: Path | None = None  # where it was read from or written to
 
     @property
@@ -79,8 +91,14 @@ class Recipe:
 
         lines = [f"schema = {q(SCHEMA)}", f"model = {q(self.model)}", f"model_sha256 = {q(self.model_sha256)}",
                  f"target_cpu = {q(self.target_cpu)}", "flags = [" + ", ".join(q(f) for f in self.flags) + "]",
-                 f"spec = {q(self.spec)}", "", "[whole_model_us]"]
+                 f"spec = {q(self.spec)}", "functions = [" + ", ".join(q(f) for f in self.functions) + "]",
+                 "", "[weights]"]
+        lines += [f"{q(name)} = {w:g}" for name, w in self.weights.items()]
+        lines += ["", "[whole_model_us]"]
         lines += [f"{q(name)} = {us:.3f}" for name, us in self.whole_model_us.items()]
+        for variant, times in self.function_us.items():
+            lines += ["", f"[function_us.{q(variant)}]"]
+            lines += [f"{q(function)} = {us:.3f}" for function, us in times.items()]
         return "\n".join(lines) + "\n"
 
     def check_model(self, model: str | Path) -> None:
@@ -106,8 +124,23 @@ def load_recipe(path: str | Path) -> Recipe:
             raise InputError(f"{path}: key '{key}': expected {kind.__name__}, got {data.get(key)!r}")
     if not all(isinstance(f, str) and f.startswith("--") for f in data["flags"]):
         raise InputError(f"{path}: key 'flags': expected iree-compile flags, got {data['flags']!r}")
-    recipe = Recipe(data["model"], data["model_sha256"], data["target_cpu"], tuple(data["flags"]), data["spec"],
-                    {str(k): float(v) for k, v in data.get("whole_model_us", {}).items()}, path)
+    functions = data.get("functions", [])
+    if not isinstance(functions, list) or not all(isinstance(f, str) for f in functions):
+        raise InputError(f"{path}: key 'functions': expected a list of function names, got {functions!r}")
+    tables = {}
+    for key in ("weights", "whole_model_us", "function_us"):
+        tables[key] = data.get(key, {})
+        if not isinstance(tables[key], dict):
+            raise InputError(f"{path}: key '{key}': expected a table, got {tables[key]!r}")
+    try:
+        function_us = {str(variant): {str(f): float(us) for f, us in times.items()}
+                       for variant, times in tables["function_us"].items()}
+        recipe = Recipe(data["model"], data["model_sha256"], data["target_cpu"], tuple(data["flags"]), data["spec"],
+                        {str(k): float(v) for k, v in tables["whole_model_us"].items()}, tuple(functions),
+                        {str(k): float(v) for k, v in tables["weights"].items()}, function_us, path)
+    except (AttributeError, TypeError, ValueError):
+        raise InputError(f"{path}: keys 'weights', 'whole_model_us', 'function_us': expected numbers "
+                         "(function_us: one table of numbers per variant)") from None
     spec = recipe.spec_path()
     if spec is not None and not spec.is_file():
         raise InputError(f"{path}: key 'spec': no such file: {spec}")

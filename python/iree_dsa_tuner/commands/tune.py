@@ -92,7 +92,10 @@ def add_parser(subparsers) -> None:
                         "preprocessing script for 1-D, and the spec is only valid with them: docs/CONV.md)")
     p.add_argument("--rounds", type=int, default=3, metavar="N",
                    help="host: interleaved rounds of whole-model timing per decision (default 3)")
-    p.add_argument("--function", metavar="NAME", help="host: the entry function to time (default: the first public one)")
+    p.add_argument("--function", action="append", default=[], metavar="NAME[=WEIGHT]",
+                   help="host: an entry function to time (repeatable; default: every public one); a recipe or "
+                        "spec is kept only if no timed function gets slower and their total, each function "
+                        "counted WEIGHT times (default 1), gets faster")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr (a bar on a terminal, else lines)")
     p.set_defaults(func=run)
 
@@ -123,8 +126,17 @@ def summary_table(report) -> str:
         lines.append(f"model: default {total['total_default_us']:.1f} us -> tuned {total['total_best_us']:.1f} us "
                      f"({total['speedup']:.2f}x) on {report.target}, strategy {report.strategy}, "
                      f"{report.seconds:.1f} s")
+        cov = total["coverage"]
+        lines.append(f"  every call counted ({sum(d.calls for d in report.dispatches)} calls of "
+                     f"{len(report.dispatches)} tuned dispatches); {100 * cov['measured_share']:.1f}% measured"
+                     + (f", {len(cov['estimated'])} dispatch(es) without a tunable root op estimated"
+                        if cov["estimated"] else "")
+                     + (f"; NOT counted: {len(cov['not_counted'])} dispatch(es) this target cannot time alone"
+                        if cov["not_counted"] else ""))
     for s in report.skipped:
-        lines.append(f"skipped {s['dispatch']}: {s['reason']}")
+        how = f" [counted: {s['estimated_how']}, {s['estimated_us']:.1f} us x {s['calls']}]" \
+            if s.get("estimated_us") is not None else ""
+        lines.append(f"skipped {s['dispatch']}: {s['reason']}{how}")
     for d in report.dispatches:
         if d.proposer is not None and not d.note.startswith("same root op"):
             lines.append(proposer_line(d))
@@ -236,8 +248,12 @@ def run(args: argparse.Namespace) -> int:
                 if route:
                     presets = dict(FLAG_PRESETS, **{"conv-route": route.flags,
                                                     "conv-route+dt": route.flags + (DATA_TILING_FLAG,)})
+            from ..model_level import parse_function_weights
+
+            functions, weights = parse_function_weights(args.function)
             recipe_result = tune_recipe(Path(args.model), target, options, db=db, rounds=args.rounds,
-                                        function=args.function, progress=progress, presets=presets)
+                                        functions=functions or None, weights=weights, progress=progress,
+                                        presets=presets)
             extra_flags = tuple(recipe_result.recipe.flags)
             report = recipe_result.tune_result
             report.spec_text = recipe_result.spec_text  # only a spec the whole model confirmed
@@ -312,15 +328,38 @@ def run(args: argparse.Namespace) -> int:
 
 
 def recipe_table(result) -> str:
+    """Every variant's median per entry function and their total; then, per function, IREE's
+    default against the recipe's build, so a function the recipe slowed cannot hide in a total."""
+    default = result.variants[0]
     rows = []
-    default = result.variants[0].median_us
     for v in result.variants:
-        chosen = (v.name.endswith("+spec") and bool(result.spec_text)) or (
-            tuple(v.flags) == result.recipe.flags and not v.name.endswith("+spec") and not result.spec_text)
-        rows.append([v.name, "-" if v.median_us is None else f"{v.median_us:.1f}",
-                     "-" if not (v.median_us and default) else f"{default / v.median_us:.2f}x",
-                     f"{100 * v.noise:.0f}%", "<- recipe" if chosen else "", v.error])
-    lines = [f"whole model @{result.function} (1 thread, median of interleaved rounds):",
-             format_table(["variant", "us", "vs default", "noise", "", "error"], rows, right_align={1, 2, 3})]
+        timed = v.functions
+        vs = default.total_us(timed) / v.total_us(timed) if timed and default.total_us(timed) and v.total_us(timed) \
+            else None
+        rows.append([v.name, *(_fmt(v.function_median_us(f)) for f in result.functions), _fmt(v.median_us),
+                     "-" if vs is None else f"{vs:.2f}x", "-" if v.median_us is None else f"{100 * v.noise:.0f}%",
+                     "<- recipe" if _is_recipe(result, v) else "", result.verdicts.get(v.name, v.error)])
+    names = ["@" + f for f in result.functions]
+    lines = [f"whole model {', '.join(names)} (1 thread, median of interleaved rounds; total = "
+             + ("weighted " if result.recipe.weights else "") + "sum of the functions; '-' = not timed there):",
+             format_table(["variant", *(n + " us" for n in names), "total us", "vs default", "noise", "", "verdict"],
+                          rows, right_align=set(range(1, len(names) + 4)))]
+    chosen = [v for v in result.variants if _is_recipe(result, v)]
+    for f in result.functions:
+        before = default.function_median_us(f)
+        # The spec's build was timed only where its dispatches run; elsewhere the flags' build is the recipe's.
+        after = next((v.function_median_us(f) for v in chosen if v.function_median_us(f) is not None), None)
+        if after is None:
+            after = next((v.function_median_us(f) for v in result.variants
+                          if tuple(v.flags) == result.recipe.flags and not v.spec and v.function_median_us(f)), None)
+        ratio = f" ({before / after:.2f}x)" if before and after else ""
+        lines.append(f"whole model @{f}: IREE default {_fmt(before)} us -> recipe {_fmt(after)} us{ratio}")
     lines += [f"note: {n}" for n in result.notes]
     return "\n".join(lines)
+
+
+def _is_recipe(result, v) -> bool:
+    """The variant that is the recipe: its spec's build when a spec was kept, else its flags' build."""
+    if result.spec_text:
+        return v.spec is not None and tuple(v.flags) == result.recipe.flags
+    return v.spec is None and tuple(v.flags) == result.recipe.flags and not v.name.endswith(" (again)")

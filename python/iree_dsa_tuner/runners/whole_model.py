@@ -1,10 +1,13 @@
-"""Timing a whole model: its entry function, compiled under a recipe (flags + spec), one thread.
+"""Timing a whole model: every entry function, compiled under a recipe (flags + spec), one thread.
 
 Dispatch time is not model time (a dispatch benchmark runs on scratch buffers, without the
 packing, copies and launches around it), so every model-level decision is confirmed here:
-each variant is compiled once, then all variants are timed in interleaved rounds
-(`iree-benchmark-module --device=local-sync --function=ENTRY` on zero-filled inputs of the
-function's own shapes), and a variant is better only beyond the noise the rounds show.
+each variant is compiled once, then all variants are timed in interleaved rounds, function by
+function (A f1, B f1, A f2, B f2, ...: `iree-benchmark-module --device=local-sync --function=F`
+on zero-filled inputs of F's own shapes). A module has several entry functions, and a flag
+that speeds one can slow another (data tiling with ukernels made an 8x256x64 batch matmul
+0.55x as fast while it sped a projection up), so a variant is better only when no function
+gets slower beyond its noise and the weighted total gets faster beyond the noise.
 """
 
 from __future__ import annotations
@@ -27,47 +30,121 @@ _TIME_UNIT_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 MIN_NOISE = 0.02
 
 
+def _relative_noise(times_us: list[float]) -> float:
+    """2 x the median absolute deviation over the median, at least MIN_NOISE.
+
+    A robust spread: one round slowed by a neighbour on a shared machine does not make a
+    2.5x faster variant "within the noise", while rounds that disagree throughout do.
+    """
+    if len(times_us) < 2:
+        return MIN_NOISE
+    median = statistics.median(times_us)
+    if not median:
+        return MIN_NOISE
+    mad = statistics.median(abs(t - median) for t in times_us)
+    return max(MIN_NOISE, 2.0 * mad / median)
+
+
 @dataclass
 class Variant:
-    """One way to build the model: extra compile flags and an optional tuning spec."""
+    """One way to build the model: extra compile flags and an optional tuning spec, and its times.
+
+    `rounds_us` holds, per entry function, one median per interleaved round. The model's
+    time is the weighted sum of the functions' medians (`weights`, 1 for a function not
+    named there); a variant timed on some functions only (a spec, confirmed where its
+    dispatches run) has a total over those.
+    """
 
     name: str
     flags: tuple[str, ...] = ()
     spec: Path | None = None
     vmfb: Path | None = None
     error: str = ""
-    times_us: list[float] = field(default_factory=list)  # one median per round
+    rounds_us: dict[str, list[float]] = field(default_factory=dict)
+    weights: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def functions(self) -> list[str]:
+        """The functions this variant was timed on, in timing order."""
+        return [f for f, times in self.rounds_us.items() if times]
+
+    def weight(self, function: str) -> float:
+        return self.weights.get(function, 1.0)
+
+    def function_median_us(self, function: str) -> float | None:
+        times = self.rounds_us.get(function)
+        return statistics.median(times) if times else None
+
+    def function_noise(self, function: str) -> float:
+        return _relative_noise(self.rounds_us.get(function, []))
+
+    def total_us(self, functions: list[str] | None = None) -> float | None:
+        """Weighted sum of the medians of `functions` (default: all timed); None if one is missing."""
+        functions = self.functions if functions is None else functions
+        medians = [self.function_median_us(f) for f in functions]
+        if not functions or any(m is None for m in medians):
+            return None
+        return sum(self.weight(f) * m for f, m in zip(functions, medians))
+
+    def total_noise(self, functions: list[str] | None = None) -> float:
+        """Relative noise of the weighted total: each function's noise, weighted by its share of the total."""
+        functions = self.functions if functions is None else functions
+        total = self.total_us(functions)
+        if not total:
+            return MIN_NOISE
+        spread = sum(self.weight(f) * self.function_median_us(f) * self.function_noise(f) for f in functions)
+        return max(MIN_NOISE, spread / total)
 
     @property
     def median_us(self) -> float | None:
-        return statistics.median(self.times_us) if self.times_us else None
+        """The model's time: the weighted total over every function this variant was timed on."""
+        return self.total_us()
 
     @property
     def noise(self) -> float:
-        """Relative noise of this variant's rounds: 2 x the median absolute deviation over the median.
+        return self.total_noise()
 
-        A robust spread: one round slowed by a neighbour on a shared machine does not make a
-        2.5x faster variant "within the noise", while rounds that disagree throughout do.
-        At least MIN_NOISE.
-        """
-        median = self.median_us
-        if len(self.times_us) < 2 or not median:
-            return MIN_NOISE
-        mad = statistics.median(abs(t - median) for t in self.times_us)
-        return max(MIN_NOISE, 2.0 * mad / median)
+    @property
+    def times_us(self) -> list[float]:
+        """Per round, the weighted total over the functions (for reports; decisions use the medians)."""
+        functions = self.functions
+        rounds = min((len(self.rounds_us[f]) for f in functions), default=0)
+        return [sum(self.weight(f) * self.rounds_us[f][r] for f in functions) for r in range(rounds)]
 
     def to_json(self) -> dict:
         return {"name": self.name, "flags": list(self.flags), "spec": str(self.spec) if self.spec else None,
-                "median_us": self.median_us, "rounds_us": [round(t, 2) for t in self.times_us],
-                "noise": round(self.noise, 4), "error": self.error}
+                "median_us": self.median_us, "noise": round(self.noise, 4), "error": self.error,
+                "functions": {f: {"median_us": self.function_median_us(f), "noise": round(self.function_noise(f), 4),
+                                  "weight": self.weight(f), "rounds_us": [round(t, 2) for t in self.rounds_us[f]]}
+                              for f in self.functions}}
+
+
+def _margin(candidate: Variant, incumbent: Variant, function: str) -> float:
+    return max(candidate.function_noise(function), incumbent.function_noise(function))
+
+
+def slower_functions(candidate: Variant, incumbent: Variant) -> dict[str, float]:
+    """The functions `candidate` makes slower beyond the noise of both: {function: candidate/incumbent time}."""
+    out = {}
+    for f in incumbent.functions:
+        mine, theirs = candidate.function_median_us(f), incumbent.function_median_us(f)
+        if mine is not None and theirs and mine > theirs * (1.0 + _margin(candidate, incumbent, f)):
+            out[f] = mine / theirs
+    return out
 
 
 def beats(candidate: Variant, incumbent: Variant) -> bool:
-    """Faster beyond the noise of both: the only way a model-level decision is kept."""
-    if candidate.median_us is None or incumbent.median_us is None:
+    """The only way a model-level decision is kept: on every function the incumbent was timed on,
+    the candidate was timed too, none got slower beyond the noise of both, and the weighted
+    total got faster beyond the noise of both totals."""
+    functions = incumbent.functions
+    if candidate.error or incumbent.error or not functions:
         return False
-    margin = max(candidate.noise, incumbent.noise)
-    return candidate.median_us < incumbent.median_us * (1.0 - margin)
+    if any(candidate.function_median_us(f) is None for f in functions) or slower_functions(candidate, incumbent):
+        return False
+    mine, theirs = candidate.total_us(functions), incumbent.total_us(functions)
+    margin = max(candidate.total_noise(functions), incumbent.total_noise(functions))
+    return mine < theirs * (1.0 - margin)
 
 
 _SUB_BYTE_BITS = {"i1": 1, "i2": 2, "i4": 4, "si4": 4, "ui4": 4}
@@ -95,18 +172,33 @@ def entry_inputs(signature: list[tuple[tuple[int, ...], str]], scratch_dir: Path
     return out
 
 
-class WholeModelTimer:
-    """Compiles variants of one model and times its entry function in interleaved rounds."""
+Signature = list[tuple[tuple[int, ...], str]]
 
-    def __init__(self, model: Path, target_flags: tuple[str, ...], function: str,
-                 signature: list[tuple[tuple[int, ...], str]], *, work_dir: Path | None = None,
-                 timeout_s: float = 300.0, repetitions: int = 3):
-        self.model, self.target_flags, self.function = Path(model), tuple(target_flags), function
+
+class WholeModelTimer:
+    """Compiles variants of one model and times its entry functions in interleaved rounds."""
+
+    def __init__(self, model: Path, target_flags: tuple[str, ...], entries: dict[str, Signature] | str,
+                 signature: Signature | None = None, *, weights: dict[str, float] | None = None,
+                 work_dir: Path | None = None, timeout_s: float = 300.0, repetitions: int = 3):
+        """`entries`: {function: its arguments (shape, element type)}, every function to time, in
+        order; one function's name with its `signature` (the older form) times that one alone."""
+        if isinstance(entries, str):
+            entries = {entries: signature or []}
+        if not entries:
+            raise ValueError("no entry function to time")
+        self.model, self.target_flags = Path(model), tuple(target_flags)
+        self.functions = list(entries)
+        self.weights = {f: float(w) for f, w in (weights or {}).items() if f in entries}
         self._tmp = None if work_dir else tempfile.TemporaryDirectory(prefix="iree-dsa-whole-model-")
         self.work_dir = Path(work_dir) if work_dir else Path(self._tmp.name)
-        self.inputs = entry_inputs(signature, self.work_dir)
+        self.inputs = {}
+        for i, (function, sig) in enumerate(entries.items()):
+            scratch = self.work_dir / f"inputs{i}"  # sub-byte zeros of each function apart: shapes differ
+            scratch.mkdir(parents=True, exist_ok=True)
+            self.inputs[function] = entry_inputs(sig, scratch)
         self.timeout_s, self.repetitions = timeout_s, repetitions
-        self._iterations: int | None = None
+        self._iterations: dict[str, int] = {}
 
     def compile(self, variant: Variant) -> Variant:
         key = hashlib.sha256(json.dumps([variant.flags, str(variant.spec)]).encode()).hexdigest()[:12]
@@ -120,9 +212,9 @@ class WholeModelTimer:
             variant.error = str(e).splitlines()[0]
         return variant
 
-    def _run(self, vmfb: Path, iterations: int) -> float:
+    def _run(self, vmfb: Path, function: str, iterations: int) -> float:
         argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", "--device=local-sync",
-                f"--function={self.function}", *self.inputs, f"--benchmark_min_time={iterations}x",
+                f"--function={function}", *self.inputs[function], f"--benchmark_min_time={iterations}x",
                 f"--benchmark_repetitions={self.repetitions}", "--benchmark_format=json"]
         with exclusive_timing():
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=self.timeout_s, check=False)
@@ -135,20 +227,35 @@ class WholeModelTimer:
             raise RuntimeError("iree-benchmark-module reported no repetitions")
         return statistics.median(times)
 
-    def time(self, variants: list[Variant], rounds: int = 3, seconds_per_call: float = 0.05) -> list[Variant]:
-        """Each buildable variant timed once per round, rounds interleaved (A B C, A B C, ...)."""
-        ready = [v for v in variants if v.vmfb is not None and not v.error]
-        if not ready:
-            return variants
-        if self._iterations is None:  # calls per repetition: about `seconds_per_call` for the first variant
-            probe = self._run(ready[0].vmfb, 1)
-            self._iterations = max(1, min(1000, math.ceil(seconds_per_call * 1e6 / max(probe, 1.0))))
+    def time(self, variants: list[Variant], rounds: int = 3, seconds_per_call: float = 0.05,
+             functions: list[str] | None = None) -> list[Variant]:
+        """Each buildable variant timed on each function once per round, interleaved variant by
+        variant within a function (A f1, B f1, A f2, B f2, ...), so a neighbour's load hits
+        every variant of a function alike. `functions`: a subset of the timer's (default all)."""
+        functions = self.functions if functions is None else functions
+        unknown = [f for f in functions if f not in self.inputs]
+        if unknown:
+            raise ValueError(f"not an entry function of this timer: {', '.join(unknown)}")
+        for v in variants:
+            v.weights = dict(self.weights)
         for _ in range(rounds):
-            for v in ready:
-                try:
-                    v.times_us.append(self._run(v.vmfb, self._iterations))
-                except (RuntimeError, subprocess.TimeoutExpired) as e:
-                    v.error = f"timing failed: {e}"
+            for function in functions:
+                while function not in self._iterations:  # calls per repetition: about `seconds_per_call`
+                    ready = [v for v in variants if v.vmfb is not None and not v.error]
+                    if not ready:
+                        return variants
+                    try:
+                        probe = self._run(ready[0].vmfb, function, 1)
+                    except (RuntimeError, subprocess.TimeoutExpired) as e:
+                        ready[0].error = f"timing @{function} failed: {e}"
+                        continue
+                    self._iterations[function] = max(1, min(1000, math.ceil(seconds_per_call * 1e6 / max(probe, 1.0))))
+                for v in [v for v in variants if v.vmfb is not None and not v.error]:
+                    try:
+                        v.rounds_us.setdefault(function, []).append(
+                            self._run(v.vmfb, function, self._iterations[function]))
+                    except (RuntimeError, subprocess.TimeoutExpired) as e:
+                        v.error = f"timing @{function} failed: {e}"
         return variants
 
     def settle(self, candidate: Variant, incumbent: Variant, most_rounds: int) -> bool:
@@ -156,13 +263,21 @@ class WholeModelTimer:
 
         On a shared machine one disturbed round can hide a real 2x win (or fake one). A
         lead that holds up as rounds are added ends up beyond the noise; one that was a
-        fluke does not. Stops at `most_rounds` rounds each. Returns `beats(candidate, incumbent)`.
+        fluke does not. A candidate that already makes a function slower beyond the noise
+        gets no more rounds: it is refused. Times the functions the incumbent was timed on;
+        stops at `most_rounds` rounds each. Returns `beats(candidate, incumbent)`.
         """
-        while (not beats(candidate, incumbent) and candidate.median_us is not None
-               and incumbent.median_us is not None and candidate.median_us < incumbent.median_us
-               and min(len(candidate.times_us), len(incumbent.times_us)) < most_rounds
-               and not candidate.error and not incumbent.error):
-            self.time([incumbent, candidate], 1)
+        functions = incumbent.functions
+
+        def rounds_of(v: Variant) -> int:
+            return min((len(v.rounds_us.get(f, [])) for f in functions), default=0)
+
+        while (not beats(candidate, incumbent) and not candidate.error and not incumbent.error
+               and candidate.total_us(functions) is not None and incumbent.total_us(functions) is not None
+               and candidate.total_us(functions) < incumbent.total_us(functions)
+               and not slower_functions(candidate, incumbent)
+               and min(rounds_of(candidate), rounds_of(incumbent)) < most_rounds):
+            self.time([incumbent, candidate], 1, functions=functions)
         return beats(candidate, incumbent)
 
     def close(self) -> None:
