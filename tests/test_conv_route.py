@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from iree_dsa_tuner.compiler import find_tool
 from iree_dsa_tuner.core.problems import ConvolutionProblem, OperandInfo
 from iree_dsa_tuner.ir.conv_route import (
@@ -74,6 +76,7 @@ def test_flags_header_round_trips_and_the_script_moves_beside_the_spec(tmp_path)
     assert read_flags_header(text) == flags
     assert flags_header(()) == "" and read_flags_header("module {}\n// iree-dsa-tune: flags: --x\n") == ()
 
+@pytest.mark.slow
 def test_tune_routes_a_batch1_conv1d_and_verify_reads_the_flags_back(tmp_path):
     model = tmp_path / "conv1d_b1.mlir"
     model.write_text(CONV1D_B1)
@@ -84,15 +87,25 @@ def test_tune_routes_a_batch1_conv1d_and_verify_reads_the_flags_back(tmp_path):
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stdout + run.stderr
     document = json.loads(report.read_text())
     assert document["conv_route"]["for_dispatches"] and document["conv_route"]["flags"][0].startswith(TRANSFORM_FLAG)
-    assert "matmul_like" in document["dispatches"][0]["dispatch"]
-    if spec.exists():  # a spec was kept: it names the flags, and the script lies beside it
-        beside = (tmp_path / "spec.conv1d-taps.mlir").resolve()
-        assert document["compile_flags"] == [f"{TRANSFORM_FLAG}={beside}"]
-        assert read_flags_header(spec.read_text()) == (f"{TRANSFORM_FLAG}={beside}",)
-        run = subprocess.run(cli + ["verify", str(model), str(spec), "--target", "dsa-e1"],
-                             capture_output=True, text=True, timeout=300)
-        assert run.returncode == 0, run.stdout + run.stderr
-        assert "compile flags from the spec's header" in run.stdout and "; OK" in run.stdout
+    # The route splits the 3-tap conv into three 8x32x16 matmuls, one root op: dsa-e1 (simulated,
+    # deterministic) tunes it to the pinned config and times, and the spec is kept.
+    rows = [(d["dispatch"], d["chosen"], round(d["default_us"], 3), round(d["best_us"], 3))
+            for d in document["dispatches"]]
+    assert rows == [(f"main_dispatch_{i}_matmul_like_8x32x16_f32", "tuned", 3.816, 3.637) for i in range(3)]
+    assert document["dispatches"][0]["config"] == {
+        "pipeline": "DoubleTilingExpert", "distribution": [4, 16, 0], "vector_common_parallel": [4, 16, 0],
+        "vector_reduction": [0, 0, 1], "extra": {"iree_dsa.dma_stages": 1, "iree_dsa.fusion": 0,
+                                                 "iree_dsa.parallelism": 4, "iree_dsa.tile_k": 16,
+                                                 "iree_dsa.vector_width": 16}}
+    # The spec names the flags, and the script lies beside it.
+    assert spec.exists()
+    beside = (tmp_path / "spec.conv1d-taps.mlir").resolve()
+    assert document["compile_flags"] == [f"{TRANSFORM_FLAG}={beside}"]
+    assert read_flags_header(spec.read_text()) == (f"{TRANSFORM_FLAG}={beside}",)
+    run = subprocess.run(cli + ["verify", str(model), str(spec), "--target", "dsa-e1"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "compile flags from the spec's header" in run.stdout and "; OK" in run.stdout
     # Without the route the conv stays refused, and the refusal says what to pass.
     run = subprocess.run(cli + ["tune", str(model), "--target", "dsa-e1", "-o", str(spec), "--no-db", "--quiet",
                                 "--no-conv-route"], capture_output=True, text=True, timeout=300)

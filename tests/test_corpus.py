@@ -27,21 +27,23 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 import gen_corpus  # noqa: E402
 
-# What each program must end in on dsa-e1: "spec" (a verified spec written), "kept"
-# (searched, nothing beat IREE's default) or "nothing" (no dispatch to search).
+# What each program ends in on dsa-e1: "spec" (a verified spec written), "kept" (searched,
+# nothing beat IREE's default) or "nothing" (no dispatch to search). One outcome each: the
+# simulator is deterministic, so a change that flips one (the simulator, dsa-e1.toml, the
+# funnel, the route, verify) fails here and the entry is updated on purpose.
 EXPECTED = {
     "preconfigured_matmul": "spec",
     "plain_matmul_same_shape": "spec",
     "dot_1d": "spec",
-    "conv_unit_batch": {"spec", "kept"},  # tuned through the batch-1 conv route (docs/CONV.md)
+    "conv_unit_batch": "spec",  # tuned through the batch-1 conv route (docs/CONV.md)
     "conv_batch2": "spec",
-    "check_expect_test": {"spec", "kept"},
+    "check_expect_test": "spec",
     "i32_matmul": "nothing",
-    "int8_matmul": {"spec", "kept"},
-    "i4_weight_matmul": {"spec", "kept"},
-    "external_declaration": {"spec", "kept"},
+    "int8_matmul": "spec",
+    "i4_weight_matmul": "spec",
+    "external_declaration": "spec",
     "elementwise_only": "nothing",
-    "batch_matmul_mixed": {"spec", "kept"},
+    "batch_matmul_mixed": "spec",
 }
 
 
@@ -74,8 +76,7 @@ def test_each_program_ends_cleanly(corpus, name, tmp_path):
     else:
         assert tuned.returncode == 0, tuned.stderr
         outcome = ("spec" if spec.exists() else "nothing" if "nothing to tune" in tuned.stdout else "kept")
-    expected = EXPECTED[name]
-    assert outcome in (expected if isinstance(expected, set) else {expected}), tuned.stdout
+    assert outcome == EXPECTED[name], tuned.stdout
     if outcome == "spec":
         assert "verified: every config applied" in tuned.stdout
         verified = cli("verify", model, spec, "--target", "dsa-e1")
@@ -179,8 +180,10 @@ def test_the_time_budget_bounds_the_whole_run():
     model = REPO / "lit_tests" / "inputs" / "mlp3.mlir"  # three dispatches
     result = iree_dsa_tuner.tune(model, "dsa-e1", iree_dsa_tuner.TuneOptions(budget=8, time_budget_s=1e-6),
                                  verify=False)
-    assert sum(d.measured for d in result.dispatches) == 0 or len(result.skipped) >= 2
-    assert any("time budget" in s["reason"] for s in result.skipped)
+    # A microsecond is spent before the first dispatch's default is measured: every dispatch is
+    # skipped, none measured, each saying why.
+    assert result.dispatches == []
+    assert [s["reason"] for s in result.skipped] == ["the time budget of 1e-06 s was spent before it"] * 3
 
 
 # ---- an INT4 argument is generated, packed and checked (not a crash) ---------------------------
