@@ -84,7 +84,7 @@ def test_iree_reads_the_packed_i4_arguments_as_numpy_does(e1, tmp_path):
     compile_to_vmfb(model, vmfb, target_flags=e1.compile_flags)
     reference = NumpyModel(compile_model(model, e1.compile_flags).generic_input_text())
     signatures = {"extend": [((8, 3), "i4"), ((8, 3), "i4")]}
-    results = compare_modules(vmfb, None, signatures, {"extend": ["i32", "i32"]}, numpy_reference=reference)
+    results = compare_modules(vmfb, signatures, {"extend": ["i32", "i32"]}, numpy_reference=reference)
     assert [(r.output, r.checked, r.ok, r.reference) for r in results] == [(0, True, True, "numpy"),
                                                                            (1, True, True, "numpy")]
     # The reference reads signless i4 as signed for extsi, unsigned for extui.

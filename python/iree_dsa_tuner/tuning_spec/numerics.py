@@ -1,9 +1,13 @@
-"""Numerical check: run two compiled modules on the same seeded inputs and compare.
+"""Numerical check: run a compiled module on seeded inputs and compare with numpy.
 
-The reference is the same function compiled with IREE's default configs: a
-spec may change only how a dispatch is scheduled, never what it computes.
-Integers must match exactly; floats within a normwise tolerance that depends
-on the element type (reduction order legitimately differs between tilings).
+The reference is always independent of IREE: the model's linalg form evaluated
+in float64 by `reference.NumpyModel` (or, where that cannot evaluate a function,
+each tuned dispatch's root op alone: `dispatch_alone.py`). IREE's own default
+build is never the reference: its default configs can be the thing under test
+(IREE 3.13's default attention config for a 256-wide head computes wrong
+results, docs/ATTENTION.md). Integers must match exactly; floats within a
+normwise tolerance that depends on the element type (reduction order
+legitimately differs between tilings).
 """
 
 from __future__ import annotations
@@ -35,13 +39,34 @@ class NumericsResult:
     detail: str = ""
     reference: str = ""
     checked: bool = True  # False: nothing was compared (never counted as a match)
+    dispatch: str = ""  # set when one dispatch was checked alone (its root op against numpy)
+    unevaluable: str = ""  # why the numpy reference could not evaluate the function ("" if it could)
 
     def to_json(self) -> dict:
         return {
             "function": self.function, "output": self.output, "element_type": self.element_type,
             "ok": self.ok, "checked": self.checked, "max_error": self.max_error, "tolerance": self.tolerance,
-            "detail": self.detail, "reference": self.reference,
+            "detail": self.detail, "reference": self.reference, "dispatch": self.dispatch,
         }
+
+    def describe(self) -> str:
+        """What failed, in one line that is never empty: which output, the error and the tolerance."""
+        where = f"dispatch {self.dispatch} alone" if self.dispatch else f"@{self.function}"
+        if not self.checked:
+            return f"{where}: not checked ({self.detail or 'no reason given'})"
+        if self.output < 0:
+            return f"{where}: {self.detail or 'could not be compared'}"
+        head = f"{where} output {self.output} ({self.element_type or '?'})"
+        versus = f" vs {self.reference}" if self.reference else ""
+        if self.element_type.startswith("i"):
+            numbers = f"max difference {self.max_error:.3g} (integers must match exactly){versus}"
+        else:
+            numbers = f"normwise error {self.max_error:.3g} above tolerance {self.tolerance:.3g}{versus}"
+        if self.ok:
+            return f"{head}: matches{versus}"
+        if self.detail and self.detail != "outside tolerance":
+            return f"{head}: {self.detail}; {numbers}"
+        return f"{head}: {numbers}"
 
     @staticmethod
     def not_checked(function: str, why: str) -> "NumericsResult":
@@ -141,23 +166,21 @@ def _invoke(rt, ctx, module, name: str, args, types) -> list:
 
 def compare_modules(
     tuned_vmfb: Path,
-    reference_vmfb: Path | None,
     signatures: dict[str, list[tuple[tuple[int, ...], str]]],
     output_types: dict[str, list[str]],
     *,
-    numpy_reference=None,
+    numpy_reference,
     seed: int = 0,
     asserting: frozenset[str] = frozenset(),
 ) -> list[NumericsResult]:
-    """Run each function of `signatures` on seeded inputs: tuned module vs the reference.
+    """Run each function of `signatures` on seeded inputs and compare with `numpy_reference(name, *args)`.
 
-    The reference is `numpy_reference(name, *args)` where it can evaluate the
-    function, else the module at `reference_vmfb` (IREE's defaults); each
-    result says which one it used. A function that returns nothing is reported as not
-    checked (`asserting` names those whose check.expect_* assertions could not run).
+    A function numpy cannot evaluate is reported as not checked, with the reason in
+    `unevaluable` (verify then checks its tuned dispatches alone). A function that
+    returns nothing is reported as not checked (`asserting` names those whose
+    check.expect_* assertions could not run).
     """
     rt, tuned_ctx, tuned_module = _load(tuned_vmfb)
-    ref = _load(reference_vmfb) if reference_vmfb is not None else None
     results: list[NumericsResult] = []
     for name, inputs in signatures.items():
         unsupported = sorted({et for _, et in inputs
@@ -175,37 +198,30 @@ def compare_modules(
         except Exception as e:  # the runtime reports bad modules as exceptions
             results.append(NumericsResult(name, -1, "", False, float("nan"), 0.0, f"tuned module failed to run: {e}"))
             continue
-        want, used = None, "numpy"
-        if numpy_reference is not None:
-            try:
-                want = numpy_reference(name, *[_bf16_round(a) if et == "bf16" else a for a, et in zip(args, types)])
-            except Exception as e:  # NotEvaluable and friends: fall back to IREE's default build
-                want, used = None, f"iree-default (numpy: {str(e).splitlines()[0][:80]})"
-        if want is None:
-            if ref is None:
-                results.append(NumericsResult(name, -1, "", False, float("nan"), 0.0, "no reference"))
-                continue
-            if not used.startswith("iree-default"):
-                used = "iree-default"
-            want = _invoke(rt, ref[1], ref[2], name, args, types)
         if not outs and all(g is None for g in got):
             why = ("returns nothing; its check.expect_* assertions need IREE's check module, which "
                    "iree.runtime does not provide" if name in asserting else "returns nothing to compare")
             results.append(NumericsResult.not_checked(name, why))
             continue
+        try:
+            want = numpy_reference(name, *[_bf16_round(a) if et == "bf16" else a for a, et in zip(args, types)])
+        except Exception as e:  # NotEvaluable and friends: the caller checks the dispatches alone
+            reason = (str(e).splitlines() or [type(e).__name__])[0][:160] or type(e).__name__
+            result = NumericsResult.not_checked(name, f"the numpy reference cannot evaluate it ({reason})")
+            result.unevaluable = reason
+            results.append(result)
+            continue
         if len(got) != len(want):
             results.append(NumericsResult(name, -1, "", False, float("inf"), 0.0,
-                                          f"{len(got)} outputs, the reference has {len(want)}", used))
+                                          f"{len(got)} outputs, the reference has {len(want)}", "numpy"))
             continue
         for i, (g, w) in enumerate(zip(got, want)):
             if i >= len(outs):
                 results.append(NumericsResult.not_checked(name, f"output {i}: element type unknown"))
                 continue
             et = outs[i]
-            g = _to_numpy(g, et)
-            w = _to_numpy(w, et) if not isinstance(w, np.ndarray) else w
-            result = _compare(name, i, et, g, np.asarray(w))
-            result.reference = used
+            result = _compare(name, i, et, _to_numpy(g, et), np.asarray(w))
+            result.reference = "numpy"
             results.append(result)
     return results
 

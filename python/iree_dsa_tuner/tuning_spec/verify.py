@@ -5,9 +5,11 @@ so "iree-compile accepted it" proves nothing. `verify_spec` compiles the model
 with the spec, reads every configured dispatch, and compares the root op's
 lowering_config and the function's translation_info with what the spec's
 matcher attaches. Then it runs the compiled module on seeded random inputs
-and compares with a numpy evaluation of the model's linalg form
-(`spec.reference`), or, for ops that evaluator does not cover, with the same
-function compiled with IREE's default configs.
+and compares with a float64 numpy evaluation of the model's linalg form
+(`reference.py`). Where that cannot evaluate a function, each dispatch the
+spec configures is checked alone: its root op compiled with the spec against
+a numpy model of that root op (`dispatch_alone.py`). IREE's default build is
+never the reference: its default config can be what computes wrong results.
 """
 
 from __future__ import annotations
@@ -239,9 +241,38 @@ def verify_spec(
         if check_numerics:
             signatures, outputs, reference = _function_signatures(artifacts)
             asserting = frozenset(name for name, func in reference.functions.items() if "check.expect" in str(func))
-            report.numerics = compare_modules(tuned_vmfb, artifacts.default_vmfb(timeout_s), signatures, outputs,
-                                              numpy_reference=reference, seed=seed, asserting=asserting)
+            report.numerics = compare_modules(tuned_vmfb, signatures, outputs, numpy_reference=reference,
+                                              seed=seed, asserting=asserting)
+            if any(n.unevaluable for n in report.numerics):
+                alone = _check_alone(artifacts, spec, pairs, report.ops, extra_flags, seed, timeout_s)
+                if any(n.checked for n in alone):
+                    for n in report.numerics:
+                        if n.unevaluable:
+                            n.detail = (f"the numpy reference cannot evaluate it as a whole ({n.unevaluable}); "
+                                        "its tuned dispatches were checked alone against numpy")
+                report.numerics.extend(alone)
     return report
+
+
+def _check_alone(artifacts: ModelArtifacts, spec, pairs, verdicts: list[OpVerdict], extra_flags, seed: int,
+                 timeout_s: float) -> list[NumericsResult]:
+    """The spec's applied configs, one dispatch per matcher, each checked alone against numpy."""
+    from .dispatch_alone import DispatchCheck, check_dispatches_alone
+
+    applied = {v.dispatch for v in verdicts if v.status == Status.APPLIED}
+    checks, seen = [], set()
+    for m, dispatch in pairs:
+        if dispatch not in applied or m.name in seen or dispatch not in artifacts.source_files:
+            continue
+        seen.add(m.name)
+        checks.append(DispatchCheck(dispatch, artifacts.source_files[dispatch], canonical_attr(m.lowering_config),
+                                    canonical_attr(m.translation_info) if m.translation_info else ""))
+    if not checks:
+        why = ("the spec configures no dispatch it applies to" if spec is not None
+               else "no spec: the build's dispatches are IREE's own, and IREE's default build is no reference")
+        return [NumericsResult.not_checked("-", f"no dispatch to check alone ({why})")]
+    return check_dispatches_alone(checks, str(spec), artifacts.target_flags, extra_flags, seed=seed,
+                                  timeout_s=timeout_s)
 
 
 def _op_verdict(m: SpecMatcher, dispatch: str, configured: dict) -> OpVerdict:
@@ -282,13 +313,40 @@ def check_config(artifacts: ModelArtifacts, problem, config: CompilationConfig) 
     if not mine or any(v.status != Status.APPLIED for v in mine):
         return NumericsVerdict(Status.NOT_APPLIED, mine[0].reason if mine else "no verdict for this dispatch")
     bad = [n for n in report.numerics if n.checked and not n.ok]
-    if bad or not any(n.checked for n in report.numerics):
-        if not bad:
-            return NumericsVerdict(Status.WRONG_NUMERICS, "no output was compared")
-        n = bad[0]
-        return NumericsVerdict(Status.WRONG_NUMERICS, n.detail or f"{n.function} output {n.output}: error "
-                                                                 f"{n.max_error:.3g} above tolerance {n.tolerance:.3g}")
+    if bad:
+        return NumericsVerdict(Status.WRONG_NUMERICS, bad[0].describe())
+    if not any(n.checked for n in report.numerics):
+        why = "; ".join(n.describe() for n in report.numerics[:2]) or "the model has no function to run"
+        return NumericsVerdict(Status.WRONG_NUMERICS, f"no output was compared: {why}")
     return NumericsVerdict(Status.VERIFIED)
+
+
+def failure_reasons(report: VerifyReport, dispatches) -> dict[str, str]:
+    """Why each of `dispatches` fails `report`, never empty (those that do not fail are left out).
+
+    A dispatch fails when its config was not applied, when its root op checked alone
+    differs from numpy (that blames it and the dispatches sharing its matcher), or when a
+    whole function differs (that blames every dispatch: which one broke it is unknown).
+    """
+    matcher_of = {v.dispatch: v.matcher for v in report.ops}
+    reasons: dict[str, str] = {}
+    for v in report.ops:
+        if v.dispatch in dispatches and v.status != Status.APPLIED:
+            reasons[v.dispatch] = v.reason or f"{v.status} (IREE's configured dump does not show the config)"
+    for n in report.numerics:
+        if not n.checked or n.ok:
+            continue
+        if n.dispatch:
+            blamed = {d for d in dispatches if d == n.dispatch or
+                      (matcher_of.get(d) and matcher_of.get(d) == matcher_of.get(n.dispatch))}
+        else:
+            blamed = set(dispatches)
+        for d in blamed:
+            reasons.setdefault(d, f"numerics: {n.describe()}")
+    if report.compile_error:
+        for d in dispatches:
+            reasons.setdefault(d, f"compile: {report.compile_error.splitlines()[0]}")
+    return reasons
 
 
 @dataclass
@@ -304,8 +362,10 @@ def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, Compi
 
     A winner IREE does not apply is dropped and the rest verified again; a numerics
     mismatch of the whole function cannot be pinned on one op, so it drops them all,
-    as does a compile error that names none. Outputs that could not be compared are
-    reported in `report.numerics` as not checked; they drop nothing.
+    as does a compile error that names none; a dispatch checked alone that differs from
+    numpy drops only itself (and its twins). Outputs that could not be compared are
+    reported in `report.numerics` as not checked; they drop nothing. Every dropped
+    winner's reason says what failed (`failure_reasons`).
     """
     by_symbol = {p.dispatch: p for p in problems}
     winners = dict(winners)
@@ -319,14 +379,13 @@ def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, Compi
             if progress is not None:
                 progress(f"verifying the spec ({len(winners)} configs) with iree-compile and iree.runtime")
             verdict = verify_spec(artifacts.model, spec, artifacts=artifacts)
-        bad = {v.dispatch for v in verdict.ops if v.status != Status.APPLIED}
-        if verdict.numerics_mismatch:
-            bad |= set(winners)
+        reasons = failure_reasons(verdict, set(winners))
+        bad = {v.dispatch for v in verdict.ops if v.status != Status.APPLIED} | set(reasons)
         if not bad and not verdict.compile_error:
             return VerifiedSpec(text, dropped, verdict)
         if not bad & set(winners):
             bad = set(winners)  # cannot tell which op broke the compile: drop them all
         for symbol in sorted(bad & set(winners)):
-            dropped[symbol] = next((v.reason for v in verdict.ops if v.dispatch == symbol), "numerics mismatch")
+            dropped[symbol] = reasons.get(symbol) or "verification failed without a reason (please report this)"
             del winners[symbol]
     return VerifiedSpec("", dropped, verdict)

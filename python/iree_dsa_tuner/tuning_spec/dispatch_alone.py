@@ -1,0 +1,226 @@
+"""Each tuned dispatch checked alone: its root op under the spec against float64 numpy.
+
+Where the numpy reference cannot evaluate a whole function, the only other
+reference would be IREE's own default build, and that can be the thing under
+test: IREE 3.13's default attention config for a 256-wide head steps the head
+and computes wrong results (docs/ATTENTION.md). So instead each dispatch the
+spec configures is rebuilt as a module of its own, from IREE's executable
+source of that dispatch:
+
+- one public function per root op (contraction, convolution, attention), whose
+  arguments are the root op's operands; constants, `tensor.empty` and
+  `linalg.fill` that feed it are copied with it (an attention's scale, a
+  contraction's zero accumulator), everything else becomes an argument;
+- that module is compiled with the spec (the build under test), the configured
+  dump shows the spec's config on each root op, and it runs on seeded random
+  inputs;
+- the same module, named ops generalised, is evaluated by `NumpyModel` in
+  float64: the root op's own numpy model.
+
+Results carry `reference="numpy-root-op"` and the dispatch they check.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from iree.compiler import ir
+from iree.compiler.dialects import func
+
+from ..compiler import compile_to_vmfb, run_iree_tool, tuning_spec_flags
+from ..errors import CompileError
+from ..ir.configured import read_configured_dispatches
+from ..ir.discovery import _root_op, _walk, dispatch_functions
+from .elementwise import NotEvaluable, element_of
+from .numerics import NumericsResult, compare_modules
+
+REFERENCE = "numpy-root-op"
+# Ops copied into the standalone function with the root op (they read no input).
+_COPIED = ("arith.constant", "tensor.empty", "linalg.fill")
+
+
+@dataclass
+class DispatchCheck:
+    """One dispatch to check alone: what the spec should put on its root op."""
+
+    dispatch: str
+    source_file: str  # IREE's executable source holding the dispatch
+    lowering_config: str  # canonical text, as the configured dump prints it
+    translation_info: str
+
+
+def _producer(value: ir.Value) -> ir.Operation | None:
+    """The op defining `value` (None for a block argument)."""
+    owner = value.owner
+    return None if isinstance(owner, ir.Block) else owner.operation
+
+
+def _copyable(value: ir.Value) -> bool:
+    """Is `value` made inside the dispatch from constants only (copied, not an argument)?"""
+    producer = _producer(value)
+    if producer is None or producer.name not in _COPIED:
+        return False
+    return all(_copyable(v) for v in producer.operands)
+
+
+def _reads_outside_values(root: ir.Operation) -> bool:
+    """Does the root op's region use a value defined outside it (it could not be copied)?"""
+    nested = list(_walk(root))
+    inside = set()
+    for op in [root, *nested]:
+        for region in op.regions:
+            for block in region.blocks:
+                inside.update(block.arguments)
+    for op in nested:
+        inside.update(op.results)
+    return any(v not in inside for op in nested for v in op.operands)
+
+
+def _copy(op: ir.Operation, mapping: dict) -> ir.Operation:
+    """`op` cloned at the insertion point, its operands replaced through `mapping`."""
+    new = op.clone()
+    for i, v in enumerate(op.operands):
+        new.operands[i] = mapping[v]
+    mapping.update(zip(op.results, new.results))
+    return new
+
+
+def _standalone_function(name: str, root: ir.Operation) -> None:
+    """Append @name(operands...) -> root results, the root op alone, at the insertion point."""
+    if _reads_outside_values(root):
+        raise NotEvaluable(f"{root.name}'s region reads values from outside it")
+    arguments = []
+    for v in root.operands:
+        if not _copyable(v) and v not in arguments:
+            if not isinstance(v.type, ir.RankedTensorType) or not ir.RankedTensorType(v.type).has_static_shape:
+                raise NotEvaluable(f"{root.name} operand of type {v.type} (only static tensors are generated)")
+            arguments.append(v)
+    result_types = [r.type for r in root.results]
+    fn = func.FuncOp(name, ir.FunctionType.get([v.type for v in arguments], result_types))
+    entry = fn.add_entry_block()
+    mapping = dict(zip(arguments, entry.arguments))
+    with ir.InsertionPoint(entry):
+        order: list[ir.Operation] = []
+
+        def collect(value):
+            """The copied producers of `value`, operands first."""
+            producer = _producer(value)
+            if value in mapping or any(value in list(op.results) for op in order):
+                return
+            for v in producer.operands:
+                collect(v)
+            order.append(producer)
+
+        for v in root.operands:
+            collect(v)
+        for producer in order:
+            _copy(producer, mapping)
+        copied_root = _copy(root, mapping)
+        for attribute in ("lowering_config", "compilation_info", "root_op"):
+            if attribute in copied_root.attributes:
+                del copied_root.attributes[attribute]
+        func.ReturnOp(list(copied_root.results))
+
+
+def standalone_module(checks: list[DispatchCheck]) -> tuple[str, dict[str, str], dict[str, str]]:
+    """(module text, function -> dispatch, dispatch -> why it cannot be checked alone)."""
+    functions, refused = {}, {}
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.create()
+        sources: dict[str, ir.Module] = {}
+        for i, check in enumerate(checks):
+            if check.source_file not in sources:
+                sources[check.source_file] = ir.Module.parse(Path(check.source_file).read_text())
+            found = dict(dispatch_functions(sources[check.source_file]))
+            func_op = found.get(check.dispatch)
+            root = _root_op(func_op) if func_op is not None else None
+            if root is None:
+                refused[check.dispatch] = "no root op found in its executable source"
+                continue
+            name = f"check_{i}"
+            try:
+                with ir.InsertionPoint(module.body):
+                    _standalone_function(name, root)
+            except NotEvaluable as e:
+                refused[check.dispatch] = str(e)
+                continue
+            functions[name] = check.dispatch
+        text = module.operation.get_asm(assume_verified=True)
+    return text, functions, refused
+
+
+def _signatures(text: str) -> tuple[dict, dict]:
+    """Argument (shape, element) and result elements of each function of the standalone module."""
+    signatures, outputs = {}, {}
+    with ir.Context():
+        module = ir.Module.parse(text)
+        for op in module.body.operations:
+            op = op.operation
+            name = ir.StringAttr(op.attributes["sym_name"]).value
+            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            signatures[name] = [(tuple(ir.RankedTensorType(t).shape), element_of(str(t))) for t in ftype.inputs]
+            outputs[name] = [element_of(str(t)) for t in ftype.results]
+    return signatures, outputs
+
+
+def _applied(configured, function: str, check: DispatchCheck) -> str:
+    """"" when the standalone build put the spec's config on `function`'s root op, else why not."""
+    mine = [c for c in configured if c.symbol.startswith(f"{function}_dispatch")]
+    if not mine:
+        return "its root op made no dispatch of its own when compiled alone"
+    for c in mine:
+        if c.lowering_config == check.lowering_config and c.translation_info == check.translation_info:
+            return ""
+    return f"the spec's config did not apply to the root op compiled alone (got {mine[0].lowering_config})"
+
+
+def check_dispatches_alone(checks: list[DispatchCheck], spec: str, target_flags: tuple[str, ...],
+                           extra_flags: tuple[str, ...] = (), *, seed: int = 0,
+                           timeout_s: float = 120.0) -> list[NumericsResult]:
+    """One result per output of each dispatch's root op (or one not-checked result saying why)."""
+    from .reference import NumpyModel
+
+    results: list[NumericsResult] = []
+    text, functions, refused = standalone_module(checks)
+    for dispatch, why in refused.items():
+        results.append(_not_checked(dispatch, f"cannot be rebuilt alone: {why}"))
+    if not functions:
+        return results
+    by_dispatch = {c.dispatch: c for c in checks}
+    with tempfile.TemporaryDirectory(prefix="iree-dsa-alone-") as tmp:
+        source = Path(tmp) / "root_ops.mlir"
+        source.write_text(text)
+        vmfb, config_dir = Path(tmp) / "root_ops.vmfb", Path(tmp) / "configs"
+        try:
+            compile_to_vmfb(source, vmfb, target_flags=target_flags, timeout_s=timeout_s,
+                            extra_flags=(*extra_flags, *tuning_spec_flags(spec),
+                                         f"--iree-hal-dump-executable-configurations-to={config_dir}"))
+            generic = run_iree_tool("iree-opt", ["--linalg-generalize-named-ops"], input_path=source,
+                                    what="generalising the root ops").text
+        except CompileError as e:
+            for dispatch in functions.values():
+                results.append(_not_checked(dispatch, f"compiling its root op alone failed: {e}"))
+            return results
+        configured = [c for f in sorted(config_dir.glob("*.mlir")) for c in read_configured_dispatches(f.read_text())]
+        signatures, outputs = _signatures(text)
+        for function, dispatch in functions.items():
+            why = _applied(configured, function, by_dispatch[dispatch])
+            if why:
+                results.append(_not_checked(dispatch, why))
+                continue
+            for r in compare_modules(vmfb, {function: signatures[function]}, outputs,
+                                     numpy_reference=NumpyModel(generic), seed=seed):
+                if r.unevaluable:
+                    r.detail = f"its root op is not evaluable in numpy either: {r.unevaluable}"
+                r.function, r.dispatch = dispatch, dispatch
+                r.reference = REFERENCE if r.checked else r.reference
+                results.append(r)
+    return results
+
+
+def _not_checked(dispatch: str, why: str) -> NumericsResult:
+    result = NumericsResult.not_checked(dispatch, why)
+    result.dispatch = dispatch
+    return result
