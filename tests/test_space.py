@@ -122,7 +122,61 @@ def test_parse_shape():
     assert q.batch == 2 and q.rhs_type == "i4" and q.out_type == "f32"
     with pytest.raises(ValueError, match="MxNxK"):
         parse_shape("12", "i8")
-    assert math.prod([1]) == 1
+    # The W4A8 shape as the simulator and L0 read it: 2 x (1 x 64 x 128) MACs, the i4 weight packed.
+    assert (q.m, q.n, q.k, q.macs, q.quantised) == (1, 64, 128, 2 * 1 * 64 * 128, True)
+    assert q.operand_bytes() == {"lhs": 2 * 1 * 128 * 1, "rhs": 2 * 128 * 64 * 0.5, "out": 2 * 1 * 64 * 4}
+
+
+# ---- core.shape and targets.mapping by hand: the simulator and L0 both read these, so their
+# agreement tests cannot see a bug here.
+
+def _batched_two_row_matmul() -> ContractionProblem:
+    """out[b, i, j, n] = sum_k lhs[b, i, j, k] * rhs[b, n, k]: batch 4, an m group of two loops
+    (2 x 8), n 64, k 32, B transposed (its contiguous dimension is k)."""
+    return ContractionProblem(
+        dispatch="d", op_name="linalg.generic", loop_sizes=(4, 2, 8, 64, 32),
+        loop_types=("parallel",) * 4 + ("reduction",),
+        dim_groups={"batch": (0,), "m": (1, 2), "n": (3,), "k": (4,)},
+        indexing_maps=("affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>",
+                       "affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>",
+                       "affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>"),
+        inputs=(OperandInfo((4, 2, 8, 32), "f32"), OperandInfo((4, 64, 32), "f32")),
+        output=OperandInfo((4, 2, 8, 64), "f32"))
+
+
+def test_gemm_shape_of_a_known_problem_by_hand():
+    s = gemm_shape(_batched_two_row_matmul())
+    assert (s.batch, s.m, s.n, s.k) == (4, 16, 64, 32)
+    assert (s.lhs_type, s.rhs_type, s.out_type, s.kind) == ("f32", "f32", "f32", "contraction")
+    assert s.loop_roles == ("batch", "m", "m", "n", "k")
+    assert s.loop_is_inner == (True, False, True, True, True)  # the m group's innermost loop is d2
+    assert (s.lhs_inner_role, s.rhs_inner_role) == ("k", "k")  # B transposed: k is contiguous in both
+    assert s.group_sizes("m") == (2, 8)
+    assert s.macs == 4 * 16 * 64 * 32 == 131072
+    assert s.operand_bytes() == {"lhs": 4 * 16 * 32 * 4, "rhs": 4 * 32 * 64 * 4, "out": 4 * 16 * 64 * 4}
+    assert s.compulsory_bytes == 8192 + 32768 + 16384
+    # An m block of 16 rows covers both loops whole; 4 rows fit in the inner loop.
+    assert s.split_tile("m", 16) == (2, 8) and s.split_tile("m", 4) == (1, 4)
+    assert s.tile_count("m", 4) == 2 * 2 and s.tile_count("n", 32) == 2
+
+
+def test_mapping_round_trip_with_hand_written_tile_lists():
+    from iree_dsa_tuner.core.config import CompilationConfig
+    from iree_dsa_tuner.targets.mapping import group_tiles, loop_types, tile_lists
+
+    s = gemm_shape(_batched_two_row_matmul())
+    lists = tile_lists(s, tile_m=16, tile_n=32, vec_m=4, vec_n=16, vec_k=8)
+    # (b, i, j, n, k): batch 1; the 16-row block is both m loops whole, the 4-row vector in j;
+    # n by 32 and 16; k not distributed, stepped by 8.
+    assert lists == ((1, 2, 8, 32, 0), (1, 1, 4, 16, 0), (0, 0, 0, 0, 8))
+    assert loop_types(s) == ("parallel", "parallel", "parallel", "parallel", "reduction")
+    config = CompilationConfig(pipeline="DoubleTilingExpert", distribution=(1, 2, 8, 32, 0),
+                               vector_common_parallel=(1, 1, 4, 16, 0), vector_reduction=(0, 0, 0, 0, 8))
+    assert group_tiles(s, config) == {"tile_m": 16, "tile_n": 32, "vec_m": 4, "vec_n": 16, "vec_k": 8}
+    # IREE's "not tiled" (0) reads as the whole loop: n 64 and the m group 2 x 8.
+    untiled = CompilationConfig(pipeline="DoubleTilingExpert", distribution=(1, 0, 0, 0, 0),
+                                vector_common_parallel=(1, 1, 8, 16, 0), vector_reduction=(0, 0, 0, 0, 4))
+    assert group_tiles(s, untiled) == {"tile_m": 16, "tile_n": 64, "vec_m": 8, "vec_n": 16, "vec_k": 4}
 
 
 def _conv2d_b2():
