@@ -20,8 +20,9 @@ def add_parser(subparsers) -> None:
         "dispatch. Each matcher's root op is `applied` (exactly the spec's lowering_config and "
         "translation_info), `not-applied` (IREE kept its default: the silent traps), or `failed` "
         "(compile error). Then run the module on seeded random inputs and compare with the same "
-        "model evaluated with numpy from its linalg form (or, for ops the evaluator does not cover such as "
-        "convolution windows and attention, IREE's default build; the report says which), integers "
+        "model evaluated in float64 numpy from its linalg form (where that cannot evaluate a function, each "
+        "dispatch the spec configures is checked alone: its root op compiled with the spec against a numpy "
+        "model of it, reference `numpy-root-op`; IREE's default build is never the reference), integers "
         "exact, floats within a dtype tolerance. "
         "A function that returns nothing (an e2e test asserting with check.expect_*) is reported "
         "'not checked', never as a match. Exit 0 only when every op is applied, at least one output "
@@ -31,7 +32,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("spec", metavar="SPEC.mlir", nargs="?",
                    help="the tuning spec (optional with --recipe, which names its own)")
     p.add_argument("--recipe", metavar="RECIPE.toml",
-                   help="verify the build a recipe makes (its flags and its spec) against IREE's default build")
+                   help="verify the build a recipe makes (its flags and its spec) against numpy")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     p.add_argument("--no-numerics", action="store_true", help="check application only")
@@ -110,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"iree-dsa-tune: {v.status}: {v.dispatch or v.matcher}: {v.reason}", file=sys.stderr)
         for n in report.numerics:
             if n.checked and not n.ok:
-                print(f"iree-dsa-tune: numerics mismatch in @{n.function} output {n.output}: {n.detail}", file=sys.stderr)
+                print(f"iree-dsa-tune: numerics mismatch: {n.describe()}", file=sys.stderr)
         if report.numerics_checked and not any(n.checked for n in report.numerics):
             print("iree-dsa-tune: numerics not checked: no output of the model could be compared (the 'not checked' "
                   "lines say why; --no-numerics checks application only)", file=sys.stderr)
