@@ -127,6 +127,7 @@ class _Terminal(io.StringIO):
         return True
 
 
+@pytest.mark.slow
 def test_tune_progress_is_a_bar_on_a_terminal_and_lines_in_a_log(tmp_path, monkeypatch):
     args = [INPUTS / "mlp3.mlir", "--target", "dsa-e1", "--budget", "2", "--no-db"]
     logged = tune("tune", *args, "-o", tmp_path / "a.mlir")  # stderr is a pipe here

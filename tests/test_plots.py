@@ -34,6 +34,7 @@ def test_report_keeps_what_the_plots_need(report):
         assert counts[:5] == sorted(counts[:5], reverse=True)  # each stage only removes
 
 
+@pytest.mark.slow
 def test_pngs_are_written_and_not_empty(report, tmp_path):
     out = tmp_path / "plots" / "nested"  # created when missing
     paths = plots.write_plots(report, out)
@@ -43,6 +44,7 @@ def test_pngs_are_written_and_not_empty(report, tmp_path):
         assert data.startswith(PNG_MAGIC) and len(data) > 10_000
 
 
+@pytest.mark.slow
 def test_cli_plot_writes_both_charts(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "iree_dsa_tuner.cli", "tune", str(MODEL), "--target", "dsa-e1", "-o",
@@ -69,6 +71,7 @@ def test_missing_matplotlib_is_one_line_before_any_work(tmp_path):
     assert not (tmp_path / "s.mlir").exists() and not (tmp_path / "p").exists()
 
 
+@pytest.mark.slow
 def test_task_plot_is_a_png(tmp_path):
     manifest = REPO_MANIFESTS / "diffusion_policy.toml"
     proc = subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", "task", str(manifest), "--target", "dsa-c1",

@@ -112,6 +112,7 @@ def exhaustive_best(target, dispatch: str) -> dict:
     return target.to_config(problem, best).to_json()
 
 
+@pytest.mark.slow
 def test_best_proposal_wins_after_passing_the_gate(dsa):
     oracle = exhaustive_best(dsa, SMALL)
     checked = []
@@ -134,6 +135,7 @@ def test_best_proposal_wins_after_passing_the_gate(dsa):
     assert report.to_json()["dispatches"][0]["best_source"] == "proposer"
 
 
+@pytest.mark.slow
 def test_numerically_wrong_proposal_never_wins_even_when_fastest(dsa):
     oracle = exhaustive_best(dsa, SMALL)
     report = tune(dsa, RecordingRunner(dsa), strategy="random", budget=3, proposer_budget=1, dispatches=(SMALL,),

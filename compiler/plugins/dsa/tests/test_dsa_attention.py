@@ -215,6 +215,7 @@ def test_the_attention_simulator_shares_nothing_with_the_cost_model():
     assert not [m for m in imported if "costmodel" in m]
 
 
+@pytest.mark.slow
 def test_tune_attention_on_dsa_e1_writes_a_verified_spec(tmp_path, monkeypatch):
     import iree.compiler  # noqa: F401  (a dependency: a broken wheel fails here, it is not skipped)
     from iree_dsa_tuner import TuneOptions, tune

@@ -107,6 +107,7 @@ def _sample(target, shape, count, seed):
     return [space.candidate(cols, int(i)) for i in sorted(picks)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["dsa-e1", "dsa-c1"])
 def test_never_faster_than_roofline_bound(name):
     target = get_target(name)
