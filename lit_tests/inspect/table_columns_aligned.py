@@ -14,7 +14,7 @@ header, rule, rows = lines[0], lines[1], [l for l in lines[2:] if "_dispatch_" i
 starts = [i for i, c in enumerate(rule) if c == "-" and (i == 0 or rule[i - 1] == " ")]
 bad = []
 for row in [header] + rows:
-    for s in starts[1:4]:  # kind, root op, sizes/reason: left-aligned text columns
+    for s in starts[2:5]:  # kind, root op, sizes/reason: left-aligned text columns (calls is a number)
         if row[s - 2:s] != "  " or row[s] == " ":
             bad.append((row, s))
 print(f"rows={len(rows)}", "aligned" if not bad else f"MISALIGNED {bad}")

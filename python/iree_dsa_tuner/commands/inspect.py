@@ -6,7 +6,7 @@ import argparse
 import json
 
 from ..errors import InputError
-from ..ir import load_problems
+from ..ir import compile_model
 from ..report import format_table
 from .common import add_target_argument, target_compile_flags
 
@@ -47,21 +47,28 @@ def run(args: argparse.Namespace) -> int:
     for flag in args.iree_flag:
         if not flag.startswith("--"):
             raise InputError(f"--iree-flag {flag!r}: expected an iree-compile flag starting with --")
-    problems = load_problems(args.model, target_compile_flags(args) + tuple(args.iree_flag))
-    records = [p.to_json() for p in problems]
+    artifacts = compile_model(args.model, target_compile_flags(args) + tuple(args.iree_flag))
+    problems, calls = artifacts.problems(), artifacts.calls()
+    # IREE runs one executable for identical ops: calls counts them per call of every public function.
+    records = [{**p.to_json(), "calls": calls.get(p.dispatch, 0)} for p in problems]
     if args.json:
         print(json.dumps(records, indent=2))
         return 0
     rows = []
     for r in records:
         if r["kind"] == "none":
-            rows.append([r["dispatch"], "none", r["op"] or "-", r["reason"], "", "", ""])
+            rows.append([r["dispatch"], r["calls"], "none", r["op"] or "-", r["reason"], "", "", ""])
         else:
             types = f"{r['lhs_type']} {r['rhs_type']} -> {r['out_type']}"
-            rows.append([r["dispatch"], r["kind"], r["op"], _sizes_text(r["sizes"]) + "  " + types + _weight_text(r),
+            rows.append([r["dispatch"], r["calls"], r["kind"], r["op"],
+                         _sizes_text(r["sizes"]) + "  " + types + _weight_text(r),
                          r["flops"], r["bytes"], f"{r['intensity']:.2f}"])
-    print(format_table(["dispatch", "kind", "root op", "sizes / reason", "flops", "bytes", "op/B"], rows,
-                       right_align={4, 5, 6}))
+    print(format_table(["dispatch", "calls", "kind", "root op", "sizes / reason", "flops", "bytes", "op/B"], rows,
+                       right_align={1, 5, 6, 7}))
     tunable = sum(1 for r in records if r["kind"] in ("contraction", "convolution", "attention"))
-    print(f"\n{len(records)} dispatch{'es' if len(records) != 1 else ''}, {tunable} tunable")
+    total_calls = sum(r["calls"] for r in records)
+    print(f"\n{len(records)} dispatch{'es' if len(records) != 1 else ''}, {tunable} tunable; {total_calls} "
+          f"call{'s' if total_calls != 1 else ''} per call of every public function")
+    for note in artifacts.host_program().notes:
+        print(f"note: {note}")
     return 0

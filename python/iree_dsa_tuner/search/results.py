@@ -44,6 +44,7 @@ class DispatchResult:
     elite_us: float | None = None
     tuned_us: float | None = None  # the search's own best, the elite excluded
     elite: dict | None = None  # rule, candidate, and why there is none when there is none
+    calls: int = 1  # calls per call of the model's functions (IREE runs one executable for identical ops)
 
     @property
     def tuned_vs_elite(self) -> float | None:
@@ -83,7 +84,7 @@ class DispatchResult:
             "best_source": self.best_source if self.chosen == "tuned" else "default",
             "proposer": self.proposer.to_json() if self.proposer else None,
             "elite_us": self.elite_us, "tuned_us": self.tuned_us, "tuned_vs_elite": self.tuned_vs_elite,
-            "elite": self.elite,
+            "elite": self.elite, "calls": self.calls,
             "trials": [
                 {"candidate": t.candidate.to_json(), "time_us": t.time_us, "estimate_us": t.estimate_us,
                  "source": t.source, "reason": t.reason} for t in self.trials
@@ -108,13 +109,23 @@ class TuneResult:
 
     def to_json(self) -> dict:
         tuned = [d for d in self.dispatches if d.default_us]
-        total_default = sum(d.default_us for d in tuned)
-        total_best = sum((d.best_us if d.chosen == "tuned" else d.default_us) for d in tuned)
+        # Every call of every dispatch: the searched ones as measured, the others by the target's
+        # estimate where it has one (`skipped[i]["estimated_us"]`), the rest named as not counted.
+        estimated = [s for s in self.skipped if s.get("estimated_us") is not None]
+        rest_us = sum(s["estimated_us"] * s.get("calls", 1) for s in estimated)
+        total_default = sum(d.calls * d.default_us for d in tuned) + rest_us
+        total_best = sum(d.calls * (d.best_us if d.chosen == "tuned" else d.default_us) for d in tuned) + rest_us
         return {
             "model": self.model, "target": self.target, "strategy": self.strategy,
             "verified": self.verified, "verify_notes": self.verify_notes, "seconds": round(self.seconds, 2),
             "total_default_us": total_default, "total_best_us": total_best,
             "speedup": (total_default / total_best) if total_best else None,
+            "coverage": {
+                "measured_share": 1.0 - rest_us / total_best if total_best else 0.0,
+                "estimated": [{"dispatch": s["dispatch"], "calls": s.get("calls", 1), "us": s["estimated_us"],
+                               "how": s["estimated_how"]} for s in estimated],
+                "not_counted": [s["dispatch"] for s in self.skipped if s.get("estimated_us") is None],
+            },
             "dispatches": [d.to_json() for d in self.dispatches], "skipped": self.skipped,
             "proposer": self.proposer or None, "target_description": self.target_description,
             "numerics": self.numerics,
