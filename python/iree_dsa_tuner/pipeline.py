@@ -130,6 +130,7 @@ def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db,
     result = TuneResult(str(artifacts.model), target.name, options.strategy)
     result.target_description = target_request_description(target)
     result.dispatches, result.skipped = outcome.dispatches, outcome.skipped
+    _count_calls(artifacts, result, target)
     if options.proposer is not None:
         from .search.proposer import proposer_name
 
@@ -137,6 +138,20 @@ def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db,
     if verify:
         _verify(artifacts, problems, result, target, progress)
     return result
+
+
+def _count_calls(artifacts, result: TuneResult, target) -> None:
+    """Each dispatch's calls from the host program; the untuned ones costed by the target's estimate
+    where it has one, so the model total covers every call of every dispatch."""
+    calls, traffic = artifacts.calls(), artifacts.traffic()
+    for d in result.dispatches:
+        d.calls = calls.get(d.dispatch, 1)
+    for s in result.skipped:
+        s["calls"] = calls.get(s["dispatch"], 0)
+        t = traffic.get(s["dispatch"])
+        estimate = target.estimate_untunable(t) if t is not None and s["calls"] else None
+        if estimate is not None:
+            s["estimated_us"], s["estimated_how"] = estimate
 
 
 # How many next-best configs a dispatch whose winner failed verification may try.

@@ -126,8 +126,17 @@ def summary_table(report) -> str:
         lines.append(f"model: default {total['total_default_us']:.1f} us -> tuned {total['total_best_us']:.1f} us "
                      f"({total['speedup']:.2f}x) on {report.target}, strategy {report.strategy}, "
                      f"{report.seconds:.1f} s")
+        cov = total["coverage"]
+        lines.append(f"  every call counted ({sum(d.calls for d in report.dispatches)} calls of "
+                     f"{len(report.dispatches)} tuned dispatches); {100 * cov['measured_share']:.1f}% measured"
+                     + (f", {len(cov['estimated'])} dispatch(es) without a tunable root op estimated"
+                        if cov["estimated"] else "")
+                     + (f"; NOT counted: {len(cov['not_counted'])} dispatch(es) this target cannot time alone"
+                        if cov["not_counted"] else ""))
     for s in report.skipped:
-        lines.append(f"skipped {s['dispatch']}: {s['reason']}")
+        how = f" [counted: {s['estimated_how']}, {s['estimated_us']:.1f} us x {s['calls']}]" \
+            if s.get("estimated_us") is not None else ""
+        lines.append(f"skipped {s['dispatch']}: {s['reason']}{how}")
     for d in report.dispatches:
         if d.proposer is not None and not d.note.startswith("same root op"):
             lines.append(proposer_line(d))
