@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from string import Template
+
 import numpy as np
 import pytest
 
 from iree_dsa_tuner.ir import compile_model
-from iree_dsa_tuner.tuning_spec.reference import NotEvaluable, NumpyModel
+from iree_dsa_tuner.tuning_spec.reference import NumpyModel
 from iree_dsa_tuner.tuning_spec.verify import _function_signatures
 
 from conftest import INPUTS
@@ -62,14 +64,28 @@ def test_convolution_windows_are_evaluated_like_a_hand_written_conv():
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
 
 
-def test_a_masked_attention_is_not_evaluable():
-    with pytest.raises(NotEvaluable, match="masked attention"):
-        NumpyModel(MASKED_ATTENTION)("masked", np.zeros((2, 4, 8)), np.zeros((2, 6, 8)), np.zeros((2, 6, 8)),
-                                     np.zeros((2, 4, 6)))
+@pytest.mark.parametrize("mask_type", ["f32", "i1"])
+def test_a_masked_attention_adds_a_float_mask_and_drops_false_keys(mask_type):
+    """IREE 3.13's semantics, measured on its CPU build: scale * Q K^T + mask (f32), or -inf where
+    an i1 mask is false."""
+    rng = np.random.default_rng(4)
+    q, k, v = rng.uniform(-1, 1, (2, 4, 8)), rng.uniform(-1, 1, (2, 6, 8)), rng.uniform(-1, 1, (2, 6, 8))
+    if mask_type == "f32":
+        mask = rng.uniform(-2, 2, (2, 4, 6))
+        additive = mask
+    else:
+        mask = rng.integers(0, 2, (2, 4, 6)).astype(bool)
+        mask[..., 0] = True  # every query keeps a key
+        additive = np.where(mask, 0.0, -np.inf)
+    (out,) = NumpyModel(MASKED_ATTENTION.substitute(mask=mask_type))("masked", q, k, v, mask)
+    scores = np.einsum("bmk,bnk->bmn", q, k) * 0.35 + additive
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    expected = np.einsum("bmn,bnd->bmd", weights / weights.sum(-1, keepdims=True), v)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
 
 
-MASKED_ATTENTION = """
-func.func @masked(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x8xf32>, %m: tensor<2x4x6xf32>)
+MASKED_ATTENTION = Template("""
+func.func @masked(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x8xf32>, %m: tensor<2x4x6x${mask}>)
     -> tensor<2x4x8xf32> {
   %scale = arith.constant 0.35 : f32
   %e = tensor.empty() : tensor<2x4x8xf32>
@@ -77,11 +93,11 @@ func.func @masked(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x8
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]>
-      ins(%q, %k, %v, %scale, %m : tensor<2x4x8xf32>, tensor<2x6x8xf32>, tensor<2x6x8xf32>, f32, tensor<2x4x6xf32>)
+      ins(%q, %k, %v, %scale, %m : tensor<2x4x8xf32>, tensor<2x6x8xf32>, tensor<2x6x8xf32>, f32, tensor<2x4x6x${mask}>)
       outs(%e : tensor<2x4x8xf32>) {
   ^bb0(%score: f32):
     iree_linalg_ext.yield %score : f32
   } -> tensor<2x4x8xf32>
   return %o : tensor<2x4x8xf32>
 }
-"""
+""")

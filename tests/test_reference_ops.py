@@ -246,3 +246,35 @@ func.func @f(%x: tensor<4x8xf32>, %y: tensor<4x3xf32>) -> (tensor<2x3xf32>, tens
     expected = x.copy()
     expected[0:2, 1:4] = sliced
     assert np.array_equal(inserted, expected)
+
+
+def test_weights_held_as_util_globals_and_scalar_arithmetic_between_tensor_ops():
+    """A deployed model's form: weights are `util.global` constants, loaded in the function."""
+    text = """
+util.global private @w = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+util.global private @p = #flow.parameter.named<"model"::"p"> : tensor<2xf32>
+util.func public @f(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %w = util.global.load @w : tensor<2x2xf32>
+  %c = tensor.cast %w : tensor<2x2xf32> to tensor<2x2xf32>
+  %two = arith.constant 2.0 : f32
+  %half = arith.divf %two, %two : f32
+  %s = tensor.splat %half : tensor<2x2xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %c : tensor<2x2xf32>, tensor<2x2xf32>) outs(%s : tensor<2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %m, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2xf32>
+  util.return %out : tensor<2x2xf32>
+}
+util.func public @g() -> tensor<2xf32> {
+  %p = util.global.load @p : tensor<2xf32>
+  util.return %p : tensor<2xf32>
+}"""
+    model = NumpyModel(text)
+    (out,) = model("f", np.array([[1.0, 1.0], [2.0, 0.5]]))
+    assert out.tolist() == [[2.0, 3.0], [7.0, 3.0]]
+    with pytest.raises(NotEvaluable, match="flow.parameter.named"):
+        model("g")

@@ -10,7 +10,7 @@ ONNX become linalg on tensors) and named ops are generalised
 - everything else by evaluating the body over the iteration space with
   broadcasting, reductions folded with the body's combiner; the scalar
   `arith`/`math` ops of a body are in `elementwise.py`;
-- `iree_linalg_ext.attention` (unmasked) as softmax(scale Q K^T) V;
+- `iree_linalg_ext.attention` as softmax(scale Q K^T + mask) V;
 - static tensor slicing, padding and concatenation between them.
 Any op outside this subset raises `NotEvaluable`; `verify` then checks each
 tuned dispatch alone against a numpy model of its root op (`dispatch_alone.py`).
@@ -328,21 +328,23 @@ def _eval_pad(op: ir.Operation, values: dict) -> np.ndarray:
 
 
 def _eval_attention(op: ir.Operation, values: dict) -> np.ndarray:
-    """`iree_linalg_ext.attention`: softmax(scale * Q K^T over the keys) V, in float64.
+    """`iree_linalg_ext.attention`: softmax(scale * Q K^T (+ mask) over the keys) V, in float64.
 
     The loop groups come from the maps: k1 (head width) is in Q and K only, k2 (keys)
     in K and V only, n (value width) in V and the output only; the rest index all.
-    A mask operand, or a score region that does more than yield the score, is not covered.
+    A float mask is added to the scaled scores; an i1 mask keeps a score where it is true
+    and drops it (-inf) where false (both checked against IREE 3.13's CPU build). A score
+    region that does more than yield the score is not covered.
     """
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
     n_in = len(op.operands) - len(op.results)
-    if n_in != 4 or len(maps) != 5:
-        raise NotEvaluable("masked attention")
+    if n_in not in (4, 5) or len(maps) != n_in + 1:
+        raise NotEvaluable(f"attention with {n_in} inputs")
     body = [o.operation for o in op.regions[0].blocks[0].operations]
     if len(body) != 1 or body[0].name != "iree_linalg_ext.yield" \
             or body[0].operands[0] != op.regions[0].blocks[0].arguments[0]:
         raise NotEvaluable("attention with a score modification region")
-    q_dims, k_dims, v_dims, _, o_dims = (_map_dims(m) for m in maps)
+    q_dims, k_dims, v_dims, o_dims = (_map_dims(maps[i]) for i in (0, 1, 2, n_in))
     if any(not isinstance(d, int) for dims in (q_dims, k_dims, v_dims, o_dims) for d in dims):
         raise NotEvaluable("attention maps that are not projected permutations")
     letters = "abcdefghijklmnopqrstuvwxyz"
@@ -356,12 +358,32 @@ def _eval_attention(op: ir.Operation, values: dict) -> np.ndarray:
     q, k, v = (np.asarray(values[x], dtype=np.float64) for x in list(op.operands)[:3])
     scale = float(np.asarray(values[op.operands[3]]))
     scores = np.einsum(f"{sub(q_dims)},{sub(k_dims)}->{sub(score_dims)}", q, k) * scale
+    if n_in == 5:
+        scores = scores + _attention_mask(op, values, maps[4], score_dims)
     axes = tuple(score_dims.index(d) for d in key_loops)
     scores = scores - scores.max(axis=axes, keepdims=True)
     weights = np.exp(scores)
     weights /= weights.sum(axis=axes, keepdims=True)
     out = np.einsum(f"{sub(score_dims)},{sub(v_dims)}->{sub(o_dims)}", weights, v)
     return _as_type(out, _element(str(op.results[0].type)))
+
+
+def _attention_mask(op: ir.Operation, values: dict, mask_map: ir.AffineMap, score_dims: list[int]) -> np.ndarray:
+    """The mask as an additive term over the score axes (0 / -inf for an i1 mask)."""
+    mask_dims = _map_dims(mask_map)
+    if any(d is not None and d not in score_dims for d in mask_dims):
+        raise NotEvaluable("an attention mask over loops the scores do not have")
+    mask = np.asarray(values[op.operands[4]])
+    in_space = _to_space(mask, mask_dims, mask_map.n_dims)
+    aligned = in_space.reshape([in_space.shape[d] for d in range(mask_map.n_dims) if d in score_dims]) \
+        if all(in_space.shape[d] == 1 for d in range(mask_map.n_dims) if d not in score_dims) else None
+    if aligned is None:
+        raise NotEvaluable("an attention mask over loops the scores do not have")
+    order = sorted(score_dims)
+    aligned = np.transpose(aligned, [order.index(d) for d in score_dims])
+    if _element(str(op.operands[4].type)) == "i1":
+        return np.where(aligned.astype(bool), 0.0, -np.inf)
+    return aligned.astype(np.float64)
 
 
 def _tensor_shape(value: ir.Value) -> tuple[int, ...]:
@@ -377,10 +399,24 @@ class NumpyModel:
         with self._ctx:
             self.module = ir.Module.parse(text)
         self.functions = {}
+        self._globals = {}  # util.global: name -> the op (its value is read on first load)
         for op in self.module.body.operations:
             op = op.operation
             if op.name in ("func.func", "util.func"):
                 self.functions[ir.StringAttr(op.attributes["sym_name"]).value] = op
+            elif op.name == "util.global":
+                self._globals[ir.StringAttr(op.attributes["sym_name"]).value] = op
+
+    def _global_value(self, name: str):
+        """A weight held in the module (`util.global @w = dense<...>`, a deployed model's form)."""
+        op = self._globals.get(name)
+        if op is None or "initial_value" not in op.attributes or "is_mutable" in op.attributes:
+            raise NotEvaluable(f"util.global @{name} without a constant value in the module")
+        value = op.attributes["initial_value"]
+        if not isinstance(value, ir.DenseElementsAttr) and not str(value).startswith("dense"):
+            # e.g. #flow.parameter.named: the values live in a parameter archive, not here.
+            raise NotEvaluable(f"util.global @{name} = {str(value)[:60]} (not a value in the module)")
+        return _constant(value, _element(str(ir.TypeAttr(op.attributes["type"]).value)))
 
     def public_names(self) -> list[str]:
         out = []
@@ -439,6 +475,17 @@ class NumpyModel:
             elif name == "tensor.extract":
                 index = tuple(int(values[v]) for v in list(op.operands)[1:])
                 values[op.results[0]] = np.asarray(values[op.operands[0]])[index]
+            elif name == "util.global.load":
+                values[op.results[0]] = self._global_value(ir.FlatSymbolRefAttr(op.attributes["global"]).value)
+            elif name == "tensor.cast":  # static to static: the same values
+                values[op.results[0]] = np.reshape(values[op.operands[0]], _tensor_shape(op.results[0]))
+            elif name == "tensor.from_elements":
+                values[op.results[0]] = np.reshape(np.array([values[v] for v in op.operands]),
+                                                   _tensor_shape(op.results[0]))
+            elif name == "tensor.splat":
+                values[op.results[0]] = np.full(_tensor_shape(op.results[0]), values[op.operands[0]])
+            elif name.startswith(("arith.", "math.")):  # scalar arithmetic between the tensor ops
+                values.update(zip(op.results, evaluate(op, [values[v] for v in op.operands])))
             elif name in ("hal.tensor.import", "hal.tensor.export"):
                 values[op.results[0]] = values[op.operands[0]]
             elif name == "hal.tensor.barrier":
