@@ -83,7 +83,7 @@ def start_local_ray(ray, **options) -> None:
     if saved is not None:
         ray_constants.ENABLE_RAY_CLUSTER = False
     try:
-        ray.init(address="local", _node_ip_address=LOOPBACK, **{"include_dashboard": False, **options})
+        ray.init(**{"address": "local", "_node_ip_address": LOOPBACK, "include_dashboard": False, **options})
     finally:
         if saved is not None:
             ray_constants.ENABLE_RAY_CLUSTER = saved
