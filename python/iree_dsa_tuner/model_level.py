@@ -41,18 +41,20 @@ from .search.results import TuneResult
 class RecipeResult:
     recipe: Recipe
     spec_text: str  # "" when no spec was kept
-    variants: list[Variant]  # every variant timed, the default first
+    variants: list[Variant]  # every preset timed (the default first), then the build with the spec
     tune_result: TuneResult | None
     functions: list[str]  # the entry functions timed, in order
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     verdicts: dict[str, str] = field(default_factory=dict)  # variant name -> why it was kept or not
     spec_functions: list[str] = field(default_factory=list)  # where the spec was confirmed (its dispatches run)
+    spec_baseline: Variant | None = None  # the chosen flags' build, timed again beside the spec's there
 
     def to_json(self) -> dict:
         return {"functions": self.functions, "weights": {f: self.recipe.weights.get(f, 1.0) for f in self.functions},
                 "flags": list(self.recipe.flags), "spec_kept": bool(self.spec_text),
                 "spec_functions": self.spec_functions,
+                "spec_baseline": self.spec_baseline.to_json() if self.spec_baseline else None,
                 "variants": [dict(v.to_json(), verdict=self.verdicts.get(v.name, "")) for v in self.variants],
                 "notes": self.notes, "dispatches": self.tune_result.to_json() if self.tune_result else None,
                 "seconds": round(self.seconds, 2)}
@@ -224,7 +226,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         # The dispatches the chosen flags leave tunable, tuned and confirmed on the functions running them.
         flagged = compile_model(model, target.compile_flags + tuple(best.flags))
         calls = _dispatch_calls(flagged.configured_text)
-        result, spec_text, spec_functions = None, "", []
+        result, spec_text, spec_functions, incumbent = None, "", [], None
         if functions:
             # Only what the named functions run: a spec for another function could not be confirmed.
             theirs = {symbol for f in timed for symbol in calls.get(f, {})}
@@ -252,24 +254,24 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 incumbent = Variant(best.name + " (again)", best.flags, vmfb=best.vmfb)
                 say(f"confirming the spec on {_functions_text(spec_functions)} (the functions running its dispatches)")
                 timer.time([incumbent, with_spec], rounds, functions=spec_functions)
-                variants += [incumbent, with_spec]
+                variants.append(with_spec)
                 kept = timer.settle(with_spec, incumbent, most_rounds=3 * rounds)
-                verdicts[with_spec.name] = verdict(with_spec, incumbent)
-                verdicts[incumbent.name] = f"the build without the spec, timed beside it on {_functions_text(spec_functions)}"
+                verdicts[with_spec.name] = (f"{verdict(with_spec, incumbent)} (against {best.name} built again, "
+                                            f"timed beside it on {_functions_text(spec_functions)})")
                 if kept:
                     spec_text = result.spec_text
                     say(f"spec kept: {_functions_text(spec_functions)} {incumbent.median_us:.1f} -> "
                         f"{with_spec.median_us:.1f} us")
                 else:
                     notes.append(f"the spec's dispatch-level win did not show on {_functions_text(spec_functions)} "
-                                 f"(the functions running its dispatches): {verdicts[with_spec.name]}; not kept")
+                                 f"(the functions running its dispatches): {verdict(with_spec, incumbent)}; not kept")
         recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), tuple(best.flags),
                         whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
                         functions=tuple(timed), weights=dict(timer.weights),
                         function_us={v.name: {f: v.function_median_us(f) for f in v.functions}
-                                     for v in variants if v.functions})
+                                     for v in variants + ([incumbent] if incumbent else []) if v.functions})
         return RecipeResult(recipe, spec_text, variants, result, timed, notes, time.perf_counter() - t0,
-                            verdicts, spec_functions)
+                            verdicts, spec_functions, incumbent)
     finally:
         timer.close()
 

@@ -362,4 +362,4 @@ def _is_recipe(result, v) -> bool:
     """The variant that is the recipe: its spec's build when a spec was kept, else its flags' build."""
     if result.spec_text:
         return v.spec is not None and tuple(v.flags) == result.recipe.flags
-    return v.spec is None and tuple(v.flags) == result.recipe.flags and not v.name.endswith(" (again)")
+    return v.spec is None and tuple(v.flags) == result.recipe.flags
