@@ -160,28 +160,88 @@ def _setup(tmp: Path, case: str):
     raise AssertionError(case)
 
 
-CASES = [
-    "missing_model", "directory_model", "binary_model", "truncated_model", "empty_model", "not_mlir",
-    "unknown_op", "unicode_space_missing", "symlink_loop", "output_parent_is_a_file", "output_is_directory",
-    "corrupt_db", "newer_db", "db_export_corrupt", "unknown_target", "negative_bandwidth", "zero_mac_array",
-    "target_file_not_toml", "budget_zero", "repetitions_zero", "time_budget_negative", "rounds_zero",
-    "plan_not_json", "plan_unknown_dispatch", "plan_wrong_tile_count", "verify_malformed_spec",
-    "verify_missing_spec", "link_missing_file", "manifest_missing_key", "manifest_ill_typed",
-    "manifest_missing_stage_file", "manifest_not_toml", "task_flow_steps_zero", "task_budget_ms_negative",
-    "recipe_missing_spec", "recipe_other_model",
-]
+# What each message must say, as fragments (`{tmp}` is the case's directory, `{inputs}` lit's
+# inputs): the file (with a line:column where there is one), the key or parameter, and the fix
+# (what to give instead, or the expected value). A message that stops naming one fails here.
+MESSAGES = {
+    "missing_model": ["{tmp}/nope.mlir: no such file"],
+    "directory_model": ["{tmp}: is a directory", "expected an MLIR file"],
+    "binary_model": ["{tmp}/b.mlir: not an MLIR file (binary data)"],
+    "truncated_model": ["{tmp}/t.mlir:3:36: error: expected non-function type"],
+    "empty_model": ["{tmp}/e.mlir: IREE made no dispatches from this module (nothing to tune)"],
+    "not_mlir": ["{inputs}/not_mlir.txt:1:1: error: custom op 'This' is unknown"],
+    "unknown_op": ["{inputs}/unknown_op.mlir:5:10: error: unknown op 'foo.bar'", "no IREE dialect registers it"],
+    "unicode_space_missing": ["{tmp}/mödel with space.mlir: no such file"],
+    "symlink_loop": ["{tmp}/loop_a.mlir: a symbolic link that leads to no file", "a loop"],
+    "output_parent_is_a_file": ["{tmp}/file.txt/spec.mlir: cannot write", "{tmp}/file.txt is a file, not a directory"],
+    "output_is_directory": ["{tmp}/d: cannot write: is a directory", "give a file path"],
+    "corrupt_db": ["{tmp}/t.sqlite: not a usable tuning database", "give --db another path"],
+    "newer_db": ["{tmp}/t.sqlite: tuning database schema 99, this tuner reads 1",
+                 "use the iree-dsa-tuner that wrote it, or give --db another path"],
+    "db_export_corrupt": ["{tmp}/t.sqlite: not a usable tuning database", "give --db another path"],
+    "unknown_target": ["unknown target 'nosuchtarget'", "(installed: dsa-c1, dsa-e1, host)"],
+    "negative_bandwidth": ["{tmp}/targets/mine.toml: field 'memory.dram_bandwidth_gbps'",
+                           "expected a positive number, got -68"],
+    "zero_mac_array": ["{tmp}/targets/mine.toml: field 'compute.mac_array.m'", "expected a positive integer, got 0"],
+    "target_file_not_toml": ["{tmp}/targets/mine.toml", "(at line 82, column 3)"],
+    "budget_zero": ["--budget must be at least 1"],
+    "repetitions_zero": ["--repetitions must be at least 1"],
+    "time_budget_negative": ["--time-budget must be a positive number of seconds"],
+    "rounds_zero": ["--rounds must be at least 1"],
+    "plan_not_json": ["{tmp}/p.json:1:2: not valid JSON", "Expecting property name enclosed in double quotes"],
+    "plan_unknown_dispatch": ["{inputs}/plans/unknown_dispatch.plan.json",
+                              "dispatches the model does not have: no_such_dispatch_0_matmul_8x8x8_f32"],
+    "plan_wrong_tile_count": ["{inputs}/plans/mlp3_wrong_tile_count.plan.json",
+                              "mlp3_dispatch_0_matmul_8x512x256_f32: distribution has 2 entries but the op has 3 loops"],
+    "verify_malformed_spec": ["{inputs}/malformed_spec.mlir:6:25: error: not a valid tuning spec: expected SSA operand"],
+    "verify_missing_spec": ["{tmp}/nope.mlir: no such file"],
+    "link_missing_file": ["{tmp}/a.mlir: no such file"],
+    "manifest_missing_key": ["{tmp}/m.toml: key 'task.flow_steps': missing (required)"],
+    "manifest_ill_typed": ["{tmp}/m.toml: key 'stage[0].repeat': expected int, got 'one'"],
+    "manifest_missing_stage_file": ["{tmp}/m.toml: key 'stage[0].mlir': no such file: {tmp}/gone.mlir"],
+    "manifest_not_toml": ["{tmp}/m.toml: not a TOML manifest", "(at end of document)"],
+    "task_flow_steps_zero": ["--flow-steps: every count must be at least 1, got '4,0'"],
+    "task_budget_ms_negative": ["--budget-ms must be a positive number of milliseconds"],
+    "recipe_missing_spec": ["{tmp}/r.recipe.toml: key 'spec': no such file: {tmp}/gone.mlir"],
+    "recipe_other_model": ["{tmp}/r.recipe.toml: the recipe was tuned for other model bytes than {tmp}/model.mlir",
+                           "(model_sha256 differs); tune this model again"],
+}
+CASES = list(MESSAGES)
 
 
 def test_the_corpus_has_at_least_30_cases():
     assert len(CASES) == len(set(CASES)) >= 30
 
 
+def _snapshot(root: Path) -> dict[str, tuple]:
+    """Every path under `root` with its kind, size, modification time and (files) content."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        key = str(path.relative_to(root))
+        if path.is_symlink():
+            out[key] = ("link", os.readlink(path))
+        elif path.is_dir():
+            out[key] = ("dir",)
+        else:
+            st = path.stat()
+            out[key] = ("file", st.st_size, st.st_mtime_ns, path.read_bytes())
+    return out
+
+
 @pytest.mark.parametrize("case", CASES)
-def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, case):
-    argv, out = _setup(tmp_path, case)
+def test_bad_input_is_one_line_exit_2_naming_file_key_and_fix_and_nothing_written(tmp_path, case):
+    argv, _ = _setup(tmp_path, case)
+    before = _snapshot(tmp_path)
     proc = subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", *map(str, argv)], capture_output=True,
                           text=True, timeout=300, cwd=tmp_path)
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert proc.returncode == 2, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
-    assert not Path(out).exists() or Path(out).is_dir()
+    assert lines[0].startswith("iree-dsa-tune: "), lines[0]
+    for fragment in MESSAGES[case]:
+        assert fragment.format(tmp=tmp_path, inputs=INPUTS) in lines[0], lines[0]
+    # Nothing at all written where the user works (cwd is tmp_path): no output, no database,
+    # no partial or temporary file, no input touched.
+    after = _snapshot(tmp_path)
+    assert sorted(set(after) - set(before)) == [] and sorted(set(before) - set(after)) == []
+    assert [k for k in before if before[k] != after[k]] == []

@@ -149,6 +149,8 @@ def _is_crash(returncode: int, stderr: str) -> bool:
 def check_input_file(path: str | os.PathLike) -> Path:
     """The one-line errors for a model path before IREE sees it."""
     p = Path(path)
+    if p.is_symlink() and not p.exists():
+        raise InputError(f"{p}: a symbolic link that leads to no file (a loop, or its target is gone)")
     if not p.exists():
         raise InputError(f"{p}: no such file")
     if p.is_dir():

@@ -93,9 +93,21 @@ class TuningDatabase:
             return self._connection
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        from ..errors import InputError
+
         try:
             conn = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False, isolation_level=None)
             conn.row_factory = sqlite3.Row
+            # The schema is checked before anything is written: a database of another
+            # tuner version (or not a tuning database) is left exactly as it was.
+            found = None
+            if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone():
+                row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+                found = row[0] if row else None
+            if found is not None and str(found) != str(SCHEMA_VERSION):
+                conn.close()
+                raise InputError(f"{self.path}: tuning database schema {found}, this tuner reads {SCHEMA_VERSION}; "
+                                 "use the iree-dsa-tuner that wrote it, or give --db another path")
             conn.execute("PRAGMA journal_mode=WAL")
             # NORMAL under WAL survives a killed process (the WAL is in the OS
             # page cache); only a power loss can drop the last commits.
@@ -108,15 +120,9 @@ class TuningDatabase:
             if "code_version" not in columns:
                 conn.execute("ALTER TABLE measurements ADD COLUMN code_version TEXT NOT NULL DEFAULT ''")
             conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-            found = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
         except sqlite3.DatabaseError as e:
-            from ..errors import InputError
-
-            raise InputError(f"{self.path}: not a usable tuning database ({e})") from None
-        if int(found) != SCHEMA_VERSION:
-            from ..errors import InputError
-
-            raise InputError(f"{self.path}: tuning database schema {found}, this tuner reads {SCHEMA_VERSION}")
+            raise InputError(f"{self.path}: not a usable tuning database ({e}); give --db another path "
+                             "(a new database is created there)") from None
         self._connection, self._pid = conn, os.getpid()
         return conn
 

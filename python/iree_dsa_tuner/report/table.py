@@ -34,10 +34,12 @@ def check_writable(path: str | os.PathLike) -> Path:
     if str(path) == "-":
         return p
     parent = p.parent if str(p.parent) else Path(".")
+    if parent.exists() and not parent.is_dir():
+        raise InputError(f"{p}: cannot write: {parent} is a file, not a directory")
     if not parent.is_dir():
-        raise InputError(f"{p}: cannot write: directory {parent} does not exist")
+        raise InputError(f"{p}: cannot write: directory {parent} does not exist (create it first)")
     if p.is_dir():
-        raise InputError(f"{p}: cannot write: is a directory")
+        raise InputError(f"{p}: cannot write: is a directory (give a file path)")
     if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise InputError(f"{p}: cannot write: permission denied")
     return p
