@@ -9,7 +9,9 @@ import re
 
 import pytest
 
+from iree_dsa_tuner.core.status import Status
 from iree_dsa_tuner.search import SearchContext, get_strategy
+from iree_dsa_tuner.search.context import MeasureOutcome
 from iree_dsa_tuner.search.progress import Measured, ProgressPrinter, report_measured
 from iree_dsa_tuner.core.candidate import TilingCandidate
 
@@ -38,7 +40,8 @@ def make_ctx(budget, seed=0, fail=lambda c: False, calls=None):
     def measure(batch):
         if calls is not None:
             calls.extend(batch)
-        return [(None, "compile error") if fail(c) else (true_time(c), "") for c in batch]
+        return [MeasureOutcome(None, Status.COMPILE_ERROR, "compile error") if fail(c)
+                else MeasureOutcome(true_time(c)) for c in batch]
 
     return SearchContext(cands, ranked, estimate, measure, budget, seed=seed), min(map(true_time, cands))
 

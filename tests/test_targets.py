@@ -210,7 +210,7 @@ def test_dsa_config_carries_knobs_in_translation_info():
     target = get_target("dsa-e1")
     shape = simple_gemm(1, 2048, 2048, "i8", "i4", has_consumer=True)
     best = run_funnel(target.space(shape), target.describe()).survivors(1)[0].candidate
-    text = target.compilation_info(shape, best)
+    text = target.to_config(shape, best).compilation_info_text()
     assert f"iree_dsa.quant_block = {best.quant_block} : i64" in text
     assert "#iree_cpu.pipeline<DoubleTilingExpert>" in text
     assert np.all([k.startswith("iree_dsa.") for k, _ in target.to_config(shape, best).extra])

@@ -172,9 +172,10 @@ def _verify(artifacts, problems, result: TuneResult, target, progress) -> None:
         result.numerics = [n.to_json() for n in verified.report.numerics]
     for d in result.dispatches:
         if d.dispatch in verified.dropped and d.chosen == "tuned":
-            d.chosen, d.note = "default", f"tuned config failed verification ({verified.dropped[d.dispatch]}); " \
+            d.verify_failure = verified.dropped[d.dispatch]
+            d.chosen, d.note = "default", f"tuned config failed verification ({d.verify_failure}); " \
                                           "fell back to default"
-        if "failed verification" in d.note:
+        if d.verify_failure:
             result.verify_notes.append(f"{d.dispatch}: {d.note}")
 
 
@@ -185,7 +186,7 @@ def _replace_failed(artifacts, problems, tuned, dropped: dict[str, str], target,
     from .core.measurement import WIN_MARGIN
 
     by_symbol = {p.dispatch: p for p in problems}
-    representatives = {d.dispatch: d for d in tuned if not d.note.startswith("same root op")}
+    representatives = {d.dispatch: d for d in tuned if d.twin_of is None}
     came_back = False
     for d in representatives.values():
         if d.dispatch not in dropped:
@@ -201,8 +202,8 @@ def _replace_failed(artifacts, problems, tuned, dropped: dict[str, str], target,
                          and t.time_us < (1 - WIN_MARGIN) * d.default_us), key=lambda t: t.time_us)
         tried = 0
         for trial in faster:
-            config = target.to_config(problem, trial.candidate)
-            if config == d.best_config:
+            config = trial.config
+            if config is None or config == d.best_config:
                 continue
             if tried == MAX_ALTERNATIVES:
                 break
@@ -210,6 +211,7 @@ def _replace_failed(artifacts, problems, tuned, dropped: dict[str, str], target,
             if check_config(artifacts, problem, config).ok:
                 choice = (config, trial.time_us)
                 break
+        d.verify_failure = why
         if choice is None:
             d.chosen = "default"
             d.note = f"tuned config failed verification ({why}); {tried} next-best tried; fell back to default"
@@ -218,9 +220,10 @@ def _replace_failed(artifacts, problems, tuned, dropped: dict[str, str], target,
         d.note = f"winner failed verification ({why}); the next-best verified config replaces it"
         came_back = True
     for d in tuned:  # a twin follows its representative
-        rep = next((r for r in representatives.values() if d.note == f"same root op as {r.dispatch}"), None)
+        rep = representatives.get(d.twin_of) if d.twin_of is not None else None
         if rep is not None:
             d.chosen, d.best_config, d.best_us = rep.chosen, rep.best_config, rep.best_us
+            d.verify_failure = rep.verify_failure
     return came_back
 
 

@@ -138,7 +138,7 @@ def summary_table(report) -> str:
             if s.get("estimated_us") is not None else ""
         lines.append(f"skipped {s['dispatch']}: {s['reason']}{how}")
     for d in report.dispatches:
-        if d.proposer is not None and not d.note.startswith("same root op"):
+        if d.proposer is not None and d.twin_of is None:
             lines.append(proposer_line(d))
     lines.append("(measured+cached / funnel survivors / space; rho = Spearman of estimate vs measured, "
                  "* = measured best in the model's top 5; tuned/elite = elite us / the search's best us, "

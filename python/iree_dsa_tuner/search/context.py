@@ -11,17 +11,32 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ..core.candidate import KNOBS, TilingCandidate
+from ..core.config import CompilationConfig
+from ..core.status import Status
+
+
+@dataclass
+class MeasureOutcome:
+    """What measuring one candidate gave: its time (None = failed), the status, why, and the
+    config that was measured (None when the candidate had no legal config)."""
+
+    time_us: float | None
+    status: Status = Status.OK
+    reason: str = ""
+    config: CompilationConfig | None = None
 
 
 @dataclass
 class Trial:
-    """One measurement: the candidate, its time (None = failed) and why it failed."""
+    """One measurement: the candidate, its config, its time (None = failed), its status and why."""
 
     candidate: TilingCandidate
     time_us: float | None
     estimate_us: float | None = None
     source: str = "search"  # "search" | "refine" | "proposer" | "default"
     reason: str = ""
+    status: Status = Status.OK
+    config: CompilationConfig | None = None
 
 
 @dataclass
@@ -31,7 +46,7 @@ class SearchContext:
     - `legal`: every structurally legal candidate (what blind search draws from).
     - `ranked`: the cost model's survivors, best estimate first (what L0 -> L1 uses).
     - `estimate(c)`: the cost model's time for any candidate (us).
-    - `measure_fn(cands)`: times in us (None on failure, with a reason) for a batch.
+    - `measure_fn(cands)`: a `MeasureOutcome` per candidate of a batch.
     - `budget`: the most measurements this search may spend.
     """
 
@@ -68,8 +83,8 @@ class SearchContext:
             return []
         results = self.measure_fn(fresh)
         new = []
-        for c, (t, reason) in zip(fresh, results):
-            trial = Trial(c, t, self.estimate(c), source, reason)
+        for c, o in zip(fresh, results):
+            trial = Trial(c, o.time_us, self.estimate(c), source, o.reason, o.status, o.config)
             self._seen[c] = trial
             self.trials.append(trial)
             new.append(trial)

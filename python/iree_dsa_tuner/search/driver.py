@@ -20,7 +20,7 @@ from ..core.status import NumericsVerdict, Status
 from ..costmodel.fidelity import fidelity, fit_calibration
 from ..space.elite import EliteRuleError, elite_candidate
 from . import get_strategy
-from .context import SearchContext, Trial
+from .context import MeasureOutcome, SearchContext, Trial
 from .cost_view import CostView
 from .options import TuneOptions
 from .progress import Measured, report_measured
@@ -42,12 +42,6 @@ from .proposer import (
 def _log(progress: Callable[[str], None] | None, text: str) -> None:
     if progress is not None:
         progress(text)
-
-
-def _trial_status(trial: Trial) -> str:
-    if trial.time_us is not None:
-        return "ok"
-    return trial.reason.split(":", 1)[0] if trial.reason else "failed"
 
 
 class _DispatchTuning:
@@ -77,24 +71,26 @@ class _DispatchTuning:
             return self.view.estimate_us(c)
         return self.extra_estimates.get(c)
 
+    def config_of(self, c) -> CompilationConfig | str:
+        """The config IREE gets for candidate `c`, or why the target has none for it (the one place
+        the search turns a candidate into a config; the trial keeps it)."""
+        try:
+            return self.target.to_config(self.problem, c)
+        except (ConfigError, ValueError) as e:
+            return str(e)
+
     def measure_batch(self, cands):
         out = []
         if self.prepare is not None and (self.options.jobs > 1 or self.options.executor is not None):
-            configs = []
-            for c in cands:
-                try:
-                    configs.append(self.target.to_config(self.problem, c))
-                except (ConfigError, ValueError):
-                    continue
-            self.prepare(self.problem, configs)
+            self.prepare(self.problem, [cfg for cfg in map(self.config_of, cands)
+                                        if isinstance(cfg, CompilationConfig)])
         for c in cands:
             if self.deadline is not None and time.perf_counter() > self.deadline:
-                out.append((None, "time budget exhausted"))
+                out.append(MeasureOutcome(None, Status.OVER_BUDGET, "time budget exhausted"))
                 continue
-            try:
-                config = self.target.to_config(self.problem, c)
-            except (ConfigError, ValueError) as e:
-                out.append((None, f"illegal: {e}"))
+            config = self.config_of(c)
+            if not isinstance(config, CompilationConfig):
+                out.append(MeasureOutcome(None, Status.ILLEGAL, f"illegal: {config}"))
                 continue
             m = self.timed(self.problem, config, self.estimate_us(c))
             if m.details.get("cached"):
@@ -105,10 +101,10 @@ class _DispatchTuning:
             if m.ok:
                 if c in self.view.index:  # proposals outside the space have no model terms to fit
                     self.calibration_points.append((self.view.terms(c), m.median_us * 1e-6))
-                out.append((m.median_us, ""))
+                out.append(MeasureOutcome(m.median_us, Status.OK, "", config))
             else:
                 self.result.failed += 1
-                out.append((None, f"{m.status}: {m.reason}"))
+                out.append(MeasureOutcome(None, Status(m.status), f"{m.status}: {m.reason}", config))
         return out
 
     def _report(self, done: int, m) -> None:
@@ -128,11 +124,9 @@ def _history(work: _DispatchTuning, default_config: CompilationConfig | None, ba
                 "time_us": work.result.default_us, "status": base.status if base is not None else "ok",
                 "reason": getattr(base, "reason", ""), "source": "default"}]
     for t in work.ctx.trials:
-        try:
-            config = work.target.to_config(work.problem, t.candidate).to_json()
-        except (ConfigError, ValueError):
+        if t.config is None:  # never had a legal config: nothing a proposer could learn from
             continue
-        history.append({"config": config, "time_us": t.time_us, "status": _trial_status(t),
+        history.append({"config": t.config.to_json(), "time_us": t.time_us, "status": str(t.status),
                         "reason": t.reason, "source": t.source})
     return history
 
@@ -258,7 +252,7 @@ def _gated_best(work: _DispatchTuning, check, skip: tuple[str, ...] = ()) -> Tri
         default = work.result.default_us
         if default is not None and best.time_us >= (1 - WIN_MARGIN) * default:
             return best  # it will not replace the default, so it never enters a spec
-        config = work.target.to_config(work.problem, best.candidate)
+        config = best.config
         _log(work.progress, f"    checking the proposal's numerics ({best.time_us:.1f} us)")
         try:
             verdict = check(work.problem, config)
@@ -404,6 +398,7 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         keep = {k: getattr(twin_result, k) for k in ("dispatch", "shape", "trials")}
         twin_result.__dict__.update({k: v for k, v in work.result.__dict__.items() if k not in keep})
         twin_result.__dict__.update(keep)
+        twin_result.twin_of = work.result.dispatch
         twin_result.note = f"same root op as {work.result.dispatch}"
     outcome.calibration = fit_calibration(calibration_points)
     return outcome
@@ -429,7 +424,7 @@ def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress) -> None:
     if best is not None:
         result.best_us = best.time_us
         result.best_source = best.source
-        result.best_config = work.target.to_config(problem, best.candidate)
+        result.best_config = best.config
     if best is not None and (result.default_us is None or best.time_us < (1 - WIN_MARGIN) * result.default_us):
         result.chosen = "tuned"
         if best is elite_trial:

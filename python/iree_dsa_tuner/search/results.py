@@ -45,6 +45,11 @@ class DispatchResult:
     tuned_us: float | None = None  # the search's own best, the elite excluded
     elite: dict | None = None  # rule, candidate, and why there is none when there is none
     calls: int = 1  # calls per call of the model's functions (IREE runs one executable for identical ops)
+    # Another dispatch with the same root op, whose search and config this one shares (a
+    # matcher cannot tell them apart); None for a dispatch searched in its own right.
+    twin_of: str | None = None
+    # Why the search's winner failed verification (applied? numerics?), "" when it did not.
+    verify_failure: str = ""
 
     @property
     def tuned_vs_elite(self) -> float | None:
@@ -84,7 +89,8 @@ class DispatchResult:
             "best_source": self.best_source if self.chosen == "tuned" else "default",
             "proposer": self.proposer.to_json() if self.proposer else None,
             "elite_us": self.elite_us, "tuned_us": self.tuned_us, "tuned_vs_elite": self.tuned_vs_elite,
-            "elite": self.elite, "calls": self.calls,
+            "elite": self.elite, "calls": self.calls, "twin_of": self.twin_of,
+            "verify_failure": self.verify_failure or None,
             "trials": [
                 {"candidate": t.candidate.to_json(), "time_us": t.time_us, "estimate_us": t.estimate_us,
                  "source": t.source, "reason": t.reason} for t in self.trials

@@ -63,9 +63,6 @@ class Target(abc.ABC):
     def from_config(self, problem, config: CompilationConfig) -> TilingCandidate:
         """Read a candidate back from a config (e.g. one found in a configured dispatch)."""
 
-    def compilation_info(self, problem, candidate: TilingCandidate) -> str:
-        return self.to_config(problem, candidate).compilation_info_text()
-
     @property
     @abc.abstractmethod
     def runner_names(self) -> tuple[str, ...]:
