@@ -29,7 +29,7 @@ def add_parser(subparsers) -> None:
         description="For every tunable dispatch of MODEL: build the target's candidate space, prune it "
         "with the analytic funnel (roofline, scratchpad/DMA, latency), let a strategy pick what to "
         "measure, measure on the target's runner (host: iree-benchmark-module, one thread; DSA: the "
-        "in-tree timing model), and keep the best only when it beats IREE's default. The winners "
+        "in-tree event simulator), and keep the best only when it beats IREE's default. The winners "
         "form one spec, verified (applied + numerics) before it is written. Measurements go to an "
         "SQLite database: a re-run or --resume after a kill re-measures nothing already recorded. "
         "On the host it also tunes the whole model: flag presets (data tiling, ukernels, ...) timed on "

@@ -3,7 +3,7 @@
 Everything here is exact integer bookkeeping of what a candidate's tiles
 imply: how many tiles, how many K steps, bytes per DMA step, scratchpad
 footprint, MAC-array cycles per step, traffic with re-reads. The funnel and
-the DSA timing model both build on it, so they count the same bytes.
+the DSA event simulator both build on it, so they count the same bytes.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A partition gives model i `cores_i` of the part's cores. The models run concurrently, so they
 also share DRAM: each gets bandwidth in proportion to its cores (the arbitration a fair NoC
 gives; the part's total is never exceeded). Each partition is judged with IREE's default
-schedules (cheap: the timing model only); the one that minimises the worst chunk-over-budget
+schedules (cheap: the event simulator only); the one that minimises the worst chunk-over-budget
 ratio is then tuned, model by model, on its share of the part, and each model's spec set is
 stored under `<target>-<cores>c` in the library (its configs use at most those cores).
 """

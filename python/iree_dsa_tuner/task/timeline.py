@@ -4,7 +4,7 @@ Chunk time = sum over stages of repeat x count x (sum over the stage's dispatche
 time), where count is 1 per chunk, flow_steps per flow step, or tokens per token, and calls is
 how often one run of the stage calls that dispatch (IREE deduplicates identical dispatches, so
 one executable often runs several times: `ir.host_program`). A dispatch time from the
-target's runner already holds its launch and its operand traffic: the DSA's timing model
+target's runner already holds its launch and its operand traffic: the DSA's event simulator
 streams every operand from DRAM each dispatch (no weight stays on chip between layers,
 8 MiB of scratchpad against hundreds of MiB of weights), so weight traffic is in it.
 

@@ -69,7 +69,7 @@ def _dsa_estimate(shape, desc, cols, geo):
 
 
 class DsaTarget(Target):
-    """One DSA generation, simulated by the in-tree functional and timing models."""
+    """One DSA generation, simulated by the in-tree functional model and event simulator."""
 
     def space(self, problem) -> CandidateSpace:
         if attention.is_attention(problem):
