@@ -99,7 +99,7 @@ def test_the_attention_alone_takes_its_loaded_operands_as_arguments_and_copies_i
     artifacts = compile_model(INPUTS / "rmsnorm_attention_h256.mlir", FLAGS)
     check = DispatchCheck(ATTENTION, artifacts.source_files[ATTENTION], "", "")
     text, functions, refused = standalone_module([check])
-    assert refused == {} and functions == {"check_0": ATTENTION}
+    assert refused == {} and functions == {"check_0": [ATTENTION]}
     header = next(line for line in text.splitlines() if "func.func" in line)
     # q (the RMSNorm's output, loaded from a binding), k, v: arguments; the scale and the
     # output's tensor.empty are copied; nothing of the dispatch's bindings is left.

@@ -23,7 +23,7 @@ Results carry `reference="numpy-root-op"` and the dispatch they check.
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from iree.compiler import ir
@@ -87,7 +87,7 @@ def _copy(op: ir.Operation, mapping: dict) -> ir.Operation:
     return new
 
 
-def _standalone_function(name: str, root: ir.Operation) -> None:
+def _standalone_function(name: str, root: ir.Operation) -> func.FuncOp:
     """Append @name(operands...) -> root results, the root op alone, at the insertion point."""
     if _reads_outside_values(root):
         raise NotEvaluable(f"{root.name}'s region reads values from outside it")
@@ -122,11 +122,27 @@ def _standalone_function(name: str, root: ir.Operation) -> None:
             if attribute in copied_root.attributes:
                 del copied_root.attributes[attribute]
         func.ReturnOp(list(copied_root.results))
+    return fn
 
 
-def standalone_module(checks: list[DispatchCheck]) -> tuple[str, dict[str, str], dict[str, str]]:
-    """(module text, function -> dispatch, dispatch -> why it cannot be checked alone)."""
-    functions, refused = {}, {}
+def _text_without_name(fn: func.FuncOp) -> str:
+    """A function's text under a fixed name: equal for root ops IREE would merge into one executable."""
+    name = fn.operation.attributes["sym_name"]
+    fn.operation.attributes["sym_name"] = ir.StringAttr.get("f")
+    text = fn.operation.get_asm(assume_verified=True)
+    fn.operation.attributes["sym_name"] = name
+    return text
+
+
+def standalone_module(checks: list[DispatchCheck]) -> tuple[str, dict[str, list[str]], dict[str, str]]:
+    """(module text, function -> the dispatches it checks, dispatch -> why it cannot be checked alone).
+
+    Identical root ops (twin dispatches) share one function: IREE would merge their
+    executables, and the second function would have no dispatch of its own.
+    """
+    functions: dict[str, list[str]] = {}
+    refused: dict[str, str] = {}
+    seen: dict[str, str] = {}  # function text without its name -> function
     with ir.Context(), ir.Location.unknown():
         module = ir.Module.create()
         sources: dict[str, ir.Module] = {}
@@ -142,11 +158,17 @@ def standalone_module(checks: list[DispatchCheck]) -> tuple[str, dict[str, str],
             name = f"check_{i}"
             try:
                 with ir.InsertionPoint(module.body):
-                    _standalone_function(name, root)
+                    fn = _standalone_function(name, root)
             except NotEvaluable as e:
                 refused[check.dispatch] = str(e)
                 continue
-            functions[name] = check.dispatch
+            key = _text_without_name(fn)
+            if key in seen:
+                fn.operation.erase()
+                functions[seen[key]].append(check.dispatch)
+                continue
+            seen[key] = name
+            functions[name] = [check.dispatch]
         text = module.operation.get_asm(assume_verified=True)
     return text, functions, refused
 
@@ -200,23 +222,31 @@ def check_dispatches_alone(checks: list[DispatchCheck], spec: str, target_flags:
             generic = run_iree_tool("iree-opt", ["--linalg-generalize-named-ops"], input_path=source,
                                     what="generalising the root ops").text
         except CompileError as e:
-            for dispatch in functions.values():
+            for dispatch in (d for ds in functions.values() for d in ds):
                 results.append(_not_checked(dispatch, f"compiling its root op alone failed: {e}"))
             return results
         configured = [c for f in sorted(config_dir.glob("*.mlir")) for c in read_configured_dispatches(f.read_text())]
         signatures, outputs = _signatures(text)
-        for function, dispatch in functions.items():
-            why = _applied(configured, function, by_dispatch[dispatch])
-            if why:
-                results.append(_not_checked(dispatch, why))
+        numpy_model = NumpyModel(generic)
+        for function, dispatches in functions.items():
+            applied = []
+            for dispatch in dispatches:
+                why = _applied(configured, function, by_dispatch[dispatch])
+                if why:
+                    results.append(_not_checked(dispatch, why))
+                else:
+                    applied.append(dispatch)
+            if not applied:
                 continue
-            for r in compare_modules(vmfb, {function: signatures[function]}, outputs,
-                                     numpy_reference=NumpyModel(generic), seed=seed):
-                if r.unevaluable:
-                    r.detail = f"its root op is not evaluable in numpy either: {r.unevaluable}"
-                r.function, r.dispatch = dispatch, dispatch
-                r.reference = REFERENCE if r.checked else r.reference
-                results.append(r)
+            compared = compare_modules(vmfb, {function: signatures[function]}, outputs,
+                                       numpy_reference=numpy_model, seed=seed)
+            for dispatch in applied:  # twins share one run: each gets its own copy of the verdict
+                for r in compared:
+                    r = replace(r, function=dispatch, dispatch=dispatch,
+                                reference=REFERENCE if r.checked else r.reference)
+                    if r.unevaluable:
+                        r.detail = f"its root op is not evaluable in numpy either: {r.unevaluable}"
+                    results.append(r)
     return results
 
 
