@@ -195,6 +195,16 @@ def test_a_record_of_other_code_is_stale_and_replaced(tmp_path):
         with TuningDatabase(tmp_path / f"{name}.sqlite") as other:
             import_export(other, tmp_path / name)
             assert other.lookup("dfp", TFP, candidate_key(CONFIG), code_version="sim-b").median_us == 4.0
+    # A CSV exported before records carried a code version imports as unknown code: not reused.
+    rows = list(csv.DictReader((tmp_path / "e.csv").read_text().splitlines()))
+    with open(tmp_path / "old.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=[c for c in rows[0] if c != "code_version"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({k: v for k, v in r.items() if k != "code_version"} for r in rows)
+    with TuningDatabase(tmp_path / "old.sqlite") as other:
+        import_export(other, tmp_path / "old.csv")
+        assert other.lookup("dfp", TFP, candidate_key(CONFIG)).median_us == 4.0
+        assert other.lookup("dfp", TFP, candidate_key(CONFIG), code_version="sim-b") is None
 
 
 def test_a_database_from_before_code_versions_is_opened_and_not_reused(tmp_path):
