@@ -49,6 +49,7 @@ def test_debug_shows_the_traceback():
     assert r.returncode != 0 and "Traceback" in r.stderr
 
 
+@pytest.mark.slow
 def test_spec_then_verify_round_trip(tmp_path):
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"mlp3_dispatch_2_matmul_8x128x256_f32": {

@@ -384,6 +384,7 @@ def test_cli_db_import_refuses_a_malformed_file_with_one_line(tmp_path, capsys):
     assert r.returncode == 2 and "no such file" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_two_tune_processes_share_one_database_and_lose_nothing(tmp_path):
     """Two `tune` runs write one database at the same time: every measurement of each is in it."""
     inputs = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs"

@@ -192,6 +192,7 @@ def test_tune_cli_on_the_default_split_form_writes_a_verified_spec(tmp_path):
     assert spec.exists() and "transform.iree.match.contraction" in spec.read_text()
 
 
+@pytest.mark.slow
 def test_tune_cli_iree_flag_reaches_the_fused_form_and_is_checked(tmp_path):
     model = write(tmp_path, "decode.mlir", gen_int4.model(1, 256, 1024, 128, "f16", False))
     spec = tmp_path / "spec.mlir"
