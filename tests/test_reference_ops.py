@@ -278,3 +278,25 @@ util.func public @g() -> tensor<2xf32> {
     assert out.tolist() == [[2.0, 3.0], [7.0, 3.0]]
     with pytest.raises(NotEvaluable, match="flow.parameter.named"):
         model("g")
+
+
+def test_a_torch_dialect_module_lowers_to_ops_the_reference_evaluates():
+    """RMSNorm, exact and tanh GELU and SiLU as torch writes them, through IREE's input form."""
+    from iree_dsa_tuner.ir import compile_model
+    from iree_dsa_tuner.tuning_spec.verify import _function_signatures
+
+    from conftest import INPUTS
+
+    signatures, _, model = _function_signatures(compile_model(INPUTS / "torch_norm_activations.mlir"))
+    assert signatures == {"norm_activations": [((2, 8), "f32"), ((8,), "f32")]}
+    rng = np.random.default_rng(5)
+    x, w = rng.uniform(-2, 2, (2, 8)).astype(np.float32), rng.uniform(-1, 1, 8).astype(np.float32)
+    rms, gelu, gelu_tanh, silu = model("norm_activations", x, w)
+    x = x.astype(np.float64)
+    np.testing.assert_allclose(rms, x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + 1e-6) * w, rtol=1e-6)
+    erf = np.vectorize(math.erf)
+    np.testing.assert_allclose(gelu, 0.5 * x * (1 + erf(x / math.sqrt(2))), rtol=1e-6, atol=1e-7)
+    # torch-mlir writes sqrt(2 / pi) as 0.797724 (0.7978846 in torch); the reference computes the model.
+    inner = 0.797724 * (x + 0.044715 * x ** 3)
+    np.testing.assert_allclose(gelu_tanh, 0.5 * x * (1 + np.tanh(inner)), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(silu, x / (1 + np.exp(-x)), rtol=1e-6, atol=1e-7)
