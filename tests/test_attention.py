@@ -70,6 +70,9 @@ def test_a_target_without_an_attention_space_skips_it_with_the_reason(monkeypatc
     result = iree_dsa_tuner.tune(ATTENTION, "dsa-e1", TuneOptions(budget=2), verify=False)
     assert [d.dispatch for d in result.dispatches] == ["attention_dispatch_0_attention_8x50x32x64x32"]
     assert not result.skipped
+    # Simulated, so pinned (the fast tier's check; the slow test below verifies the spec too).
+    (d,) = result.dispatches
+    assert (d.chosen, round(d.default_us, 3), round(d.best_us, 3)) == ("tuned", 10.349, 7.853)
     # A target whose space refuses attention (gemm_shape's refusal) skips it, with the reason.
     from iree_dsa_plugin.target import DsaTarget
     from iree_dsa_tuner.core.shape import gemm_shape

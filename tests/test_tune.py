@@ -71,18 +71,29 @@ MLP3_DSA_E1 = {
 }
 
 
-@pytest.mark.slow
-def test_tune_dsa_picks_the_pinned_configs_and_writes_them_verified(tmp_path):
-    with TuningDatabase(tmp_path / "db.sqlite") as db:
-        report, runner = run_tune(db)
-    assert report.verified and report.spec_text
+def _assert_pinned(report):
     assert [d.dispatch for d in report.dispatches] == list(MLP3_DSA_E1)
     for d in report.dispatches:
         default_us, best_us, config = MLP3_DSA_E1[d.dispatch]
         assert (d.chosen, round(d.default_us, 3), round(d.best_us, 3)) == ("tuned", default_us, best_us), d.dispatch
         assert d.best_config.to_json() == {"pipeline": "DoubleTilingExpert", **config}, d.dispatch
         assert d.measured == 8 and d.space_size > d.survivors > 0
-        # The spec carries the chosen tiles for this dispatch's matcher.
+
+
+def test_tune_dsa_picks_the_pinned_configs_and_times(tmp_path):
+    """The fast tier's pin (no verification): a changed simulator or dsa-e1.toml fails here."""
+    with TuningDatabase(tmp_path / "db.sqlite") as db:
+        report, _ = run_tune(db, verify=False)
+    _assert_pinned(report)
+
+
+@pytest.mark.slow
+def test_tune_dsa_writes_the_pinned_configs_verified(tmp_path):
+    with TuningDatabase(tmp_path / "db.sqlite") as db:
+        report, runner = run_tune(db)
+    _assert_pinned(report)
+    assert report.verified and report.spec_text
+    for _, _, config in MLP3_DSA_E1.values():  # the spec carries each chosen config's tiles
         assert f"distribution = {config['distribution']}" in report.spec_text
     assert report.spec_text.count("compilation_info") >= 3
 
