@@ -127,6 +127,17 @@ def test_cmpi_unsigned_predicates_read_the_bits_as_unsigned():
     assert run(one_op(body.format(p="uge"), ["i8", "i8"], "i32", 3), lhs, rhs).tolist() == [1, 0, 1]
 
 
+def test_i1_arithmetic_wraps_at_one_bit_and_compares_signed():
+    """i1 `true` is 1 unsigned and -1 signed: addi is xor, maxsi(true, false) is false."""
+    as_i32 = "\n    %r = arith.extui %s : i1 to i32"
+    add = one_op("%s = arith.addi %x, %y : i1" + as_i32, ["i1", "i1"], "i32", 3)
+    assert run(add, [True, True, False], [True, False, False]).tolist() == [0, 1, 0]
+    maxsi = one_op("%s = arith.maxsi %x, %y : i1" + as_i32, ["i1", "i1"], "i32", 1)
+    assert run(maxsi, [True], [False]).tolist() == [0]
+    slt = one_op("%s = arith.cmpi slt, %x, %y : i1" + as_i32, ["i1", "i1"], "i32", 2)
+    assert run(slt, [True, False], [False, True]).tolist() == [1, 0]
+
+
 def test_integer_division_shifts_and_powers():
     div = {"divsi": [-3, 3, -3], "remsi": [-1, 1, 1], "floordivsi": [-4, 3, -4], "ceildivsi": [-3, 4, -3]}
     for name, expected in div.items():

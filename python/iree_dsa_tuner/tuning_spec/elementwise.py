@@ -93,6 +93,12 @@ def unsigned(value, element: str) -> np.ndarray:
     return np.mod(array.astype(np.int64), np.int64(1) << bits)
 
 
+def signed(value) -> np.ndarray:
+    """An integer's signed reading; an i1 `true` is -1 (its one bit is the sign bit)."""
+    array = np.asarray(value)
+    return np.where(array, -1, 0).astype(np.int64) if array.dtype == np.bool_ else array
+
+
 # ---- the op tables -------------------------------------------------------------------------
 
 def _trunc_div(a, b):
@@ -193,7 +199,7 @@ def compare_integer(predicate: str, a, b, element: str) -> np.ndarray:
     """arith.cmpi; `u*` predicates compare the bits read as unsigned."""
     if predicate[0] == "u":
         return _ORDER[predicate[1:]](unsigned(a, element), unsigned(b, element))
-    return _ORDER[predicate.lstrip("s")](a, b)
+    return _ORDER[predicate.lstrip("s")](signed(a), signed(b))
 
 
 def predicate_name(op: ir.Operation) -> str:
@@ -284,7 +290,7 @@ def evaluate(op: ir.Operation, operands: list) -> list:
         with np.errstate(invalid="ignore", divide="ignore"):
             return [as_type(FLOAT_BINARY[name](operands[0], operands[1]), result)]
     if name in SIGNED_BINARY:
-        a, b = (np.asarray(v) for v in operands)
+        a, b = (signed(v) for v in operands)
         if name == "arith.shrsi":
             b = np.clip(b, 0, 63)
         return [as_type(SIGNED_BINARY[name](a, b), result)]

@@ -204,7 +204,7 @@ def verify_spec(
     """Compile `model` with `spec`: is every matcher's config applied, and do the numerics match?
 
     `artifacts` is the model compiled once (`ir.compile_model`); given, its dispatch
-    IR, reference and default build are reused instead of compiled again.
+    IR and numpy reference input are reused instead of compiled again.
     `extra_flags` are whole-model flags the build under test adds (a recipe's); with
     `spec` None only the numerics of that build are checked.
     """
