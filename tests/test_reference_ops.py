@@ -311,3 +311,41 @@ def test_a_torch_dialect_module_lowers_to_ops_the_reference_evaluates():
     inner = 0.797724 * (x + 0.044715 * x ** 3)
     np.testing.assert_allclose(gelu_tanh, 0.5 * x * (1 + np.tanh(inner)), rtol=1e-6, atol=1e-7)
     np.testing.assert_allclose(silu, x / (1 + np.exp(-x)), rtol=1e-6, atol=1e-7)
+
+
+def _c_round(x: float) -> float:
+    return math.copysign(math.floor(abs(x) + 0.5), x)
+
+
+# IREE's e2e math corpus (tests/e2e/math/math_ops_llvm-cpu.json): op -> (Python's value, points in its domain).
+E2E_UNARY = {
+    "acos": (math.acos, [-0.9, 0.0, 0.5]), "acosh": (math.acosh, [1.0, 2.5, 10.0]),
+    "asin": (math.asin, [-0.9, 0.0, 0.5]), "asinh": (math.asinh, [-3.0, 0.0, 2.0]),
+    "atan": (math.atan, [-3.0, 0.0, 2.0]), "atanh": (math.atanh, [-0.9, 0.0, 0.5]),
+    "cbrt": (lambda x: math.copysign(abs(x) ** (1 / 3), x), [-27.0, 0.0, 8.0]),
+    "ceil": (math.ceil, [-1.5, 0.2, 2.0]), "cos": (math.cos, [-3.0, 0.0, 1.0]),
+    "cosh": (math.cosh, [-3.0, 0.0, 1.0]), "erf": (math.erf, [-3.0, 0.1, 1.5]),
+    "erfc": (math.erfc, [-3.0, 0.1, 1.5]), "exp": (math.exp, [-3.0, 0.0, 1.5]),
+    "exp2": (lambda x: 2.0 ** x, [-3.0, 0.0, 1.5]), "expm1": (math.expm1, [-3.0, 1e-4, 1.5]),
+    "floor": (math.floor, [-1.5, 0.2, 2.0]), "log": (math.log, [0.1, 1.0, 7.0]),
+    "log10": (math.log10, [0.1, 1.0, 7.0]), "log1p": (math.log1p, [-0.5, 1e-4, 7.0]),
+    "log2": (math.log2, [0.1, 1.0, 7.0]), "round": (_c_round, [-2.5, 0.5, 1.4]),
+    "roundeven": (round, [-2.5, 0.5, 1.5]), "rsqrt": (lambda x: 1 / math.sqrt(x), [0.25, 1.0, 7.0]),
+    "sin": (math.sin, [-3.0, 0.0, 1.0]), "sinh": (math.sinh, [-3.0, 0.0, 1.0]),
+    "sqrt": (math.sqrt, [0.0, 2.0, 9.0]), "tan": (math.tan, [-1.0, 0.0, 1.2]),
+    "tanh": (math.tanh, [-3.0, 0.0, 1.0]), "trunc": (math.trunc, [-1.5, 0.2, 2.7]),
+}
+
+
+@pytest.mark.parametrize("op", sorted(E2E_UNARY))
+def test_every_unary_op_of_irees_e2e_math_corpus(op):
+    expected_fn, points = E2E_UNARY[op]
+    out = run(one_op(f"%r = math.{op} %x : f64", ["f64"], "f64", len(points)), points)
+    np.testing.assert_allclose(out, [float(expected_fn(x)) for x in points], rtol=1e-12, atol=1e-15)
+
+
+def test_the_binary_ops_of_irees_e2e_math_corpus():
+    assert run(one_op("%r = math.atan2 %x, %y : f64", ["f64", "f64"], "f64", 2), [1.0, -1.0], [-1.0, -1.0]).tolist() \
+        == [math.atan2(1.0, -1.0), math.atan2(-1.0, -1.0)]
+    assert run(one_op("%r = math.powf %x, %y : f64", ["f64", "f64"], "f64", 2), [2.0, 9.0], [-1.0, 1.5]).tolist() \
+        == [0.5, 27.0]
