@@ -191,3 +191,23 @@ def test_verify_on_a_model_numpy_evaluates_never_checks_alone(tmp_path, no_defau
     spec.write_text(build_spec([_problem(artifacts, ATTENTION)], {ATTENTION: WHOLE_HEAD}))
     report = verify_spec(artifacts.model, spec, artifacts=artifacts)
     assert report.ok and all(not n.dispatch for n in report.numerics)
+
+
+@pytest.mark.slow
+def test_tunes_note_for_a_winner_that_fails_names_what_failed(no_default_build):
+    """The note that used to read "failed verification ()"."""
+    from iree_dsa_tuner.pipeline import TuneResult, _verify
+    from iree_dsa_tuner.search.results import DispatchResult
+
+    artifacts = compile_model(INPUTS / "rmsnorm_attention_h256.mlir", FLAGS)
+    problem = _problem(artifacts, ATTENTION)
+    result = TuneResult(str(artifacts.model), "dsa-e1", "pruned")
+    result.dispatches = [DispatchResult(ATTENTION, "attention", default_us=100.0, best_us=36.0, chosen="tuned",
+                                        best_config=artifacts.default_configs()[ATTENTION])]
+    _verify(artifacts, [problem], result, get_target("dsa-e1"), None)
+    (d,) = result.dispatches
+    assert d.chosen == "default"
+    assert d.note.startswith("tuned config failed verification (numerics: @rmsnorm_attention output 0 (f32): "
+                             "normwise error ")
+    assert "above tolerance 0.0001 vs numpy)" in d.note and "()" not in d.note
+    assert result.verify_notes == [f"{ATTENTION}: {d.note}"]
