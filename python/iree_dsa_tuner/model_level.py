@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .core.selection import select_dispatches
 from .errors import InputError
 from .ir.artifacts import compile_model
 from .ir.host_program import read_host_program
@@ -230,7 +231,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         if functions:
             # Only what the named functions run: a spec for another function could not be confirmed.
             theirs = {symbol for f in timed for symbol in calls.get(f, {})}
-            wanted = tuple(s for s in (options.dispatches or sorted(theirs)) if s in theirs)
+            wanted = tuple(select_dispatches(sorted(theirs), options.dispatches, strict=False))
             if not wanted:
                 notes.append(f"{_functions_text(timed)} run(s) no dispatch to tune under {best.name}")
                 result = TuneResult(str(model), getattr(target, "name", str(target)), options.strategy)

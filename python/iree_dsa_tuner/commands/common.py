@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 
+
+# One grammar for every subcommand: the same default target, --json [FILE], --dispatch SYM.
+DEFAULT_TARGET = "host"
+JSON_TO_STDOUT = "-"
 
 
 def add_target_argument(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--target", default="host", metavar="NAME",
-                   help="target to tune for (see `iree-dsa-tune targets`; default: host)")
+    p.add_argument("--target", default=DEFAULT_TARGET, metavar="NAME",
+                   help=f"target (see `iree-dsa-tune targets`; default: {DEFAULT_TARGET})")
     p.add_argument("--target-path", action="append", default=[], metavar="DIR",
                    help="extra directory of target description files (also $IREE_DSA_TARGET_PATH)")
 
@@ -26,3 +32,58 @@ def target_compile_flags(args: argparse.Namespace) -> tuple[str, ...]:
     except UnknownTarget as e:
         raise InputError(str(e).strip("'\"")) from None
     return target.compile_flags
+
+
+def add_json_argument(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--json", nargs="?", const=JSON_TO_STDOUT, default=None, metavar="FILE",
+                   help=f"{what} as JSON: written to FILE, or printed on stdout when no FILE is given "
+                        "(then nothing else is printed on stdout)")
+
+
+def check_json_destination(args: argparse.Namespace) -> None:
+    """A model path caught by `--json` (`--json model.mlir`) is an error, not a report file."""
+    from ..errors import InputError
+    from ..report.table import check_writable
+
+    dest = getattr(args, "json", None)
+    if dest is None or dest == JSON_TO_STDOUT:
+        return
+    if dest.endswith((".mlir", ".toml", ".irpa")):
+        raise InputError(f"--json {dest}: that looks like an input, not a report; put the input before --json "
+                         "or write --json=FILE")
+    check_writable(dest)
+
+
+def human_output(args: argparse.Namespace):
+    """Where tables and summaries go: stdout, unless JSON has it (then stderr)."""
+    return sys.stderr if getattr(args, "json", None) == JSON_TO_STDOUT else sys.stdout
+
+
+def emit_json(args: argparse.Namespace, document, stdout=None) -> None:
+    """The document to `--json`'s FILE, or to `stdout` (default: sys.stdout) when none was given."""
+    from ..report import write_output
+
+    text = json.dumps(document, indent=2) + "\n"
+    if args.json == JSON_TO_STDOUT:
+        stream = stdout or sys.stdout
+        stream.write(text)
+        stream.flush()
+    else:
+        write_output(args.json, text)
+
+
+def add_dispatch_argument(p: argparse.ArgumentParser, verb: str) -> None:
+    p.add_argument("--dispatch", action="append", default=[], metavar="SYM",
+                   help=f"{verb} only the dispatch whose symbol is SYM, or else every dispatch whose symbol "
+                        "contains SYM (repeatable; default: all)")
+
+
+def select_dispatches(symbols, patterns, source: str) -> list[str]:
+    """`core.selection.select_dispatches`, its error as one line naming `source`."""
+    from ..core.selection import NoDispatchMatches, select_dispatches as select
+    from ..errors import InputError
+
+    try:
+        return select(symbols, patterns)
+    except NoDispatchMatches as e:
+        raise InputError(f"{source}: {e}") from None

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..costmodel import run_funnel
 from ..errors import InputError
 from ..core.shape import UnsupportedProblem, parse_shape
 from ..targets import TargetDescriptionError, UnknownTarget, get_target
+from .common import (JSON_TO_STDOUT, add_dispatch_argument, add_json_argument, add_target_argument,
+                     check_json_destination, emit_json, select_dispatches, target_compile_flags)
 
 
 def add_parser(subparsers) -> None:
@@ -33,12 +34,10 @@ def add_parser(subparsers) -> None:
                    help="element type(s) for --shape: i8, bf16, f32, or LHSxRHS such as i8xi4 (default i8)")
     p.add_argument("--fused", action="store_true",
                    help="with --shape: the GEMM has an elementwise consumer that may be fused")
-    p.add_argument("--target", default="dsa-e1", metavar="NAME", help="target (default dsa-e1; see `targets`)")
-    p.add_argument("--target-path", action="append", default=[], metavar="DIR",
-                   help="extra directory of target description files (also $IREE_DSA_TARGET_PATH)")
-    p.add_argument("--dispatch", metavar="SYM", help="only the dispatch whose symbol contains SYM")
+    add_target_argument(p)
+    add_dispatch_argument(p, "prune")
     p.add_argument("--top", type=int, default=10, metavar="N", help="survivors to list (default 10)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    add_json_argument(p, "every dispatch's funnel")
     p.set_defaults(func=run)
 
 
@@ -54,15 +53,13 @@ def _problems(args):
         raise InputError("nothing to do: give MODEL.mlir or --shape MxNxK")
     from ..ir import load_problems  # imports the IREE compiler only when a model is given
 
-    problems = load_problems(args.model)
-    if args.dispatch:
-        problems = [p for p in problems if args.dispatch in p.dispatch]
-        if not problems:
-            raise InputError(f"{args.model}: no dispatch matches {args.dispatch!r}")
-    return [(p.dispatch, p) for p in problems]
+    problems = load_problems(args.model, target_compile_flags(args))
+    chosen = set(select_dispatches([p.dispatch for p in problems], args.dispatch, args.model))
+    return [(p.dispatch, p) for p in problems if p.dispatch in chosen]
 
 
 def run(args: argparse.Namespace) -> int:
+    check_json_destination(args)
     try:
         target = get_target(args.target, args.target_path)
     except (UnknownTarget, TargetDescriptionError) as e:
@@ -77,13 +74,14 @@ def run(args: argparse.Namespace) -> int:
             continue
         results.append(run_funnel(space, desc, dispatch=name, estimator=target.estimator))
     if args.json:
-        print(json.dumps({
+        emit_json(args, {
             "target": desc.name,
             "target_source": desc.source,
             "dispatches": [r.to_json(limit=args.top) for r in results],
             "skipped": [{"dispatch": n, "reason": why} for n, why in skipped],
-        }, indent=2))
-        return 0
+        })
+        if args.json == JSON_TO_STDOUT:
+            return 0
     print(f"target {desc.name} ({desc.source})")
     for r in results:
         print()

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..errors import InputError
 from ..ir import compile_model
 from ..report import format_table
-from .common import add_target_argument, target_compile_flags
+from .common import (add_dispatch_argument, add_json_argument, add_target_argument, check_json_destination,
+                     emit_json, select_dispatches, target_compile_flags)
+from .common import JSON_TO_STDOUT
 
 
 def add_parser(subparsers) -> None:
@@ -22,7 +23,8 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("model", metavar="MODEL.mlir", help="linalg/tensor, torch-dialect or ONNX-imported MLIR")
     add_target_argument(p)
-    p.add_argument("--json", action="store_true", help="print one JSON array instead of a table")
+    add_json_argument(p, "one array of the dispatches")
+    add_dispatch_argument(p, "list")
     p.add_argument("--iree-flag", action="append", default=[], metavar="FLAG",
                    help="one more iree-compile flag for the dump (repeatable), e.g. "
                         "--iree-flag=--iree-dispatch-creation-enable-aggressive-fusion, which fuses an INT4 "
@@ -47,13 +49,17 @@ def run(args: argparse.Namespace) -> int:
     for flag in args.iree_flag:
         if not flag.startswith("--"):
             raise InputError(f"--iree-flag {flag!r}: expected an iree-compile flag starting with --")
+    check_json_destination(args)
     artifacts = compile_model(args.model, target_compile_flags(args) + tuple(args.iree_flag))
     problems, calls = artifacts.problems(), artifacts.calls()
+    chosen = set(select_dispatches([p.dispatch for p in problems], args.dispatch, args.model))
+    problems = [p for p in problems if p.dispatch in chosen]
     # IREE runs one executable for identical ops: calls counts them per call of every public function.
     records = [{**p.to_json(), "calls": calls.get(p.dispatch, 0)} for p in problems]
     if args.json:
-        print(json.dumps(records, indent=2))
-        return 0
+        emit_json(args, records)
+        if args.json == JSON_TO_STDOUT:  # the array alone on stdout, for a pipe
+            return 0
     rows = []
     for r in records:
         if r["kind"] == "none":

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..targets import load_catalog
+from .common import JSON_TO_STDOUT, add_json_argument, check_json_destination, emit_json
 
 
 def add_parser(subparsers) -> None:
@@ -21,19 +21,20 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--target-path", action="append", default=[], metavar="DIR",
                    help="extra directory of target description files (also $IREE_DSA_TARGET_PATH)")
-    p.add_argument("--json", action="store_true", help="print JSON (full descriptions)")
+    add_json_argument(p, "the full descriptions")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    check_json_destination(args)
     catalog = load_catalog(args.target_path)
     targets = sorted(catalog.targets.values(), key=lambda t: (t.kind, t.name))
     if args.json:
-        print(json.dumps({
+        emit_json(args, {
             "targets": [dict(t.describe().to_json(), runners=list(t.runner_names)) for t in targets],
             "errors": [str(e) for e in catalog.errors],
-        }, indent=2))
-    else:
+        })
+    if args.json != JSON_TO_STDOUT:
         print(f"{'name':<10} {'kind':<5} {'peak INT8':>11} {'bandwidth':>11} {'cores':>5}  source")
         for t in targets:
             d = t.describe()

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from ..errors import InputError
-from ..report import format_table, write_output
-from ..report.table import check_writable
-from .common import add_target_argument
+from ..report import format_table
+from .common import add_json_argument, add_target_argument, check_json_destination, emit_json, human_output
 
 # Published task-level references the verdict is printed against (shared/docs/BRIEF.md).
 GR00T_THOR_MS = 92.0
@@ -34,7 +32,6 @@ def add_parser(subparsers) -> None:
     p.add_argument("manifest", metavar="MANIFEST.toml", nargs="+",
                    help="one policy; several share the part: the cores are partitioned between them")
     add_target_argument(p)
-    p.set_defaults(target="dsa-e1")
     p.add_argument("--budget-ms", type=float, default=None, metavar="MS",
                    help="latency budget of one chunk (default: the manifest's latency_budget_ms)")
     p.add_argument("--budget", type=int, default=16, metavar="N", help="measurements per tuned dispatch (default 16)")
@@ -44,7 +41,7 @@ def add_parser(subparsers) -> None:
                    help=f"spec library: DIR/<target>/<model>/<binding hash>/ (default ./{DEFAULT_LIBRARY})")
     p.add_argument("--no-library", action="store_true", help="neither read nor write a spec set")
     p.add_argument("--retune", action="store_true", help="tune a new set even when the library has one")
-    p.add_argument("--json", metavar="REPORT", help="write the task report as JSON")
+    add_json_argument(p, "the task report")
     p.add_argument("--plot", metavar="DIR", help="write chunk.png (stages default vs tuned, budget, limit, flow-step "
                                                   "variants) to DIR (needs matplotlib)")
     p.add_argument("--seed", type=int, default=0)
@@ -89,8 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from ..task.manifest import load_manifest
     from ..task.run import run_task
 
-    if args.json:
-        check_writable(args.json)
+    check_json_destination(args)
     if args.budget < 1:
         raise InputError("--budget must be at least 1")
     if args.budget_ms is not None and not args.budget_ms > 0:
@@ -115,27 +111,30 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("--flow-steps takes one manifest")
         shared = partition_task(manifests, target, options, budget_ms=args.budget_ms, library=library,
                                 retune=args.retune, progress=progress)
+        out = human_output(args)
         for result, cores in zip(shared.results, shared.cores):
             print(f"== {result.manifest.model_id} on {cores} of {target.describe().cores} cores "
-                  f"(and that share of DRAM bandwidth)")
-            print(summary(result) + "\n")
+                  f"(and that share of DRAM bandwidth)", file=out)
+            print(summary(result) + "\n", file=out)
         rows = [[r.manifest.model_id, c, f"{r.after.chunk_ms:.2f}", f"{r.after.budget_ms:g}",
                  "met" if r.after.meets_budget else "NOT met"] for r, c in zip(shared.results, shared.cores)]
-        print(format_table(["model", "cores", "chunk ms", "budget ms", "budget"], rows, right_align={1, 2, 3}))
+        print(format_table(["model", "cores", "chunk ms", "budget ms", "budget"], rows, right_align={1, 2, 3}),
+              file=out)
         print(f"partition {'/'.join(map(str, shared.cores))} chosen of {len(shared.considered)} considered; "
-              f"combined verdict: {'every model meets its budget' if shared.meets_all else 'NOT every model meets its budget'}")
+              f"combined verdict: {'every model meets its budget' if shared.meets_all else 'NOT every model meets its budget'}",
+              file=out)
         if args.json:
-            write_output(args.json, json.dumps(shared.to_json(), indent=2) + "\n")
+            emit_json(args, shared.to_json())
         return 0
     result = run_task(manifests[0], target, options, budget_ms=args.budget_ms, library=library, retune=args.retune,
                       flow_steps=flow_steps, progress=progress)
-    print(summary(result))
+    print(summary(result), file=human_output(args))
     if args.json:
-        write_output(args.json, json.dumps(result.to_json(), indent=2) + "\n")
+        emit_json(args, result.to_json())
     if args.plot:
         from ..report.plots import TASK_PNG, plot_task
 
-        print(f"plot: {plot_task(result.to_json(), Path(args.plot) / TASK_PNG)}")
+        print(f"plot: {plot_task(result.to_json(), Path(args.plot) / TASK_PNG)}", file=human_output(args))
     return 0
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from pathlib import Path
 
@@ -17,7 +16,8 @@ from ..search import STRATEGIES
 from ..search.options import TuneOptions
 from ..search.progress import ProgressPrinter
 from ..search.proposer import PROPOSER_TIMEOUT_S, TRIGGERS, ExternalProposer
-from .common import add_target_argument
+from .common import (add_dispatch_argument, add_json_argument, add_target_argument, check_json_destination,
+                     emit_json, human_output, select_dispatches)
 
 DEFAULT_DB = str(DEFAULT_DB_PATH)
 
@@ -55,11 +55,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted run (recorded measurements are always reused; this is explicit)")
     p.add_argument("--no-db", action="store_true", help="measure everything afresh and record nothing")
-    p.add_argument("--dispatch", action="append", default=[], metavar="SYM",
-                   help="tune only this dispatch (repeatable; default: all)")
+    add_dispatch_argument(p, "tune")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--repetitions", type=int, default=5, help="host: benchmark repetitions per candidate (median)")
-    p.add_argument("--json", metavar="REPORT", help="write the full report as JSON")
+    add_json_argument(p, "the full report")
     p.add_argument("--proposer", metavar="CMD",
                    help="L2 proposer: a command given the problem, target and history as one JSON object on "
                         "stdin, printing a JSON list of configs; each passes legality, is measured, and is "
@@ -167,8 +166,7 @@ def run(args: argparse.Namespace) -> int:
     from ..targets import get_target
 
     check_writable(args.output)
-    if args.json:
-        check_writable(args.json)
+    check_json_destination(args)
     if args.budget < 1:
         raise InputError("--budget must be at least 1")
     if args.repetitions < 1:
@@ -200,6 +198,11 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--iree-flag {flag!r}: not an iree-compile flag (they start with --)")
     ray_address = parse_executor(args.executor)
     target = get_target(args.target, search_paths=args.target_path)
+    if args.dispatch:  # a pattern that selects nothing is a typo: say so before any work
+        from ..ir.artifacts import compile_model
+
+        model = compile_model(Path(args.model), target.compile_flags + tuple(args.iree_flag))
+        select_dispatches([p.dispatch for p in model.problems()], args.dispatch, args.model)
     if ray_address is not None:
         if target.kind != "cpu":
             raise InputError(f"--executor ray: {target.name} is measured in this process (its runner times "
@@ -268,6 +271,13 @@ def run(args: argparse.Namespace) -> int:
                 model, route = route_batch1_convs(model, say=progress)
             report = tune(model, target, options, db=db, progress=progress)
             extra_flags = model.target_flags[len(target.compile_flags):]
+    # With --json on stdout, everything else this command prints goes to stderr.
+    stdout = sys.stdout
+    with contextlib.redirect_stdout(human_output(args)):
+        return _report(args, target, report, route, recipe_result, extra_flags, stdout)
+
+
+def _report(args, target, report, route, recipe_result, extra_flags, stdout) -> int:
     from ..ir.conv_route import flags_header, user_flags
 
     output = Path(args.output)
@@ -287,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
             document["conv_route"] = route.to_json()
         if recipe_result is not None:
             document["recipe"] = recipe_result.to_json()
-        write_output(args.json, json.dumps(document, indent=2) + "\n")
+        emit_json(args, document, stdout)
     if args.plot:
         from ..report.plots import write_plots
 

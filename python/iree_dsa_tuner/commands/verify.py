@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..errors import InputError
 from ..report import format_table
 from ..tuning_spec.verify import verify_spec
-from .common import add_target_argument, target_compile_flags
+from .common import (JSON_TO_STDOUT, add_json_argument, add_target_argument, check_json_destination, emit_json,
+                     human_output, target_compile_flags)
 
 
 def add_parser(subparsers) -> None:
@@ -33,7 +33,7 @@ def add_parser(subparsers) -> None:
                    help="the tuning spec (optional with --recipe, which names its own)")
     p.add_argument("--recipe", metavar="RECIPE.toml",
                    help="verify the build a recipe makes (its flags and its spec) against numpy")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_json_argument(p, "the report")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     p.add_argument("--no-numerics", action="store_true", help="check application only")
     p.add_argument("--iree-flag", action="append", default=[], metavar="FLAG",
@@ -45,6 +45,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_json_destination(args)
     extra_flags: tuple[str, ...] = ()
     spec = args.spec
     if args.recipe:
@@ -72,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError):
             header = ()  # verify_spec reports an unreadable spec
     model_flags = tuple(dict.fromkeys(f for f in header + tuple(args.iree_flag) if f not in extra_flags))
-    if header and not args.json:
-        print(f"compile flags from the spec's header: {' '.join(header)}")
+    if header:
+        print(f"compile flags from the spec's header: {' '.join(header)}", file=human_output(args))
     target_flags = target_compile_flags(args)
     artifacts = None
     if model_flags:
@@ -86,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
     report = verify_spec(args.model, spec, target_flags=target_flags, artifacts=artifacts,
                          check_numerics=not args.no_numerics, seed=args.seed, extra_flags=extra_flags)
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
-    else:
+        emit_json(args, report.to_json())
+    if args.json != JSON_TO_STDOUT:
         if report.compile_error:
             print(f"compile failed: {report.compile_error}")
         rows = [[v.dispatch or "-", v.status, v.reason or v.actual_lowering_config or ""] for v in report.ops]

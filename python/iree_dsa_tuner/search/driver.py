@@ -16,6 +16,7 @@ from ..core.candidate import TilingCandidate
 from ..core.config import CompilationConfig, ConfigError
 from ..core.measurement import DRIFT_THRESHOLD, WIN_MARGIN, Measurement
 from ..core.problems import is_tunable
+from ..core.selection import select_dispatches
 from ..core.status import NumericsVerdict, Status
 from ..costmodel.fidelity import fidelity, fit_calibration
 from ..space.elite import EliteRuleError, elite_candidate
@@ -324,8 +325,9 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         reserve = max(0, min(reserve, options.budget))
 
     # ---- phase 1: L0 -> L1 per dispatch ------------------------------------------------
+    selected = set(select_dispatches([p.dispatch for p in problems], options.dispatches, strict=False))
     for n, problem in enumerate(problems, start=1):
-        if options.dispatches and problem.dispatch not in options.dispatches:
+        if problem.dispatch not in selected:
             continue
         if not is_tunable(problem):
             outcome.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind,
