@@ -349,3 +349,23 @@ def test_the_binary_ops_of_irees_e2e_math_corpus():
         == [math.atan2(1.0, -1.0), math.atan2(-1.0, -1.0)]
     assert run(one_op("%r = math.powf %x, %y : f64", ["f64", "f64"], "f64", 2), [2.0, 9.0], [-1.0, 1.5]).tolist() \
         == [0.5, 27.0]
+
+
+def test_an_embedding_lookup_reads_the_table_with_tensor_extract_in_the_body():
+    """torch's `nn.Embedding` in linalg: the index comes in as i64, the column from linalg.index."""
+    text = """
+func.func @embed(%ids: tensor<2xi64>, %table: tensor<5x3xf32>) -> tensor<2x3xf32> {
+  %e = tensor.empty() : tensor<2x3xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+      iterator_types = ["parallel", "parallel"]} ins(%ids : tensor<2xi64>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %row = arith.index_cast %id : i64 to index
+    %col = linalg.index 1 : index
+    %v = tensor.extract %table[%row, %col] : tensor<5x3xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x3xf32>
+  return %out : tensor<2x3xf32>
+}"""
+    table = np.arange(15.0).reshape(5, 3)
+    (out,) = NumpyModel(text)("embed", np.array([4, 0]), table)
+    assert out.tolist() == [[12.0, 13.0, 14.0], [0.0, 1.0, 2.0]]
