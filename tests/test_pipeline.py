@@ -106,3 +106,19 @@ def test_a_winner_that_fails_verification_is_replaced_by_the_next_best(monkeypat
     assert replaced.best_us >= victim.best_us  # the next best, not a faster one
     others = [d for d in result.dispatches if d.dispatch != victim.dispatch and d.chosen == "tuned"]
     assert others  # the innocent winners were checked alone and kept
+
+
+def test_the_model_cache_key_of_a_host_build_names_the_cpu(tmp_path, monkeypatch):
+    """`target-cpu=host` compiles for this CPU: another CPU sharing the cache gets its own entry;
+    a build pinned to a named CPU is the same everywhere and shares one."""
+    from iree_dsa_tuner.ir import artifacts
+
+    model = tmp_path / "m.mlir"
+    model.write_text("func.func @f() { return }\n")
+    host = ("--iree-llvmcpu-target-cpu=host",)
+    pinned = ("--iree-llvmcpu-target-cpu=haswell",)
+    here = artifacts.model_key(model, host), artifacts.model_key(model, pinned)
+    monkeypatch.setattr(artifacts, "host_isa_flags", lambda: "sse2 avx2 fma")
+    monkeypatch.setattr(artifacts, "host_cpu_model", lambda: "Another CPU")
+    assert artifacts.model_key(model, host) != here[0]
+    assert artifacts.model_key(model, pinned) == here[1]

@@ -64,6 +64,18 @@ def host_cpu_model(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
     return platform.processor() or platform.machine() or "unknown-cpu"
 
 
+def host_isa_flags(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
+    """The CPU's feature flags, sorted (same model name, other microcode or VM: other flags)."""
+    try:
+        for line in Path(cpuinfo).read_text(errors="replace").splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() in ("flags", "Features"):
+                return " ".join(sorted(value.split()))
+    except OSError:
+        pass
+    return ""
+
+
 def _is_host(description: dict) -> bool:
     return description.get("kind") == "cpu" or description.get("name") == "host"
 

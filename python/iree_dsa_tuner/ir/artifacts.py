@@ -29,11 +29,12 @@ from pathlib import Path
 
 from ..compiler import HOST_FLAGS, check_input_file, compile_to_vmfb, run_iree_tool
 from ..core.config import CompilationConfig
-from ..core.fingerprint import iree_version
+from ..core.fingerprint import host_cpu_model, host_isa_flags, iree_version
 from ..core.problems import ConvolutionProblem, Problem, RootOpProblem, UntunableDispatch
 from ..errors import InputError
 
 CACHE_ENV = "IREE_DSA_CACHE_DIR"
+HOST_CPU_FLAG = "--iree-llvmcpu-target-cpu=host"
 # Bump when the layout of an artifacts directory changes.
 _LAYOUT = "1"
 # Attributes that carry a chosen config; stripped from the dumped benchmarks.
@@ -53,6 +54,10 @@ def model_key(model: Path, target_flags: tuple[str, ...]) -> str:
     digest = hashlib.sha256()
     digest.update(model.read_bytes())
     digest.update(json.dumps([list(target_flags), iree_version(), _LAYOUT]).encode())
+    if HOST_CPU_FLAG in target_flags:
+        # `target-cpu=host` compiles for whatever CPU this is: a cache shared between machines
+        # (CI's, a network home) must not hand one CPU's configs to another.
+        digest.update(json.dumps([host_cpu_model(), host_isa_flags()]).encode())
     return digest.hexdigest()[:24]
 
 

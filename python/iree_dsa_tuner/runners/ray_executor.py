@@ -44,10 +44,9 @@ import os
 import platform
 import socket
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
-from ..core.fingerprint import host_cpu_model, iree_version
+from ..core.fingerprint import host_cpu_model, host_isa_flags, iree_version
 from ..errors import InputError
 from .executor import Executor, ExecutorError
 
@@ -103,21 +102,9 @@ def _starts_a_local_instance(address: str | None) -> bool:
         return False
 
 
-def _isa_flags(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
-    """The CPU's feature flags, sorted (same model name, other microcode or VM: other flags)."""
-    try:
-        for line in Path(cpuinfo).read_text(errors="replace").splitlines():
-            key, _, value = line.partition(":")
-            if key.strip() in ("flags", "Features"):
-                return " ".join(sorted(value.split()))
-    except OSError:
-        pass
-    return ""
-
-
 def hardware_identity() -> dict[str, str]:
     """What a single-thread timing on this machine depends on, as plain fields."""
-    flags = _isa_flags()
+    flags = host_isa_flags()
     return {
         "cpu": host_cpu_model(),
         "isa": hashlib.sha256(flags.encode()).hexdigest()[:12] if flags else "unknown",
