@@ -253,6 +253,7 @@ def _shipped_set(target, path):
     return manifest, found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["dsa-e1", "dsa-c1"])
 def test_every_shipped_spec_set_reproduces_its_stored_times(target):
     """A shipped set, reused, gives the chunk it was written with: its default chunk, its tuned
@@ -457,6 +458,7 @@ def test_a_share_of_the_part_has_its_cores_and_bandwidth():
     assert quarter.compile_flags == e1.compile_flags
 
 
+@pytest.mark.slow
 def test_two_models_share_the_part_and_each_gets_a_verdict(tmp_path):
     from iree_dsa_tuner.task.partition import partition_task
 

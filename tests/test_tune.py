@@ -98,6 +98,7 @@ def test_tune_dsa_writes_the_pinned_configs_verified(tmp_path):
     assert report.spec_text.count("compilation_info") >= 3
 
 
+@pytest.mark.slow
 def test_second_run_is_served_from_the_database(tmp_path):
     with TuningDatabase(tmp_path / "db.sqlite") as db:
         first, _ = run_tune(db)
@@ -226,6 +227,7 @@ KILLER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_remeasures_nothing(tmp_path):
     db_path = str(tmp_path / "db.sqlite")
     script = KILLER.format(tests=os.path.dirname(__file__), kill_after=12, db=db_path)
