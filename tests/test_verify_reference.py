@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from iree_dsa_tuner.core.config import CompilationConfig
@@ -22,6 +23,7 @@ from iree_dsa_tuner.tuning_spec.builder import build_spec
 from iree_dsa_tuner.tuning_spec.dispatch_alone import DispatchCheck, check_dispatches_alone, standalone_module
 from iree_dsa_tuner.tuning_spec.numerics import NumericsResult
 from iree_dsa_tuner.tuning_spec.reading import canonical_attr
+from iree_dsa_tuner.tuning_spec.reference import NumpyModel
 from iree_dsa_tuner.tuning_spec.verify import (
     OpVerdict,
     VerifyReport,
@@ -106,6 +108,51 @@ def test_the_attention_alone_takes_its_loaded_operands_as_arguments_and_copies_i
     assert header.count("tensor<8x50x256xf32>") == 2 and header.count("tensor<8x64x256xf32>") == 2
     assert "arith.constant 6.250000e-02 : f32" in text and "tensor.empty()" in text
     assert "iree_linalg_ext.attention" in text and "dispatch.tensor" not in text and "hal." not in text
+
+
+# A dequantising contraction as IREE configures it (the int4 weight's dequantisation folded into
+# the matmul's body), its zero point an `arith.constant` hoisted out of the body.
+HOISTED_CONSTANT_SOURCE = """
+hal.executable public @ex {
+  hal.executable.variant public @v target(<"llvm-cpu", "embedded-elf-x86_64">) {
+    builtin.module {
+      func.func @ex_dispatch_0_matmul_4x4x8_f32(%a: tensor<4x8xf32>, %w: tensor<8x4xi4>, %s: tensor<4xf32>) -> tensor<4x4xf32> {
+        %zero = arith.constant 0.0 : f32
+        %c8 = arith.constant 8.0 : f32
+        %e = tensor.empty() : tensor<4x4xf32>
+        %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                              affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                             iterator_types = ["parallel", "parallel", "reduction"]}
+            ins(%a, %w, %s : tensor<4x8xf32>, tensor<8x4xi4>, tensor<4xf32>) outs(%acc : tensor<4x4xf32>) {
+        ^bb0(%x: f32, %q: i4, %sc: f32, %o: f32):
+          %qi = arith.extui %q : i4 to i32
+          %qf = arith.uitofp %qi : i32 to f32
+          %d = arith.subf %qf, %c8 : f32
+          %wf = arith.mulf %d, %sc : f32
+          %m = arith.mulf %x, %wf : f32
+          %n = arith.addf %o, %m : f32
+          linalg.yield %n : f32
+        } -> tensor<4x4xf32>
+        return %r : tensor<4x4xf32>
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_body_constant_hoisted_out_of_the_root_op_is_copied_with_it(tmp_path):
+    source = tmp_path / "dispatch.mlir"
+    source.write_text(HOISTED_CONSTANT_SOURCE)
+    text, functions, refused = standalone_module([DispatchCheck("ex_dispatch_0_matmul_4x4x8_f32", str(source), "", "")])
+    assert refused == {} and functions == {"check_0": ["ex_dispatch_0_matmul_4x4x8_f32"]}
+    assert "arith.constant 8.000000e+00 : f32" in text
+    rng = np.random.default_rng(6)
+    a, w, s = rng.uniform(-1, 1, (4, 8)), rng.integers(-8, 8, (8, 4)), rng.uniform(0, 1, 4)
+    (out,) = NumpyModel(text)("check_0", a, w, s)
+    # extui reads the signless i4 as unsigned: -8..-1 are 8..15.
+    np.testing.assert_allclose(out, a @ ((np.mod(w, 16) - 8) * s), rtol=1e-5, atol=1e-5)
 
 
 # ---- end to end (iree-compile, iree.runtime) -------------------------------------------------

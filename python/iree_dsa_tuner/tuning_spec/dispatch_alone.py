@@ -65,8 +65,8 @@ def _copyable(value: ir.Value) -> bool:
     return all(_copyable(v) for v in producer.operands)
 
 
-def _reads_outside_values(root: ir.Operation) -> bool:
-    """Does the root op's region use a value defined outside it (it could not be copied)?"""
+def _outside_values(root: ir.Operation) -> list[ir.Value]:
+    """Values the root op's region uses but does not define (constants hoisted out of a body)."""
     nested = list(_walk(root))
     inside = set()
     for op in [root, *nested]:
@@ -75,7 +75,10 @@ def _reads_outside_values(root: ir.Operation) -> bool:
                 inside.update(block.arguments)
     for op in nested:
         inside.update(op.results)
-    return any(v not in inside for op in nested for v in op.operands)
+    outside: list[ir.Value] = []
+    for op in nested:
+        outside.extend(v for v in op.operands if v not in inside and v not in outside)
+    return outside
 
 
 def _copy(op: ir.Operation, mapping: dict) -> ir.Operation:
@@ -89,8 +92,9 @@ def _copy(op: ir.Operation, mapping: dict) -> ir.Operation:
 
 def _standalone_function(name: str, root: ir.Operation) -> func.FuncOp:
     """Append @name(operands...) -> root results, the root op alone, at the insertion point."""
-    if _reads_outside_values(root):
-        raise NotEvaluable(f"{root.name}'s region reads values from outside it")
+    outside = _outside_values(root)
+    if not all(_copyable(v) for v in outside):
+        raise NotEvaluable(f"{root.name}'s region reads a value computed outside it")
     arguments = []
     for v in root.operands:
         if not _copyable(v) and v not in arguments:
@@ -113,11 +117,15 @@ def _standalone_function(name: str, root: ir.Operation) -> func.FuncOp:
                 collect(v)
             order.append(producer)
 
-        for v in root.operands:
+        for v in [*root.operands, *outside]:
             collect(v)
         for producer in order:
             _copy(producer, mapping)
         copied_root = _copy(root, mapping)
+        for nested in _walk(copied_root):  # the body's hoisted constants: their copies
+            for i, v in enumerate(nested.operands):
+                if v in outside:
+                    nested.operands[i] = mapping[v]
         for attribute in ("lowering_config", "compilation_info", "root_op"):
             if attribute in copied_root.attributes:
                 del copied_root.attributes[attribute]
