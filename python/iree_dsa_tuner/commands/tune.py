@@ -85,8 +85,10 @@ def add_parser(subparsers) -> None:
                         "dequantisation fused into its matvec (docs/INT4.md). The spec matches the dispatches "
                         "these flags make: build with the same flags. The host recipe searches flags itself, "
                         "so with the host target this needs --no-recipe")
-    p.add_argument("--no-conv-route", action="store_true",
-                   help="do not route batch-1 convolutions (by default a model with one is compiled with the flags "
+    p.add_argument("--no-conv-route", "--no-routes", dest="no_conv_route", action="store_true",
+                   help="take no compile route: on a DSA target, a split INT4 dequantisation is by default fused "
+                        "into its contraction (--iree-dispatch-creation-enable-aggressive-fusion, docs/INT4.md); "
+                        "and batch-1 convolutions are not routed (by default a model with one is compiled with the flags "
                         "that make it tunable, --iree-global-opt-use-im2col-for-convs for 2-D and a kernel-tap "
                         "preprocessing script for 1-D, and the spec is only valid with them: docs/CONV.md)")
     p.add_argument("--rounds", type=int, default=3, metavar="N",
@@ -221,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     progress = ProgressPrinter(sys.stderr) if not args.quiet else None
     db = None if args.no_db else args.db
     recipe_result = None
-    route = None
+    routes: list = []
     extra_flags: tuple[str, ...] = ()  # the flags besides the target's the spec is valid with
     with contextlib.ExitStack() as stack:
         if progress is not None:
@@ -248,6 +250,7 @@ def run(args: argparse.Namespace) -> int:
                 from ..recipe import DATA_TILING_FLAG, FLAG_PRESETS
 
                 _, route = route_batch1_convs(compile_model(Path(args.model), target.compile_flags), say=progress)
+                routes = [route] if route or route.notes else []
                 if route:
                     presets = dict(FLAG_PRESETS, **{"conv-route": route.flags,
                                                     "conv-route+dt": route.flags + (DATA_TILING_FLAG,)})
@@ -261,40 +264,42 @@ def run(args: argparse.Namespace) -> int:
             report = recipe_result.tune_result
             report.spec_text = recipe_result.spec_text  # only a spec the whole model confirmed
         else:
-            from ..ir.artifacts import compile_model, route_batch1_convs
+            from ..ir.artifacts import compile_model, take_routes
 
             model = compile_model(Path(args.model), target.compile_flags + tuple(args.iree_flag))
             # The route changes the whole build. On the DSA that is what its compiler does anyway;
             # on the host only the recipe may do it, where the whole model confirms the win
             # (the im2col route made SigLIP's patch embedding no faster end to end: docs/CONV.md).
-            if not args.no_conv_route and target.kind != "cpu":
-                model, route = route_batch1_convs(model, say=progress)
+            if not args.no_conv_route and target.always_routes_batch1_convs:
+                model, routes = take_routes(model, say=progress)
             report = tune(model, target, options, db=db, progress=progress)
             extra_flags = model.target_flags[len(target.compile_flags):]
     # With --json on stdout, everything else this command prints goes to stderr.
     stdout = sys.stdout
     with contextlib.redirect_stdout(human_output(args)):
-        return _report(args, target, report, route, recipe_result, extra_flags, stdout)
+        return _report(args, target, report, routes, recipe_result, extra_flags, stdout)
 
 
-def _report(args, target, report, route, recipe_result, extra_flags, stdout) -> int:
+def _report(args, target, report, routes, recipe_result, extra_flags, stdout) -> int:
     from ..ir.conv_route import flags_header, user_flags
 
     output = Path(args.output)
     shown_flags = user_flags(extra_flags, output) if report.spec_text else extra_flags
     print(summary_table(report))
-    if route is not None and route:
-        print(f"batch-1 convolution route (docs/CONV.md) compiled the model with {len(route.flags)} more flag(s) "
-              f"for {', '.join(route.dispatches)}")
-    for note in (route.notes if route is not None else []):
-        print(f"conv route: {note}")
+    for route in routes:
+        if route:
+            print(f"{route.what} compiled the model with {len(route.flags)} more flag(s) "
+                  f"for {', '.join(route.dispatches)}")
+        for note in route.notes:
+            print(f"{route.what}: {note}")
     if recipe_result is not None:
         print("\n" + recipe_table(recipe_result))
     if args.json:
         document = report.to_json()
         document["compile_flags"] = list(shown_flags)
-        if route is not None:
-            document["conv_route"] = route.to_json()
+        for route in routes:
+            key = "conv_route" if route.what.startswith("batch-1") else "dequantisation_route"
+            document[key] = route.to_json()
         if recipe_result is not None:
             document["recipe"] = recipe_result.to_json()
         emit_json(args, document, stdout)

@@ -236,11 +236,15 @@ def gemm_shape(problem) -> GemmShape:
             last_of_role[role] = max(last_of_role.get(role, -1), i)
     for role, i in last_of_role.items():
         inner[i] = True
-    rhs_type, quant_group, external_bytes = problem.rhs_type, 0, 0.0
+    lhs_type, rhs_type, quant_group, external_bytes = problem.lhs_type, problem.rhs_type, 0, 0.0
     q = getattr(problem, "weight_quant", None)
     if q is not None and q.form == "fused" and q.operand == 1:
         # The dispatch streams the packed weight and dequantises it in registers.
         rhs_type, quant_group = q.element_type, q.group_size
+    elif q is not None and q.form == "fused" and q.operand == 0:
+        # A matvec's weight is its first operand (y = W x): it streams packed all the same. Its
+        # scales, one per group of a row, are a few percent of it and left out.
+        lhs_type = q.element_type
     elif q is not None and q.form == "split":
         external_bytes = float(q.dequantise_bytes)
     return GemmShape(
@@ -248,7 +252,7 @@ def gemm_shape(problem) -> GemmShape:
         m=group_size["m"],
         n=group_size["n"],
         k=group_size["k"],
-        lhs_type=problem.lhs_type,
+        lhs_type=lhs_type,
         rhs_type=rhs_type,
         out_type=problem.out_type,
         has_consumer=bool(problem.fused_ops),

@@ -301,12 +301,64 @@ def route_batch1_convs(artifacts: ModelArtifacts, say=None):
     if say is not None:
         say(f"batch-1 convolution route for {len(route.dispatches)} dispatch(es): {' '.join(route.flags)}")
     routed = compile_model(artifacts.model, artifacts.target_flags + route.flags)
-    routed.reference_flags = artifacts.target_flags
+    routed.reference_flags = _reference_flags(artifacts)
     left = {p.dispatch for p in routed.problems() if isinstance(p, UntunableDispatch)} & {
         p.dispatch for p in routed.batch1_convs}
     if left:
         route.notes.append(f"still refused under the route: {', '.join(sorted(left))}")
     return routed, route
+
+
+def _reference_flags(artifacts: ModelArtifacts) -> tuple[str, ...]:
+    """The flags of the model as the user gave it (a route must not change the numbers)."""
+    return artifacts.reference_flags if artifacts.reference_flags is not None else artifacts.target_flags
+
+
+# IREE fuses a sub-byte weight's dequantisation into the contraction that reads it only under
+# aggressive fusion (docs/INT4.md); split, the contraction reads 32-bit weights.
+FUSE_DEQUANTISATION_FLAG = "--iree-dispatch-creation-enable-aggressive-fusion"
+
+
+def _split_dequantisations(artifacts: ModelArtifacts) -> list[str]:
+    calls = artifacts.calls()
+    return [p.dispatch for p in artifacts.problems()
+            if isinstance(p, UntunableDispatch) and p.dequantises is not None and calls.get(p.dispatch)]
+
+
+def route_split_dequantisation(artifacts: ModelArtifacts, say=None):
+    """`artifacts` recompiled with the dequantisation fused into its contraction when the default
+    build splits an INT4 (sub-byte) dequantisation into a dispatch of its own that runs every call;
+    returns (artifacts, route). The route is taken only when it removes split dequantisations."""
+    from .conv_route import ConvRoute
+
+    split = _split_dequantisations(artifacts)
+    route = ConvRoute(dispatches=tuple(split), what="INT4 dequantisation fusion route (docs/INT4.md)")
+    if not split or FUSE_DEQUANTISATION_FLAG in artifacts.target_flags:
+        return artifacts, ConvRoute(what=route.what)
+    fused = compile_model(artifacts.model, artifacts.target_flags + (FUSE_DEQUANTISATION_FLAG,))
+    left = _split_dequantisations(fused)
+    if len(left) >= len(split):
+        route.notes.append(f"not taken: {FUSE_DEQUANTISATION_FLAG} leaves {len(left)} dequantisation(s) split")
+        route.dispatches = ()
+        return artifacts, route
+    if say is not None:
+        say(f"{route.what} for {len(split) - len(left)} dispatch(es): {FUSE_DEQUANTISATION_FLAG}")
+    if left:
+        route.notes.append(f"still split under the route: {', '.join(left)}")
+    fused.reference_flags = _reference_flags(artifacts)
+    route.flags = (FUSE_DEQUANTISATION_FLAG,)
+    return fused, route
+
+
+def take_routes(artifacts: ModelArtifacts, say=None):
+    """Every compile route a target that takes them takes: the batch-1 conv route, then the INT4
+    dequantisation fusion; returns (artifacts, [the routes taken or noted])."""
+    routes = []
+    for route_of in (route_batch1_convs, route_split_dequantisation):
+        artifacts, route = route_of(artifacts, say=say)
+        if route or route.notes:
+            routes.append(route)
+    return artifacts, routes
 
 
 def compile_model(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS, *,

@@ -119,17 +119,20 @@ def _taps_file(widths: list[int], directory: Path) -> Path:
 
 @dataclass
 class ConvRoute:
-    """The flags that make a model's batch-1 convs tunable, and what they are for."""
+    """The flags that make some of a model's dispatches tunable, and what they are for (a compile
+    route: the batch-1 conv route here, the INT4 dequantisation fusion in `ir.artifacts`)."""
 
     flags: tuple[str, ...] = ()  # as compiled here (the script in the cache)
-    dispatches: tuple[str, ...] = ()  # the refused batch-1 conv dispatches of the plain model
+    dispatches: tuple[str, ...] = ()  # the dispatches of the plain model the route is for
     notes: list[str] = field(default_factory=list)
+    what: str = "batch-1 convolution route (docs/CONV.md)"
 
     def __bool__(self) -> bool:
         return bool(self.flags)
 
     def to_json(self) -> dict:
-        return {"flags": list(self.flags), "for_dispatches": list(self.dispatches), "notes": self.notes}
+        return {"route": self.what, "flags": list(self.flags), "for_dispatches": list(self.dispatches),
+                "notes": self.notes}
 
 
 def plan_route(convs: list[ConvolutionProblem], directory: Path, extra_flags: tuple[str, ...] = ()) -> ConvRoute:

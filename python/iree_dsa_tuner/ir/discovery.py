@@ -128,9 +128,14 @@ def _describe_ops(func_op: ir.Operation) -> str:
 
 # Ops a dequantisation body may hold: casts of the packed integer, a zero point
 # subtracted, one multiply by the scale.
-_DEQUANT_BODY_OPS = {"arith.extsi", "arith.extui", "arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf",
-                     "arith.subf", "arith.subi", "arith.mulf", "linalg.yield"}
-_UNSIGNED_CASTS = {"arith.extui", "arith.uitofp"}
+_CASTS = ("arith.extsi", "arith.extui", "arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf")
+# Ops a dequantisation body may hold: casts of the packed integer, a zero point subtracted (a
+# tensor, or a constant), one multiply by the scale; and, for two nibbles packed per byte, the
+# index arithmetic and shifts that pick one.
+_DEQUANT_BODY_OPS = {*_CASTS, "arith.subf", "arith.subi", "arith.mulf", "arith.constant", "linalg.yield"}
+_NIBBLE_OPS = {"linalg.index", "arith.remui", "arith.remsi", "arith.andi", "arith.cmpi", "arith.select",
+               "arith.shli", "arith.shrsi", "arith.shrui", "arith.trunci"}
+_UNSIGNED_CASTS = {"arith.extui", "arith.uitofp", "arith.shrui"}
 
 
 def _producer(value: ir.Value) -> ir.Operation | None:
@@ -163,12 +168,27 @@ def _map_results(amap: ir.AffineMap) -> list[tuple[int, int] | None]:
     return out
 
 
+def _nibble_pairs(op: ir.Operation, args: list, body: list) -> int | None:
+    """The input index of a byte tensor holding two 4-bit weights per byte, read through
+    `dN floordiv 2` and unpacked with shifts in the body; None when the body is no such unpacking."""
+    if not any(o.name in ("arith.shrsi", "arith.shrui") for o in body):
+        return None
+    maps = _indexing_maps(op)
+    for i, a in enumerate(args):
+        if _int_bits(str(a.type)) != 8:
+            continue
+        if any(r is not None and r[1] == 2 for r in _map_results(maps[i])):
+            return i
+    return None
+
+
 def _dequantisation(op: ir.Operation) -> dict | None:
     """What a `linalg.generic` dequantising a sub-byte integer tensor does, or None.
 
     Returns the packed input's index and type ("ui4" when the body reads it
-    unsigned), the scale and zero-point inputs, and, per loop, how many
-    consecutive elements share one scale (`group_loops`: loop -> elements).
+    unsigned), the scale and zero-point inputs (a constant zero point is "const"), and, per
+    loop, how many consecutive elements share one scale (`group_loops`: loop -> elements).
+    The packed input is either a 2- to 7-bit integer tensor or bytes holding two nibbles each.
     """
     if op.name != "linalg.generic" or len(op.results) != 1:
         return None
@@ -177,21 +197,46 @@ def _dequantisation(op: ir.Operation) -> dict | None:
     block = op.regions[0].blocks[0]
     n_in = len(op.operands) - 1
     body = [o.operation for o in block.operations]
-    if any(o.name not in _DEQUANT_BODY_OPS for o in body):
-        return None
     args = list(block.arguments)[:n_in]
-    narrow = [i for i, a in enumerate(args) if _is_packed_weight_type(str(a.type))]
-    if len(narrow) != 1 or not str(block.arguments[n_in].type).startswith(("f", "bf")):
+    if not str(block.arguments[n_in].type).startswith(("f", "bf")):
         return None
-    packed = narrow[0]
+    nibbles = None
+    if any(o.name not in _DEQUANT_BODY_OPS for o in body):
+        if any(o.name not in _DEQUANT_BODY_OPS | _NIBBLE_OPS for o in body):
+            return None
+        nibbles = _nibble_pairs(op, args, body)
+        if nibbles is None:
+            return None
+        packed = nibbles
+    else:
+        narrow = [i for i, a in enumerate(args) if _is_packed_weight_type(str(a.type))]
+        if not narrow:
+            return None
+        # A zero-point tensor can be as narrow as the weight: the weight is the larger one.
+        packed = max(narrow, key=lambda i: math.prod(_as_shaped(op.operands[i].type).shape)
+                     if _as_shaped(op.operands[i].type).has_static_shape else 0)
     producers = {r: o for o in body for r in o.results}
 
-    def source_arg(v):
-        """The block argument `v` is computed from through casts (None if not one)."""
-        while v in producers and producers[v].name in ("arith.extsi", "arith.extui", "arith.sitofp",
-                                                        "arith.uitofp", "arith.extf", "arith.truncf"):
-            v = producers[v].operands[0]
-        return args.index(v) if v in args else None
+    def origin(v):
+        """What `v` is computed from: an input index, "packed" for the (zero-point corrected,
+        unpacked) weight, "const" for a constant, or None."""
+        while True:
+            if v in args:
+                return args.index(v)
+            o = producers.get(v)
+            if o is None:  # defined outside the body: a constant captured from above
+                owner = _producer(v)
+                return "const" if owner is not None and owner.name == "arith.constant" else None
+            if o.name in _CASTS:
+                v = o.operands[0]
+            elif o.name == "arith.constant":
+                return "const"
+            elif o.name in ("arith.subf", "arith.subi"):
+                return "packed" if origin(o.operands[0]) in (packed, "packed") else None
+            elif o.name in _NIBBLE_OPS:
+                return "packed" if nibbles is not None else None
+            else:
+                return None
 
     muls = [o for o in body if o.name == "arith.mulf"]
     if len(muls) != 1:
@@ -201,17 +246,13 @@ def _dequantisation(op: ir.Operation) -> dict | None:
         return None
     zero_point = None
     if subs:
-        lhs, rhs = (source_arg(v) for v in subs[0].operands)
-        if lhs != packed or rhs is None or rhs == packed:
+        lhs, rhs = (origin(v) for v in subs[0].operands)
+        if lhs not in (packed, "packed") or rhs is None or rhs == packed:
             return None
         zero_point = rhs
-    mul_sources = []
-    for v in muls[0].operands:
-        if v in producers and producers[v] in subs:
-            mul_sources.append(packed)
-        else:
-            mul_sources.append(source_arg(v))
-    if mul_sources.count(packed) != 1 or None in mul_sources:
+    mul_sources = [origin(v) for v in muls[0].operands]
+    mul_sources = [packed if m == "packed" else m for m in mul_sources]
+    if mul_sources.count(packed) != 1 or None in mul_sources or "const" in mul_sources:
         return None
     scale = next(i for i in mul_sources if i != packed)
     if scale == zero_point or not str(args[scale].type).startswith(("f", "bf")):
@@ -221,7 +262,8 @@ def _dequantisation(op: ir.Operation) -> dict | None:
     if any(t is None or not t.has_static_shape for t in shaped):
         return None
     maps = _indexing_maps(op)
-    sizes = _loop_sizes(maps, [tuple(t.shape) for t in shaped])
+    # Loop sizes from the output (every loop indexes it directly in an elementwise dequantisation).
+    sizes = _loop_sizes(maps[-1:], [tuple(shaped[-1].shape)]) or _loop_sizes(maps, [tuple(t.shape) for t in shaped])
     scale_results = _map_results(maps[scale])
     if sizes is None or None in scale_results:
         return None
@@ -229,12 +271,12 @@ def _dequantisation(op: ir.Operation) -> dict | None:
     in_scale = {d: c for d, c in scale_results}
     group_loops = {d: (sizes[d] if d not in in_scale else in_scale[d]) for d in range(len(sizes))
                    if d not in in_scale or in_scale[d] > 1}
-    bits = _int_bits(str(args[packed].type))
+    bits = 4 if nibbles is not None else _int_bits(str(args[packed].type))
     scale_type = str(_as_shaped(op.operands[scale].type).element_type)
     return {
         "packed": packed, "scale": scale, "zero_point": zero_point,
         "element_type": f"{'u' if unsigned else ''}i{bits}", "scale_type": scale_type,
-        "group_loops": group_loops, "maps": maps,
+        "group_loops": group_loops, "maps": maps, "nibble_pairs": nibbles is not None,
     }
 
 
@@ -279,7 +321,7 @@ def _weight_quantisation(root: ir.Operation, k_loops: tuple[int, ...]) -> Weight
 
 def _dequantise_dispatch(symbol: str, func_op: ir.Operation) -> UntunableDispatch | None:
     """IREE's split form: a dispatch whose one compute op dequantises a sub-byte weight."""
-    generics = [op for op in _walk(func_op) if op.name.startswith("linalg.") and op.name != "linalg.yield"]
+    generics = [op for op in _walk(func_op) if op.name.startswith("linalg.") and op.parent.name == "func.func"]
     if len(generics) != 1:
         return None
     op = generics[0]

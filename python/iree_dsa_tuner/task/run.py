@@ -26,7 +26,7 @@ from typing import Callable
 
 from ..core.config import CompilationConfig
 from ..core.problems import is_tunable, with_types
-from ..ir.artifacts import compile_model, route_batch1_convs
+from ..ir.artifacts import compile_model, take_routes
 from ..runners.base import RunnerOptions
 from ..search.driver import SearchHooks, search_problems
 from ..search.options import TuneOptions
@@ -92,7 +92,7 @@ class TaskResult:
 def _stage_artifacts(stage, target, say):
     art = compile_model(stage.mlir, target.compile_flags)
     if target.always_routes_batch1_convs:
-        art, _ = route_batch1_convs(art, say=say)
+        art, _ = take_routes(art, say=say)
     return art
 
 
