@@ -49,8 +49,8 @@ def legal_set(space, target, desc=None):
 
 
 def test_the_shipped_rules_cover_every_op_kind_of_both_target_kinds():
-    assert set(load_rules()) == {"dsa.contraction", "dsa.convolution", "cpu.contraction", "cpu.convolution",
-                                 "cpu.attention"}
+    assert set(load_rules()) == {"dsa.contraction", "dsa.convolution", "dsa.weight_streaming", "cpu.contraction",
+                                 "cpu.convolution", "cpu.attention"}
 
 
 @pytest.mark.parametrize("shape", [
@@ -100,6 +100,12 @@ def test_the_dsa_elite_follows_the_mac_array(dsa):
     shape = simple_gemm(256, 2048, 2048, "i8")
     desc = dsa.describe()
     wide = desc.with_changes(mac_m=32, mac_n=64)
+    before = elite_candidate(dsa_space(shape, desc), desc).candidate
+    after = elite_candidate(dsa_space(shape, wide), wide).candidate
+    # Memory-bound at batch 1: weight streaming, the whole M, N tiles of whole array widths.
+    assert (before.tile_m, before.tile_n % desc.mac_n, before.k_split) == (256, 0, 2)
+    assert (after.tile_m, after.tile_n % 64, after.vec_n) == (256, 0, 64)
+    shape = simple_gemm(2048, 2048, 2048, "i8")  # compute-bound: output-stationary macro tiles
     before = elite_candidate(dsa_space(shape, desc), desc).candidate
     after = elite_candidate(dsa_space(shape, wide), wide).candidate
     assert (before.tile_m, before.tile_n) == (4 * desc.mac_m, 4 * desc.mac_n)
@@ -221,7 +227,7 @@ def test_tune_on_dsa_e1_reports_tuned_over_elite_per_dispatch(tmp_path, capsys):
     data = json.loads(report.read_text())
     assert len(data["dispatches"]) == 3
     for d in data["dispatches"]:
-        assert d["elite"]["rule"] == "dsa.contraction" and d["elite_us"] > 0
+        assert d["elite"]["rule"] in ("dsa.contraction", "dsa.weight_streaming") and d["elite_us"] > 0
         assert d["tuned_vs_elite"] == pytest.approx(d["elite_us"] / d["tuned_us"])
         row = next(line for line in table.splitlines() if line.startswith(d["dispatch"]))
         assert f"{d['elite_us']:.1f}" in row and f"{100 * d['tuned_vs_elite']:.0f}%" in row

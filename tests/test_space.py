@@ -36,14 +36,16 @@ def test_r56_space_factors(e1):
     # The seed's R5.6: tile M/N/K 8 choices each, 4 parallelism, 3 vector widths,
     # 3 DMA depths, 2 fusion. Note 8*8*8*4*3*3*2 is 36864; the seed's "13824" is
     # 8*8*8*3*3*3, so its product does not match its own factors.
+    # Those are the output-stationary product's; the weight-streaming products follow it.
     space = e1.space(simple_gemm(256, 2048, 2048, "i8", has_consumer=True))
-    dims = space.dimensions()
+    dims = {k: len(v) for k, v in space.products[0].items()}
     assert [dims[k] for k in ("tile_m", "tile_n", "tile_k", "parallelism", "vec_n", "dma_stages", "fusion")] == \
         [8, 8, 8, 4, 3, 3, 2]
-    assert space.size == 8 * 8 * 8 * 4 * 3 * 3 * 2 == 36864
+    assert math.prod(dims.values()) == 8 * 8 * 8 * 4 * 3 * 3 * 2 == 36864
+    assert space.size == 36864 + 11520
     # A batch-1 INT4 GEMM trades the (trivial) M tile for the quant block: exactly 13824.
     int4 = e1.space(simple_gemm(1, 2048, 2048, "i8", "i4", has_consumer=True))
-    assert int4.size == 13824 and int4.dimensions()["quant_block"] == 3
+    assert math.prod(len(v) for v in int4.products[0].values()) == 13824 and int4.dimensions()["quant_block"] == 3
 
 
 def test_space_is_lazy_and_consistent(e1):

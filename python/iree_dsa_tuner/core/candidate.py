@@ -18,6 +18,10 @@ class TilingCandidate:
     - `dma_stages`: scratchpad buffers per operand (2 = double buffering).
     - `fusion`: 1 when the elementwise consumer runs in the same dispatch.
     - `quant_block`: INT4 weight block size along K (0 when not quantised).
+    - `k_split`: the schedule (DSA only). 0: output-stationary, every output tile walks
+      its K slices and re-reads its A rows and B columns. s >= 1: weight-streaming, each
+      core keeps its activations (the whole M x K/s) resident and streams every weight
+      once; teams of s cores split K and add their partial sums over the NoC.
     """
 
     tile_m: int
@@ -30,6 +34,7 @@ class TilingCandidate:
     dma_stages: int = 1
     fusion: int = 0
     quant_block: int = 0
+    k_split: int = 0  # last, defaulted: older candidates and configs read as output-stationary
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -46,6 +51,8 @@ class TilingCandidate:
         text = f"tile {self.tile_m}x{self.tile_n}x{self.tile_k} vec {self.vec_m}x{self.vec_n}x{self.vec_k} par {self.parallelism} stages {self.dma_stages} fuse {self.fusion}"
         if self.quant_block:
             text += f" qblock {self.quant_block}"
+        if self.k_split:
+            text += f" stream ksplit {self.k_split}"
         return text
 
 

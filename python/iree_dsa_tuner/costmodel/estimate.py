@@ -16,7 +16,11 @@ it (bench/cost_model_fidelity.py --fit fits it to the DSA simulator; dsa-e1 ship
 128, docs/PERFORMANCE.md section 3). The roofline term leaves it out: the roofline
 stage compares bytes that must move, the full estimate how the DRAM charges them.
 Single buffering serialises DMA with compute; two stages overlap loads with
-compute; three also overlap the output drains. It mirrors the DSA timing
+compute; three also overlap the output drains. A weight-streaming candidate
+(k_split >= 1) loads its resident activations once per core, streams only weights
+per step, and ends each tile with its K split's partial-sum exchange over the NoC
+(through the core's port: a port term bounds it with the loads and drains) and the
+vector-unit adds, counted with the drains. It mirrors the DSA timing
 model's equations without its per-round detail, so ranking agrees with it.
 """
 
@@ -49,12 +53,25 @@ def _runs_per_step(shape: GemmShape, geo: TileGeometry) -> np.ndarray:
     k_in, m_in, n_in = shape.inner("k"), shape.inner("m"), shape.inner("n")
     lhs = np.where(geo.tk < k_in, geo.tm, 1) if shape.lhs_inner_role == "k" else np.where(geo.tm < m_in, geo.tk, 1)
     rhs = np.where(geo.tn < n_in, geo.tk, 1) if shape.rhs_inner_role == "n" else np.where(geo.tk < k_in, geo.tn, 1)
+    if geo.k_split is not None:  # weight streaming: no A per step, its weights packed in one run
+        lhs, rhs = np.where(geo.k_split > 0, 0, lhs), np.where(geo.k_split > 0, 1, rhs)
     return lhs + rhs
+
+
+def _streaming_runs(shape: GemmShape, geo: TileGeometry) -> np.ndarray:
+    """Runs a weight-streaming candidate reads besides its packed weight slices (one run per
+    step, as `_runs_per_step` counts them): each core's resident activations, a row per line
+    per slice, and its drains, a row per line of C."""
+    k_in, n_in = shape.inner("k"), shape.inner("n")
+    resident = geo.busy_cores * geo.k_steps * np.where(geo.tk < k_in, geo.tm, 1)
+    rows = np.maximum(geo.out_tile_bytes // np.maximum(geo.tn * shape.out_bytes, 1), 1)  # a narrow share: 1 row
+    drains = geo.tiles * np.where((geo.tn < n_in) | (geo.k_split > 1), rows, 1)
+    return np.where(geo.k_split > 0, resident + drains, 0)
 
 
 def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray],
              geo: TileGeometry) -> Estimate:
-    busy = np.minimum(cols["parallelism"], geo.tiles)
+    busy = geo.busy_cores if geo.busy_cores is not None else np.minimum(cols["parallelism"], geo.tiles)
     rounds = ceil_div(geo.tiles, busy)
     steps = rounds * geo.k_steps
     compute_s = steps * geo.compute_cycles_per_step / desc.clock_hz
@@ -68,6 +85,8 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
         runs = _runs_per_step(shape, geo) * run_overhead
         step_bytes = step_bytes + runs
         traffic = traffic + runs * geo.tiles * geo.k_steps
+        if geo.k_split is not None and np.any(geo.k_split > 0):
+            traffic = traffic + _streaming_runs(shape, geo) * run_overhead
     memory_s = traffic / bandwidth
     per_core_bw = bandwidth / busy
     stages = cols["dma_stages"]
@@ -89,4 +108,24 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
     # A split dequantisation's own traffic (docs/INT4.md): the same for every candidate.
     external_s = shape.external_bytes / desc.dram_bytes_per_s
     total = np.maximum(pipelined, memory_s) + unfused_s + launch_s + external_s
+    if geo.k_split is not None and np.any(geo.k_split > 0):
+        # Weight streaming: the resident activations load once; a tile's end (partials over the
+        # NoC, their adds, the drain) runs beside the next tile's loads and MACs, one tile's end
+        # at a time. Whatever bounds the steady state (MACs and loads, tile ends, DRAM, the port
+        # that carries loads, exchanges and drains), the last step's MACs and tile end are exposed.
+        stream = geo.k_split > 0
+        ws_loads = loads_s + geo.resident_bytes / per_core_bw
+        exchange_s = np.where(geo.exchange_bytes > 0, geo.exchange_bytes / desc.dma_port_bytes_per_s
+                              + desc.dma_descriptor_s, 0.0) + geo.reduce_cycles / desc.clock_hz
+        drain_s = geo.out_tile_bytes / per_core_bw + desc.dma_descriptor_s
+        ends = rounds * np.maximum(exchange_s, drain_s)
+        first = first_step_s + geo.resident_bytes / np.maximum(geo.k_steps, 1) / per_core_bw
+        # Serial (one buffer) includes the first load; overlapped, the MACs wait for it.
+        body = np.where(stages == 1, compute_s + ws_loads, np.maximum(compute_s, ws_loads) + first)
+        port_bytes = steps * step_bytes + geo.resident_bytes + rounds * (geo.out_tile_bytes + geo.exchange_bytes)
+        port_s = port_bytes / desc.dma_port_bytes_per_s
+        last = geo.compute_cycles_per_step / desc.clock_hz + exchange_s + drain_s
+        streams = np.maximum(memory_s, port_s) + desc.dma_descriptor_s
+        steady = np.maximum(np.maximum(body, ends), streams)
+        total = np.where(stream, steady + last + unfused_s + launch_s + external_s, total)
     return Estimate(compute_s, memory_s, latency_s, launch_s, roofline_s, total, busy, bandwidth)

@@ -169,7 +169,7 @@ _TIE_TOLERANCE = 1e-3
 
 
 def _dominated(cols: dict[str, np.ndarray], geo: TileGeometry, est: Estimate, alive: np.ndarray) -> np.ndarray:
-    """Per group of equal tiles (M, N, K, fusion, quant block), all but the best variant.
+    """Per group of equal tiles (M, N, K, fusion, quant block, schedule), all but the best variant.
 
     Best = fastest estimate (ties within _TIE_TOLERANCE), then least compute
     (no wasted lanes), then fewest DMA buffers, then fewest cores: the cheaper
@@ -180,7 +180,8 @@ def _dominated(cols: dict[str, np.ndarray], geo: TileGeometry, est: Estimate, al
     if len(idx) < 2:
         return out
     bucket = np.round(np.log(est.total_s[idx]) / np.log1p(_TIE_TOLERANCE)).astype(np.int64)
-    keys = [geo.tm[idx], geo.tn[idx], geo.tk[idx], cols["fusion"][idx], cols["quant_block"][idx]]
+    keys = [geo.tm[idx], geo.tn[idx], geo.tk[idx], cols["fusion"][idx], cols["quant_block"][idx],
+            cols["k_split"][idx]]
     tiebreak = [bucket, est.compute_s[idx], cols["dma_stages"][idx], cols["parallelism"][idx]]
     order = np.lexsort(tuple(reversed(keys + tiebreak)))
     sorted_keys = np.stack([k[order] for k in keys])

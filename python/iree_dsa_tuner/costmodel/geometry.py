@@ -40,6 +40,14 @@ class TileGeometry:
     traffic_bytes: np.ndarray  # DRAM bytes with re-reads (unpadded)
     unfused_extra_bytes: np.ndarray  # round trip of an unfused consumer
     step_macs: np.ndarray  # useful MACs in one full step (for utilisation)
+    # Weight streaming (k_split >= 1; zeros for output-stationary candidates): the cores that
+    # split K, the busy cores, the activations a core loads once and keeps, and per tile the
+    # partial sums it exchanges over the NoC and the vector cycles that add them.
+    k_split: np.ndarray | None = None
+    busy_cores: np.ndarray | None = None
+    resident_bytes: np.ndarray | None = None
+    exchange_bytes: np.ndarray | None = None
+    reduce_cycles: np.ndarray | None = None
 
     @property
     def step_bytes(self) -> np.ndarray:
@@ -96,10 +104,48 @@ def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.
     # and B columns over K, so A is read once per N tile and B once per M tile.
     traffic = ob["lhs"] * tiles_n + (ob["rhs"] + scale_total) * tiles_m + ob["out"]
     unfused = np.where((cols["fusion"] == 0) & shape.has_consumer, 2 * ob["out"], 0.0)
+    busy = np.minimum(cols["parallelism"], tiles)
+    zeros = np.zeros_like(tiles)
+    split = np.asarray(cols.get("k_split", zeros))
+    resident, exchange, reduce = zeros, zeros, zeros
+    stream = split > 0
+    if stream.any():
+        # Weight streaming (the plugin's weight_streaming.py): teams of `split` cores, each core
+        # with the whole M and 1/split of K resident, walking its team's N tiles; B read once.
+        s = np.maximum(split, 1)
+        share = ceil_div(shape.inner("k"), s)
+        ws_tk = np.minimum(tile_k, share)
+        ws_steps = ceil_div(share, ws_tk)
+        teams = np.maximum(1, np.minimum(cols["parallelism"] // s, tiles_n))
+        # The share of a tile a core reduces and drains: whole rows, or columns of a short tile.
+        own = np.where(tm >= s, ceil_div(tm, s) * tn, tm * ceil_div(tn, s))
+        partial = tm * tn * desc.accumulator_bytes
+        ws_resident = tm * ws_steps * ws_tk * shape.lhs_bytes
+        ws_rhs = ws_tk * tn * shape.rhs_bytes + np.where(quantised, ceil_div(ws_tk, np.maximum(qb, 1)) * tn
+                                                         * desc.scale_bytes, 0)
+        ws_footprint = (stages * ws_rhs + ws_resident + 2 * partial
+                        + np.where(s > 1, 2 * own * desc.accumulator_bytes, out_tile - partial))
+        lanes = int((desc.extras.get("vector_unit", {}) or {}).get("lanes", desc.mac_n))
+        tk = np.where(stream, ws_tk, tk)
+        k_steps = np.where(stream, ws_steps, k_steps)
+        tiles = np.where(stream, tiles_n * s, tiles)
+        busy = np.where(stream, teams * s, busy)
+        lhs_step = np.where(stream, 0, lhs_step)
+        rhs_step = np.where(stream, ws_rhs, rhs_step)
+        out_tile = np.where(stream, own * shape.out_bytes, out_tile)
+        footprint = np.where(stream, ws_footprint, footprint)
+        descriptors = np.where(stream, 1 + quantised.astype(np.int64), descriptors)
+        compute_cycles = np.where(stream, ceil_div(tm, desc.mac_m) * ceil_div(tn, vec_n) * ceil_div(vec_n, desc.mac_n)
+                                  * ceil_div(ws_tk, mac_k), compute_cycles)
+        traffic = np.where(stream, ob["lhs"] * teams + ob["rhs"] + scale_total + ob["out"], traffic)
+        resident = np.where(stream, ws_resident, 0)
+        exchange = np.where(stream, 2 * (s - 1) * partial / s, 0)
+        reduce = np.where(stream, ceil_div((s - 1) * own, lanes), 0)
     return TileGeometry(
         tm=tm, tn=tn, tk=tk, tiles_m=tiles_m, tiles_n=tiles_n, tiles=tiles, k_steps=k_steps,
         lhs_step_bytes=lhs_step, rhs_step_bytes=rhs_step, out_tile_bytes=out_tile,
         descriptors_per_step=descriptors, footprint_bytes=footprint,
         compute_cycles_per_step=compute_cycles, traffic_bytes=traffic + unfused,
         unfused_extra_bytes=unfused, step_macs=tm * tn * tk,
+        k_split=split, busy_cores=busy, resident_bytes=resident, exchange_bytes=exchange, reduce_cycles=reduce,
     )

@@ -148,8 +148,13 @@ class Constraint:
 class EliteRule:
     """One section of elite.toml: its knob settings and constraints, in file order."""
 
-    name: str  # "<target kind>.<op kind>"
+    name: str  # "<target kind>.<op kind>", or "<target kind>.<schedule>" for a rule with `applies_to`
     steps: tuple[KnobRule | Constraint, ...]
+    # A schedule's rule (`applies_to = "<op kind>"`, `when = "EXPR"`) is tried before the op
+    # kind's own rule on the problems where `when` holds; when it gives nothing legal there,
+    # the op kind's rule is the elite.
+    applies_to: str = ""
+    when: Expression | None = None
 
 
 @dataclass(frozen=True)
@@ -216,7 +221,20 @@ def parse_rules(data: dict, source: str) -> dict[str, EliteRule]:
                 raise EliteRuleError(f"{section}: expected a table")
             steps: list[KnobRule | Constraint] = []
             set_so_far: set[str] = set()
+            applies_to, when = "", None
+            if "applies_to" in body or "when" in body:
+                applies_to, when = body.get("applies_to"), body.get("when")
+                if not isinstance(applies_to, str) or not applies_to or when is None:
+                    raise EliteRuleError(f"{section}: a schedule's rule needs both 'applies_to = \"<op kind>\"' "
+                                         "and 'when = \"EXPR\"'")
+                when = Expression(when, f"{section}.when")
+                early = sorted(n for n in when.names if n in KNOBS)
+                if early:
+                    raise EliteRuleError(f"{section}.when: reads {', '.join(early)}, a knob: 'when' reads the "
+                                         "problem and the description only")
             for key, raw in body.items():
+                if key in ("applies_to", "when"):
+                    continue
                 step = _parse_knob(section, key, raw) if key in KNOBS else _parse_constraint(section, key, raw)
                 if isinstance(step, KnobRule):
                     if step.knob in set_so_far:
@@ -234,7 +252,7 @@ def parse_rules(data: dict, source: str) -> dict[str, EliteRule]:
                 if early:
                     raise EliteRuleError(f"{section}.{key}: reads {', '.join(early)} before the rule sets it")
                 steps.append(step)
-            rules[f"{target_kind}.{op_kind}"] = EliteRule(f"{target_kind}.{op_kind}", tuple(steps))
+            rules[f"{target_kind}.{op_kind}"] = EliteRule(f"{target_kind}.{op_kind}", tuple(steps), applies_to, when)
     return rules
 
 
@@ -338,13 +356,26 @@ def elite_candidate(space, description, rules: dict[str, EliteRule] | None = Non
     """
     rules = load_rules() if rules is None else rules
     name = f"{description.kind}.{space.shape.kind}"
+    env = _environment(space.shape, description)
+    schedules = [r for r in rules.values() if r.applies_to == space.shape.kind
+                 and r.name.startswith(f"{description.kind}.") and r.when(env)]
+    for schedule in schedules:  # a schedule that fits this problem first (the DSA's weight streaming)
+        try:
+            knobs, notes = _apply(schedule, space.choices, env)
+        except _Unavailable:
+            continue
+        return _elite_of(schedule.name, space, knobs, notes)
     rule = rules.get(name)
     if rule is None:
         return Elite(name, None, f"no elite rule for {space.shape.kind} on a {description.kind!r} target")
     try:
-        knobs, notes = _apply(rule, space.choices, _environment(space.shape, description))
+        knobs, notes = _apply(rule, space.choices, env)
     except _Unavailable as e:
         return Elite(name, None, f"the {name} rule gives nothing legal here ({e})")
+    return _elite_of(name, space, knobs, notes)
+
+
+def _elite_of(name: str, space, knobs: dict[str, int], notes: list[str]) -> Elite:
     unset = [k for k in KNOBS if k not in knobs and len(space.choices[k]) > 1]
     if unset:
         raise EliteRuleError(f"[{name}] leaves {', '.join(unset)} unset, but the space offers several values")

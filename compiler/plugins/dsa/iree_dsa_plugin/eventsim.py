@@ -15,7 +15,12 @@ Per core it plays the schedule of `workload.build_workload` event by event:
   descriptor through the same queues and port as the loads; a next copy waits
   for the staging buffer to drain;
 - the dispatch starts after its launch; an unfused consumer is a second launch
-  and a pass that reads and writes the output on every core.
+  and a pass that reads and writes the output on every core;
+- a weight-streaming schedule (weight_streaming.py) adds its resident activations to
+  the slices of a core's first tile, and, with a K split, ends each tile with the
+  partial sums' exchange over the NoC (through the core's port, not DRAM: the port
+  is shared with the core's DRAM streams, max-min fair) and their addition on the
+  vector unit before the drain.
 
 Aggregation (why big shapes stay fast): cores that receive the same number of
 tiles start together and run identical schedules, so each such class is one
@@ -42,8 +47,9 @@ from iree_dsa_tuner.description import TargetDescription
 
 from .workload import Transfer, Workload, build_workload, dram_cost, roofline_bound_seconds, simulator_params
 
-_LATENCY_END, _MAC_END, _COPY_END = 0, 1, 2
+_LATENCY_END, _MAC_END, _COPY_END, _REDUCE_END = 0, 1, 2, 3
 _DRAIN = -1  # descriptor kind index of a drain (loads use their index in step_transfers)
+_EXCHANGE = -2  # a K-split tile's partial sums to and from the other cores of its team (NoC)
 _EPS = 1e-9
 # Steady state: a short period (<= 8 slices) counts as settled when three consecutive
 # windows of it, and two consecutive windows of three periods, agree within STEADY_RTOL
@@ -167,12 +173,16 @@ class _CoreClass:
         self.copy_until: float | None = None
         self.copy_waiting = False  # a finished tile sits in the accumulator
         self.staging_busy = False
+        # A K-split tile's own rows, reduced and draining: the next tile's reduce waits for them.
+        self.share_busy = False
+        self.reduce_waiting: deque = deque()
         self.finished_at: float | None = None
         # Accounting (cycles) and the timeline.
         self.mac_cycles = 0.0
         self.dma_cycles = 0.0
         self.dma_since: float | None = None
         self.drain_since = 0.0
+        self.exchange_since = 0.0
         self.stall_since: float | None = None
         self.intervals: list[Interval] | None = None
 
@@ -196,15 +206,20 @@ class _Engine:
             c.stall_since = start
         # Loads of every slice, then loads once per tile (attention's Q tile) issued with a
         # tile's first slice once the previous tile's slices are done (one buffer).
+        # Then loads of every slice of a core's first tile only (weight streaming's resident
+        # activations).
         self.transfers = tuple(w.step_transfers) + tuple(getattr(w, "tile_transfers", ()))
         self.tile_kinds = range(len(w.step_transfers), len(self.transfers))
+        self.transfers += tuple(w.first_tile_transfers)
+        self.first_tile_kinds = range(len(self.transfers) - len(w.first_tile_transfers), len(self.transfers))
         self.output_in_place = bool(getattr(w, "output_in_place", False))
         self.step_cost = [t.dram_cost for t in self.transfers]
 
     def _needed(self, step: int) -> int:
         """Descriptors that must land before slice `step` may issue."""
         first = step % self.w.k_steps == 0
-        return len(self.w.step_transfers) + (len(self.tile_kinds) if first else 0)
+        return (len(self.w.step_transfers) + (len(self.tile_kinds) if first else 0)
+                + (len(self.first_tile_kinds) if step < self.w.k_steps else 0))
 
     # ---- helpers -------------------------------------------------------------------
     def _push(self, t: float, kind: int, cls: int, data) -> None:
@@ -233,6 +248,9 @@ class _Engine:
         while c.next_load < c.total and c.next_load < c.done + w.stages:
             for kind in range(len(w.step_transfers)):
                 c.pending.append((kind, c.next_load))
+            if c.next_load < w.k_steps:
+                for kind in self.first_tile_kinds:
+                    c.pending.append((kind, c.next_load))
             c.next_load += 1
         while self.tile_kinds and c.next_tile_load < c.total and c.next_tile_load <= c.done:
             for kind in self.tile_kinds:
@@ -243,6 +261,8 @@ class _Engine:
             self._dma_busy(c, +1)
             if kind == _DRAIN:
                 c.drain_since = self.now
+            elif kind == _EXCHANGE:
+                c.exchange_since = self.now
             self._push(self.now + w.latency_cycles, _LATENCY_END, i, (kind, step))
             started = True
         if c.mac_until is None and c.copy_until is None:
@@ -270,17 +290,39 @@ class _Engine:
     def _complete(self, i: int, c: _CoreClass, kind: int, step: int) -> None:
         self._dma_busy(c, -1)
         if kind == _DRAIN:
-            c.staging_busy = False
             self._note(c, "drain", "drain", c.drain_since, self.now, tile=step // self.w.k_steps)
+            if self.w.exchange is None:
+                c.staging_busy = False
+            else:
+                c.share_busy = False
+                if c.reduce_waiting:
+                    self._reduce(i, c, c.reduce_waiting.popleft())
+                    c.staging_busy = False
+        elif kind == _EXCHANGE:
+            # The team's shares of this core's rows are in: add them once the previous rows have
+            # drained. Then the staging and receive buffers are free for the next tile, whose
+            # exchange overlaps this tile's drain.
+            self._note(c, "drain", "exchange partials (NoC)", c.exchange_since, self.now,
+                       tile=step // self.w.k_steps)
+            if c.share_busy:
+                c.reduce_waiting.append(step)
+            else:
+                self._reduce(i, c, step)
+                c.staging_busy = False
         else:
             c.arrived[step] = c.arrived.get(step, 0) + 1
+
+    def _reduce(self, i: int, c: _CoreClass, step: int) -> None:
+        c.share_busy = True
+        self._note(c, "drain", "reduce partials", self.now, self.now + self.w.reduce_cycles)
+        self._push(self.now + self.w.reduce_cycles, _REDUCE_END, i, step)
 
     def _handle(self, kind: int, i: int, data) -> None:
         c = self.classes[i]
         w = self.w
         if kind == _LATENCY_END:
             k, step = data
-            cost = w.drain.dram_cost if k == _DRAIN else self.step_cost[k]
+            cost = w.drain.dram_cost if k == _DRAIN else w.exchange.payload if k == _EXCHANGE else self.step_cost[k]
             if cost <= 0:
                 self._complete(i, c, k, step)
             else:
@@ -294,18 +336,35 @@ class _Engine:
                 c.copy_waiting = True
             if c.done < c.total:
                 c.stall_since = self.now
-        else:  # copy done: the accumulator is free, the staging buffer drains
+        elif kind == _REDUCE_END:
+            c.pending.append((_DRAIN, data))
+        else:  # copy done: the accumulator is free, the staging buffer drains (after the exchange)
             c.copy_until = None
             c.staging_busy = True
-            c.pending.append((_DRAIN, c.done - 1))
+            c.pending.append((_EXCHANGE if w.exchange is not None else _DRAIN, c.done - 1))
 
-    def _rates(self) -> list[float]:
-        """Payload-agnostic DRAM-byte rate of each streaming class's descriptors."""
-        active = sum(c.count for c in self.classes if c.streaming)
-        if not active:
-            return [0.0] * len(self.classes)
-        per_core = min(self.w.port_bytes_per_cycle, self.w.dram_bytes_per_cycle / active)
-        return [per_core / len(c.streaming) if c.streaming else 0.0 for c in self.classes]
+    def _rates(self) -> list[tuple[float, float]]:
+        """Per class: the rate of each of its DRAM descriptors (payload-agnostic DRAM bytes per
+        cycle) and of each NoC exchange (bytes per cycle).
+
+        A core's port is shared by all its streams; the DRAM equally by the cores streaming from
+        it. An exchange takes the port left over by DRAM streams capped below their port share.
+        """
+        w = self.w
+        if w.exchange is None:
+            active = sum(c.count for c in self.classes if c.streaming)
+            if not active:
+                return [(0.0, 0.0)] * len(self.classes)
+            per_core = min(w.port_bytes_per_cycle, w.dram_bytes_per_cycle / active)
+            return [(per_core / len(c.streaming) if c.streaming else 0.0, 0.0) for c in self.classes]
+        noc = [sum(1 for e in c.streaming if e[1] == _EXCHANGE) for c in self.classes]
+        active = sum(c.count for c, x in zip(self.classes, noc) if len(c.streaming) > x)
+        out = []
+        for c, x in zip(self.classes, noc):
+            n, d = len(c.streaming), len(c.streaming) - x
+            dram = min(w.port_bytes_per_cycle / n, w.dram_bytes_per_cycle / active / d) if d else 0.0
+            out.append((dram, (w.port_bytes_per_cycle - d * dram) / x if x else 0.0))
+        return out
 
     # ---- steady-state jumps --------------------------------------------------------
     def _counters(self) -> tuple:
@@ -347,6 +406,7 @@ class _Engine:
             if period_steps % self.w.k_steps == 0:
                 c.next_tile_load += steps
             c.pending = deque((k, s + steps) for k, s in c.pending)
+            c.reduce_waiting = deque(s + steps for s in c.reduce_waiting)
             c.arrived = {s + steps: n for s, n in c.arrived.items()}
             for entry in c.streaming:
                 entry[2] += steps
@@ -357,13 +417,14 @@ class _Engine:
             if c.dma_since is not None:
                 c.dma_since += shift
             c.drain_since += shift
+            c.exchange_since += shift
             if c.stall_since is not None:
                 c.stall_since += shift
         self.payload += periods * (after[-1][0] - before[-1][0])
         self.dram_bytes += periods * (after[-1][1] - before[-1][1])
         heap = []
         for t, seq, kind, i, data in self.heap:
-            if kind == _MAC_END:
+            if kind in (_MAC_END, _REDUCE_END):
                 data += steps
             elif kind == _LATENCY_END:
                 data = (data[0], data[1] + steps)
@@ -395,7 +456,7 @@ class _Engine:
                             leader_started = True
             for c in self.classes:
                 if c.finished_at is None and c.done == c.total and not c.copy_waiting and \
-                        c.copy_until is None and not c.staging_busy and c.in_flight == 0:
+                        c.copy_until is None and not c.staging_busy and not c.share_busy and c.in_flight == 0:
                     c.finished_at = self.now
             if all(c.finished_at is not None for c in self.classes):
                 return max(c.finished_at for c in self.classes)
@@ -425,9 +486,9 @@ class _Engine:
     def _advance(self) -> None:
         rates = self._rates()
         t_next = self.heap[0][0] if self.heap else math.inf
-        for c, rate in zip(self.classes, rates):
+        for c, (dram, noc) in zip(self.classes, rates):
             for entry in c.streaming:
-                t_next = min(t_next, self.now + entry[0] / rate)
+                t_next = min(t_next, self.now + entry[0] / (noc if entry[1] == _EXCHANGE else dram))
         if t_next == math.inf:
             raise RuntimeError("DSA simulator deadlock: nothing pending and work left")  # a bug, not bad input
         dt = t_next - self.now
@@ -435,20 +496,34 @@ class _Engine:
         # the launch, a few bytes' worth of cycles is below the clock's float resolution.
         horizon = t_next + _EPS * max(1.0, abs(t_next)) * 1e-3
         ending = []
-        for i, (c, rate) in enumerate(zip(self.classes, rates)):
+        for i, (c, (dram, noc)) in enumerate(zip(self.classes, rates)):
             if not c.streaming:
                 continue
-            moved = rate * dt
+            if noc:
+                kept = []
+                for e in c.streaming:
+                    rate = noc if e[1] == _EXCHANGE else dram
+                    if self.now + e[0] / rate <= horizon:
+                        ending.append((i, e))
+                    else:
+                        kept.append(e)
+                self.dram_bytes += dram * dt * sum(1 for e in c.streaming if e[1] != _EXCHANGE) * c.count
+                for e in kept:
+                    e[0] -= (noc if e[1] == _EXCHANGE else dram) * dt
+                c.streaming = kept
+                continue
+            moved = dram * dt
             self.dram_bytes += moved * len(c.streaming) * c.count
-            ending += [(i, e) for e in c.streaming if self.now + e[0] / rate <= horizon]
-            c.streaming = [e for e in c.streaming if self.now + e[0] / rate > horizon]
+            ending += [(i, e) for e in c.streaming if self.now + e[0] / dram <= horizon]
+            c.streaming = [e for e in c.streaming if self.now + e[0] / dram > horizon]
             for entry in c.streaming:
                 entry[0] -= moved
         self.now = t_next
         for i, (_, kind, step) in ending:
             c = self.classes[i]
-            t = self.w.drain if kind == _DRAIN else self.transfers[kind]
-            self.payload += t.payload * c.count
+            if kind != _EXCHANGE:  # DRAM payload only: the exchange never touches DRAM
+                t = self.w.drain if kind == _DRAIN else self.transfers[kind]
+                self.payload += t.payload * c.count
             self._complete(i, c, kind, step)
             self.events += 1
         while self.heap and self.heap[0][0] <= horizon:
@@ -465,7 +540,7 @@ def _consumer_workload(desc: TargetDescription, w: Workload, shape: GemmShape) -
     elements = shape.batch * shape.m * shape.n / desc.cores
     return replace(w, busy_cores=desc.cores, tiles=desc.cores, k_steps=1, step_transfers=(t,), drain=t,
                    step_cycles=max(1, math.ceil(elements / (desc.mac_m * desc.mac_n))), copy_cycles=0,
-                   stages=1, consumer_bytes=0.0)
+                   stages=1, consumer_bytes=0.0, first_tile_transfers=(), exchange=None, reduce_cycles=0)
 
 
 def _timelines(engine: _Engine, cores: int, offset: float = 0.0) -> dict[int, list[Interval]]:
@@ -541,6 +616,10 @@ def workload_for(desc: TargetDescription, problem, candidate: TilingCandidate) -
         shape = attention_shape(problem)
         return shape, build_attention_workload(desc, shape, candidate)
     shape = gemm_shape(problem)
+    if candidate.k_split:
+        from .weight_streaming import build_weight_streaming_workload
+
+        return shape, build_weight_streaming_workload(desc, shape, candidate)
     return shape, build_workload(desc, shape, candidate)
 
 

@@ -50,6 +50,8 @@ class DsaSimRunner(Runner):
             sim = simulate(self.target.describe(), problem, candidate)
         except ScratchpadOverflow as e:
             return Measurement.failure(Status.RUN_ERROR, f"does not fit: {e}", runner=self.name)
+        except ValueError as e:  # a schedule the knobs ask for but the DSA cannot run (weight_streaming.py)
+            return Measurement.failure(Status.COMPILE_ERROR, f"not a DSA schedule: {e}", runner=self.name)
         us = sim.seconds * 1e6
         breakdown = {k: v for k, v in sim.to_json().items() if k not in ("seconds", "events")}
         return Measurement(Status.OK, median_us=us, min_us=us, repetitions=1, runner=self.name,

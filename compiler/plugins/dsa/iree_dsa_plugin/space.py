@@ -1,4 +1,5 @@
-"""The DSA's candidate space: per-core tiles x parallelism x vector width x DMA stages x fusion x quant block."""
+"""The DSA's candidate space: per-core tiles x parallelism x vector width x DMA stages x fusion x quant block
+x schedule (output-stationary, or weight-streaming with its K split)."""
 
 from __future__ import annotations
 
@@ -48,8 +49,32 @@ def _quant_blocks(shape: GemmShape, desc: TargetDescription) -> tuple[int, ...]:
     return blocks or (0,)
 
 
+# K splits a weight-streaming schedule may take, from the smallest whose resident activations
+# could fit a core: enough to keep cores busy on narrow N, not so many that the space balloons.
+K_SPLIT_CHOICES = 4
+
+
+def k_splits(shape: GemmShape, desc: TargetDescription) -> tuple[int, ...]:
+    """The K splits of the weight-streaming schedules the space offers: for a plain batch-1
+    GEMM whose activations (whole M x K / s) can sit in a core's scratchpad, powers of two up
+    to the core count (docs/DSA_TARGET.md); none for anything else."""
+    if shape.kind != "contraction" or shape.batch != 1 or shape.outer("m") != 1 or shape.outer("k") != 1:
+        return ()
+    # Half the scratchpad for the resident panel leaves room for the weight stream and outputs.
+    panel = shape.inner("m") * shape.inner("k") * shape.lhs_bytes
+    smallest = 1
+    while smallest <= desc.cores and panel / smallest > desc.scratchpad_bytes * 3 / 4:
+        smallest *= 2
+    splits = []
+    s = smallest
+    while s <= desc.cores and len(splits) < K_SPLIT_CHOICES:
+        splits.append(s)
+        s *= 2
+    return tuple(splits)
+
+
 def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
-    """Per-core tile M/N/K x parallelism x vector width x DMA stages x fusion x quant block."""
+    """Per-core tile M/N/K x parallelism x vector width x DMA stages x fusion x quant block x schedule."""
     shape = gemm_shape(problem)
     count = desc.tile_choices
     choices = {
@@ -63,6 +88,16 @@ def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
         "dma_stages": desc.stage_depths,
         "fusion": desc.fusion if shape.has_consumer else (0,),
         "quant_block": _quant_blocks(shape, desc),
+        "k_split": (0,),  # output-stationary
     }
-    return CandidateSpace(shape, desc.name, choices,
-                          derive=lambda cols: dsa_vector_step(cols, desc, shape))
+    # Weight streaming: the whole M resident, N tiles whose accumulator and staging buffer fit
+    # beside it, K steps within a core's share of K, and at least as many cores as the K split.
+    n_cap = desc.scratchpad_bytes // (2 * shape.inner("m") * desc.accumulator_bytes)
+    n_tiles = tile_ladder(shape.inner("n"), count) if shape.inner("n") <= n_cap else \
+        tile_ladder(1 << (max(n_cap, 1).bit_length() - 1), count)
+    streaming = tuple({"k_split": (s,), "tile_m": (shape.inner("m"),), "tile_n": n_tiles,
+                       "tile_k": tile_ladder(-(-shape.inner("k") // s), count),
+                       "parallelism": tuple(p for p in choices["parallelism"] if p >= s)}
+                      for s in k_splits(shape, desc))
+    return CandidateSpace(shape, desc.name, choices, derive=lambda cols: dsa_vector_step(cols, desc, shape),
+                          extra_products=streaming)

@@ -39,8 +39,11 @@ EXTRA_KEYS = {
     "iree_dsa.fusion": "fusion",
     "iree_dsa.vector_width": "vec_n",
     "iree_dsa.quant_block": "quant_block",
+    "iree_dsa.k_split": "k_split",
 }
-_OPTIONAL_EXTRA = {"iree_dsa.quant_block"}
+# Written only when set (INT4 weights; a weight-streaming schedule): a config without them
+# reads back as no quant block and the output-stationary schedule.
+_OPTIONAL_EXTRA = {"iree_dsa.quant_block", "iree_dsa.k_split"}
 
 
 def _k_extent(problem) -> int:
@@ -85,9 +88,8 @@ class DsaTarget(Target):
             raise ConfigError(f"candidate has no vector step llvm-cpu can compile: {candidate.short()}")
         dist, vec, red = tile_lists(shape, candidate.tile_m, candidate.tile_n,
                                     candidate.vec_m, candidate.vec_n, candidate.vec_k)
-        extra = {key: getattr(candidate, attr) for key, attr in EXTRA_KEYS.items()}
-        if not candidate.quant_block:
-            extra.pop("iree_dsa.quant_block")
+        extra = {key: getattr(candidate, attr) for key, attr in EXTRA_KEYS.items()
+                 if key not in _OPTIONAL_EXTRA or getattr(candidate, attr)}
         config = CompilationConfig(PIPELINE_BY_KIND[shape.kind], dist, vec, red, tuple(sorted(extra.items())))
         config.check_against(loop_types(shape))
         return config
@@ -104,6 +106,7 @@ class DsaTarget(Target):
             vec_m=t["vec_m"], vec_n=extra["iree_dsa.vector_width"], vec_k=t["vec_k"],
             parallelism=extra["iree_dsa.parallelism"], dma_stages=extra["iree_dsa.dma_stages"],
             fusion=extra["iree_dsa.fusion"], quant_block=extra.get("iree_dsa.quant_block", 0),
+            k_split=extra.get("iree_dsa.k_split", 0),
         )
 
     def untuned_config(self, problem, iree_default: CompilationConfig) -> CompilationConfig:
@@ -172,6 +175,8 @@ class DsaTarget(Target):
             return f"dma_stages {candidate.dma_stages} not one of {list(desc.stage_depths)}"
         if candidate.quant_block and candidate.quant_block not in desc.quant_block_sizes:
             return f"quant_block {candidate.quant_block} not one of {list(desc.quant_block_sizes)}"
+        if candidate.k_split < 0 or candidate.k_split > candidate.parallelism:
+            return f"k_split {candidate.k_split} outside 0..parallelism ({candidate.parallelism})"
         return None
 
     # A batch-1 conv cannot be tuned in place (IREE drops its config); the route makes it a

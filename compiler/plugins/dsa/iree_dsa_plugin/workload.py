@@ -69,9 +69,9 @@ def simulator_params(desc: TargetDescription) -> SimulatorParams:
 class Transfer:
     """One DMA descriptor: payload bytes and the DRAM bytes it really occupies."""
 
-    kind: str  # "A", "B", "scales", "C"
+    kind: str  # "A", "B", "scales", "C", "partials"
     payload: float
-    dram_cost: float
+    dram_cost: float  # 0 for a core-to-core transfer over the NoC (it never touches DRAM)
 
 
 def dram_cost(rows: int, run: float, params: SimulatorParams, stride: float = 0.0) -> float:
@@ -114,6 +114,12 @@ class Workload:
     useful_macs: int
     mac_slots_per_cycle: int  # per core, at the compute type
     consumer_bytes: float  # an unfused elementwise consumer: C read + written again (0: none)
+    # Weight streaming (weight_streaming.py): loads each K slice of a core's first tile adds (its
+    # resident activations, never loaded again), the partial sums a K-split tile exchanges over
+    # the NoC before its drain, and the vector-unit cycles that add the received ones.
+    first_tile_transfers: tuple[Transfer, ...] = ()
+    exchange: Transfer | None = None
+    reduce_cycles: int = 0
 
     def tiles_of_core(self, core: int) -> int:
         """Round-robin: the first tiles % busy cores get one tile more."""

@@ -99,10 +99,11 @@ def _random_shapes(seed, count):
 
 
 def _sample(target, shape, count, seed):
-    """`count` seeded candidates of the space with a vector step llvm-cpu can compile."""
+    """`count` seeded candidates of the space with a vector step llvm-cpu can compile, that fit."""
     space = target.space(shape)
     cols = space.columns()
-    usable = np.flatnonzero(cols["vec_k"] > 0)
+    fits = tile_geometry(shape, target.describe(), cols).footprint_bytes <= target.describe().scratchpad_bytes
+    usable = np.flatnonzero((cols["vec_k"] > 0) & fits)
     picks = np.random.default_rng(seed).choice(usable, size=min(count, len(usable)), replace=False)
     return [space.candidate(cols, int(i)) for i in sorted(picks)]
 
