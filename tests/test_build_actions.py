@@ -13,7 +13,9 @@ from iree_dsa_tuner.targets import get_target
 from iree_dsa_tuner.tuning_spec.verify import verify_spec
 
 REPO = Path(__file__).resolve().parent.parent
-REPO_SPEC = "transform_specs/dsa-e1/pi0/c86ebcae266d00f1/action_expert.spec.mlir"
+# The shipped pi0 set's action-expert spec (its directory is named by the binding's hash).
+REPO_SPEC = str(next((Path(__file__).resolve().parent.parent / "transform_specs" / "dsa-e1" / "pi0")
+                     .glob("*/action_expert.spec.mlir")).relative_to(Path(__file__).resolve().parent.parent))
 
 
 def build(module: str, out, *args) -> subprocess.CompletedProcess:

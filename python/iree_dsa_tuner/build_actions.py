@@ -42,19 +42,23 @@ class TunedCompileAction(BuildAction):
         return self.source.get_fs_path() if isinstance(self.source, BuildFile) else Path(self.source)
 
     def _invoke(self):
-        from .pipeline import tune
+        from .model_tuning import tune_model
         from .targets import get_target
 
         target = get_target(self.target)
         model = self._source_path()
         spec_path = self.spec_file.get_fs_path()
+        route_flags: tuple[str, ...] = ()
         if self.spec is not None:
             shutil.copyfile(self.spec, spec_path)
             text = spec_path.read_text()
         else:
-            text = tune(model, target, self.options, db=self.db).spec_text
+            # Dispatch by dispatch: a build step compiles once, it does not time whole-model presets.
+            tuning = tune_model(model, target, self.options, db=self.db, whole_model=False)
+            text, route_flags = tuning.spec_text, tuning.extra_flags
             spec_path.write_text(text or "// iree-dsa-tune: nothing beat IREE's default; no spec applied\n")
-        flags = tuning_spec_flags(spec_path) if text else ()
+        # A spec made under a compile route matches only the dispatches the route makes.
+        flags = (*route_flags, *tuning_spec_flags(spec_path)) if text else ()
         compile_to_vmfb(model, self.output_file.get_fs_path(), extra_flags=flags, target_flags=target.compile_flags)
 
 

@@ -56,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.no_tune:
         return 0
-    from ..pipeline import tune
+    from ..model_tuning import tune_model
     from ..search.options import TuneOptions
+    from ..targets import get_target
     from .tune import summary_table
 
     db = out / "tuning.sqlite"
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     for target, title, options in runs:
         print(f"\n== tune {target}: {title}")
-        result = tune(DEFAULT_MODEL, target, options, db=db)
+        result = tune_model(DEFAULT_MODEL, get_target(target), options, db=db, whole_model=False).report
         print(summary_table(result))
         spec = out / f"spec.{target}.mlir"
         if result.spec_text:

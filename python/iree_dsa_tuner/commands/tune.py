@@ -164,7 +164,7 @@ def proposer_line(d) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..pipeline import tune
+    from ..model_tuning import tune_model
     from ..targets import get_target
 
     check_writable(args.output)
@@ -206,13 +206,13 @@ def run(args: argparse.Namespace) -> int:
         model = compile_model(Path(args.model), target.compile_flags + tuple(args.iree_flag))
         select_dispatches([p.dispatch for p in model.problems()], args.dispatch, args.model)
     if ray_address is not None:
-        if target.kind != "cpu":
+        if not target.measures_on_hardware:
             raise InputError(f"--executor ray: {target.name} is measured in this process (its runner times "
                              "nothing on a machine); use it with the host target")
-        if not args.no_recipe:
+        if target.tunes_whole_model and not args.no_recipe:
             raise InputError("--executor ray: the whole-model recipe search times on this machine; "
                              "add --no-recipe to tune the dispatches on the cluster")
-    if args.iree_flag and target.kind == "cpu" and not args.no_recipe:
+    if args.iree_flag and target.tunes_whole_model and not args.no_recipe:
         raise InputError("--iree-flag: the host recipe searches the compile flags itself; "
                          "add --no-recipe to tune the dispatches these flags make")
     options = TuneOptions(strategy=args.strategy, budget=args.budget, time_budget_s=args.time_budget,
@@ -222,9 +222,6 @@ def run(args: argparse.Namespace) -> int:
                           proposer_min_share=args.proposer_min_share)
     progress = ProgressPrinter(sys.stderr) if not args.quiet else None
     db = None if args.no_db else args.db
-    recipe_result = None
-    routes: list = []
-    extra_flags: tuple[str, ...] = ()  # the flags besides the target's the spec is valid with
     with contextlib.ExitStack() as stack:
         if progress is not None:
             stack.enter_context(progress)  # the bar ends before the summary is printed
@@ -240,40 +237,14 @@ def run(args: argparse.Namespace) -> int:
             if progress is not None:
                 progress(f"ray: {len(workers)} benchmark worker(s) ({', '.join(w.address for w in workers)}), "
                          f"{options.executor.jobs} compile slots")
-        if target.kind == "cpu" and not args.no_recipe:
-            from ..model_level import tune_recipe
+        from ..model_level import parse_function_weights
 
-            presets = None
-            if not args.no_conv_route:
-                # A batch-1 conv is tunable only under the route's flags: they compete as presets.
-                from ..ir.artifacts import compile_model, route_batch1_convs
-                from ..recipe import DATA_TILING_FLAG, FLAG_PRESETS
-
-                _, route = route_batch1_convs(compile_model(Path(args.model), target.compile_flags), say=progress)
-                routes = [route] if route or route.notes else []
-                if route:
-                    presets = dict(FLAG_PRESETS, **{"conv-route": route.flags,
-                                                    "conv-route+dt": route.flags + (DATA_TILING_FLAG,)})
-            from ..model_level import parse_function_weights
-
-            functions, weights = parse_function_weights(args.function)
-            recipe_result = tune_recipe(Path(args.model), target, options, db=db, rounds=args.rounds,
-                                        functions=functions or None, weights=weights, progress=progress,
-                                        presets=presets)
-            extra_flags = tuple(recipe_result.recipe.flags)
-            report = recipe_result.tune_result
-            report.spec_text = recipe_result.spec_text  # only a spec the whole model confirmed
-        else:
-            from ..ir.artifacts import compile_model, take_routes
-
-            model = compile_model(Path(args.model), target.compile_flags + tuple(args.iree_flag))
-            # The route changes the whole build. On the DSA that is what its compiler does anyway;
-            # on the host only the recipe may do it, where the whole model confirms the win
-            # (the im2col route made SigLIP's patch embedding no faster end to end: docs/CONV.md).
-            if not args.no_conv_route and target.always_routes_batch1_convs:
-                model, routes = take_routes(model, say=progress)
-            report = tune(model, target, options, db=db, progress=progress)
-            extra_flags = model.target_flags[len(target.compile_flags):]
+        functions, weights = parse_function_weights(args.function)
+        tuning = tune_model(Path(args.model), target, options, db=db, iree_flags=tuple(args.iree_flag),
+                            routes=not args.no_conv_route, whole_model=not args.no_recipe, functions=functions,
+                            weights=weights, rounds=args.rounds, progress=progress)
+    report, routes, recipe_result, extra_flags = (tuning.report, tuning.routes, tuning.recipe_result,
+                                                  tuning.extra_flags)
     # With --json on stdout, everything else this command prints goes to stderr.
     stdout = sys.stdout
     with contextlib.redirect_stdout(human_output(args)):

@@ -85,10 +85,16 @@ class Target(abc.ABC):
         """What this target runs for a dispatch nobody tuned, given IREE's own config for it."""
         return iree_default
 
-    # Whether every model is compiled under the batch-1 convolution route (ir/conv_route.py)
-    # when it has such convs. A target whose whole-model timing decides the route (the host's
-    # recipe) leaves it off here.
+    # Whether every model is compiled under the compile routes (the batch-1 convolution route,
+    # ir/conv_route.py, and the INT4 dequantisation fusion) when it needs them. A target whose
+    # whole-model timing decides the route (the host's recipe) leaves it off here.
     always_routes_batch1_convs: bool = False
+    # Whether tuning a model means searching whole-model flags and a spec confirmed by timing every
+    # entry function (`model_level`), rather than dispatch by dispatch (`model_tuning.tune_model`).
+    tunes_whole_model: bool = False
+    # Whether the runner times candidates on a real machine (so a cluster's machines can time them);
+    # a simulated target measures in this process.
+    measures_on_hardware: bool = False
 
     def estimate_untunable(self, traffic) -> tuple[float, str] | None:
         """(us, how) for one call of a dispatch with no tunable root op, from its `DispatchTraffic`.

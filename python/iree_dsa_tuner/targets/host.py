@@ -216,6 +216,10 @@ def host_space(problem, desc: TargetDescription) -> CandidateSpace:
 class HostTarget(Target):
     """llvm-cpu on a CPU; measured for real by iree-benchmark-module."""
 
+    # The whole model is timed for real, so the recipe search decides flags (routes included).
+    tunes_whole_model = True
+    measures_on_hardware = True
+
     def space(self, problem) -> CandidateSpace:
         return host_space(problem, self.describe())
 

@@ -1,0 +1,87 @@
+"""`tune_model`: the one library entry that tunes a whole model on a target.
+
+What "tuning a model" means is the target's to say, not a command's:
+- a target that tunes the whole model (`Target.tunes_whole_model`: the host CPU) searches
+  whole-model flag presets and a spec, each confirmed by timing every entry function
+  (`model_level.tune_recipe`); a batch-1 conv route competes there as a preset;
+- any other target (a DSA) tunes dispatch by dispatch (`pipeline.tune`), after the compile routes
+  it always takes (`Target.always_routes_batch1_convs`: the batch-1 conv route and the INT4
+  dequantisation fusion, `ir.artifacts.take_routes`).
+`iree-dsa-tune tune`, `demo`, the benches and `build_actions` call it; `task` tunes per stage in
+Amdahl order through the same search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .ir.artifacts import compile_model, route_batch1_convs, take_routes
+from .pipeline import tune
+from .search.options import TuneOptions
+from .search.results import TuneResult
+
+
+@dataclass
+class ModelTuning:
+    """What `tune_model` found: the dispatch report, and how the model must be built for its spec."""
+
+    report: TuneResult
+    routes: list = field(default_factory=list)  # ir.conv_route.ConvRoute per route taken or noted
+    recipe_result: object | None = None  # model_level.RecipeResult, on a target that tunes the whole model
+    extra_flags: tuple[str, ...] = ()  # the flags besides the target's that the spec is valid with
+
+    @property
+    def spec_text(self) -> str:
+        return self.report.spec_text
+
+
+def tune_model(model: str | Path, target, options: TuneOptions, *, db=None, iree_flags: tuple[str, ...] = (),
+               routes: bool = True, whole_model: bool = True, functions: list[str] | None = None,
+               weights: dict[str, float] | None = None, rounds: int = 3, parameters=None,
+               progress: Callable[[str], None] | None = None) -> ModelTuning:
+    """Tune `model` on `target` (see the module's docstring).
+
+    `iree_flags`: more iree-compile flags the model is built with (dispatch-level tuning only: a
+    whole-model search chooses its flags itself); `routes=False` takes no compile route;
+    `whole_model=False` tunes dispatches only, even where the target tunes the whole model.
+    `functions`, `weights`, `rounds` and `parameters` are the whole-model timing's.
+    """
+    model = Path(model)
+    if target.tunes_whole_model and whole_model:
+        return _tune_whole_model(model, target, options, db=db, routes=routes, functions=functions,
+                                 weights=weights, rounds=rounds, parameters=parameters, progress=progress)
+    artifacts = compile_model(model, target.compile_flags + tuple(iree_flags))
+    taken: list = []
+    # A route changes the whole build. On the DSA that is what its compiler does anyway; where the
+    # whole model is timed, only its search may choose a route (the im2col route made SigLIP's patch
+    # embedding no faster end to end: docs/CONV.md).
+    if routes and target.always_routes_batch1_convs:
+        artifacts, taken = take_routes(artifacts, say=progress)
+    report = tune(artifacts, target, options, db=db, progress=progress)
+    return ModelTuning(report, taken, None, artifacts.target_flags[len(target.compile_flags):])
+
+
+def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: bool, functions, weights, rounds,
+                      parameters, progress) -> ModelTuning:
+    from .model_level import tune_recipe
+    from .recipe import DATA_TILING_FLAG, FLAG_PRESETS
+
+    presets, taken = None, []
+    if routes:
+        # A batch-1 conv is tunable only under the route's flags: they compete as presets.
+        _, route = route_batch1_convs(compile_model(model, target.compile_flags), say=progress)
+        taken = [route] if route or route.notes else []
+        if route:
+            presets = dict(FLAG_PRESETS, **{"conv-route": route.flags,
+                                            "conv-route+dt": route.flags + (DATA_TILING_FLAG,)})
+    extra = {"parameters": parameters} if parameters is not None else {}
+    result = tune_recipe(model, target, options, db=db, rounds=rounds, functions=functions or None,
+                         weights=weights, progress=progress, presets=presets, **extra)
+    report = result.tune_result
+    report.spec_text = result.spec_text  # only a spec the whole model confirmed
+    return ModelTuning(report, taken, result, tuple(result.recipe.flags))
+
+
+__all__ = ["ModelTuning", "tune_model"]
