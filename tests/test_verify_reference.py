@@ -258,3 +258,29 @@ def test_tunes_note_for_a_winner_that_fails_names_what_failed(no_default_build):
                              "normwise error ")
     assert "above tolerance 0.0001 vs numpy)" in d.note and "()" not in d.note
     assert result.verify_notes == [f"{ATTENTION}: {d.note}"]
+
+
+@pytest.mark.slow
+def test_a_winner_that_really_miscomputes_gives_way_to_the_next_best_verified_config(no_default_build):
+    """The real fallback path, no fakes: the search's winner is a config that computes wrong results
+    (IREE's own head-stepping attention config, made to look fastest), its runner-up trials are the
+    real search's whole-head configs. Verification drops the winner with the reason, checks the
+    next-best trial alone with real iree-compile and numpy, and keeps it."""
+    from iree_dsa_tuner.pipeline import _verify, tune
+    from iree_dsa_tuner.search.options import TuneOptions
+
+    target = get_target("dsa-e1")
+    artifacts = compile_model(INPUTS / "rmsnorm_attention_h256.mlir", FLAGS)
+    searched = tune(artifacts, target, TuneOptions(budget=4), verify=False)
+    (d,) = [r for r in searched.dispatches if r.dispatch == ATTENTION]
+    runner_up = sorted((t for t in d.trials if t.time_us is not None), key=lambda t: t.time_us)[0]
+    assert runner_up.config is not None and runner_up.time_us < d.default_us
+    bad = artifacts.default_configs()[ATTENTION]  # steps the 256-wide head: wrong numbers
+    d.best_config, d.best_us, d.chosen = bad, runner_up.time_us / 2, "tuned"
+
+    _verify(artifacts, artifacts.problems(), searched, target, None)
+    assert d.chosen == "tuned" and d.best_config == runner_up.config and d.best_us == runner_up.time_us
+    assert d.verify_failure.startswith("numerics: @rmsnorm_attention output 0 (f32): normwise error ")
+    assert d.note.startswith("winner failed verification (numerics: ") and \
+        d.note.endswith("the next-best verified config replaces it")
+    assert searched.spec_text and searched.verify_notes == [f"{ATTENTION}: {d.note}"]
