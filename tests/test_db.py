@@ -52,15 +52,17 @@ def test_dispatch_fingerprint_ignores_the_symbol_but_not_the_op():
 def test_target_fingerprint_covers_description_iree_and_cpu(monkeypatch):
     from iree_dsa_tuner.core import fingerprint
 
-    host = {"name": "host", "kind": "cpu", "clock_hz": 2.6e9}
+    host = {"name": "host", "kind": "cpu", "clock_hz": 2.6e9, "iree_target_cpu": "host"}
     base = target_fingerprint(host)
     assert base == target_fingerprint(dict(reversed(list(host.items()))))  # key order does not matter
     assert base != target_fingerprint({**host, "clock_hz": 3.0e9})
     assert base != target_fingerprint(host, extra="--repetitions=9")
     monkeypatch.setattr(fingerprint, "host_cpu_model", lambda: "Some Other CPU")
     assert base != target_fingerprint(host)
-    dsa = {"name": "dsa-e1", "kind": "dsa"}
+    dsa = {"name": "dsa-e1", "kind": "dsa", "iree_target_cpu": "haswell"}
     dsa_fp = target_fingerprint(dsa)
+    monkeypatch.setattr(fingerprint, "host_cpu_model", lambda: "Yet Another CPU")
+    assert dsa_fp == target_fingerprint(dsa)  # pinned to haswell: the same code on every machine
     monkeypatch.setattr(fingerprint, "iree_version", lambda: "9.9.9")
     assert dsa_fp != target_fingerprint(dsa)
 

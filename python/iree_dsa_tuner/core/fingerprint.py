@@ -76,12 +76,13 @@ def host_isa_flags(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
     return ""
 
 
-def _is_host(description: dict) -> bool:
-    return description.get("kind") == "cpu" or description.get("name") == "host"
+def _compiles_for_this_cpu(description: dict) -> bool:
+    """`--iree-llvmcpu-target-cpu=host`: the code (and its timings) depend on the machine."""
+    return description.get("iree_target_cpu") == "host"
 
 
 def target_fingerprint(description, extra: str = "") -> str:
-    """sha256 of the target description + IREE version (+ the CPU model for host).
+    """sha256 of the target description + IREE version (+ the CPU model when it compiles for this CPU).
 
     `description` is a dict (a TargetDescription dataclass is accepted too);
     `extra` is anything else that changes timings, e.g. runner flags.
@@ -91,7 +92,7 @@ def target_fingerprint(description, extra: str = "") -> str:
     if not isinstance(description, dict):
         raise TypeError(f"a target description must be a dict, got {type(description).__name__}")
     parts = {"description": description, "iree": iree_version(), "extra": extra}
-    if _is_host(description):
+    if _compiles_for_this_cpu(description):
         parts["cpu"] = host_cpu_model()
     return _sha256(_canonical_json(parts))
 
