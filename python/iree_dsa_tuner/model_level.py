@@ -16,6 +16,10 @@ on the whole model, which is every entry function of the module.
    again in interleaved rounds. A function that calls none of them runs the same code either
    way; timing only it would hide the spec's win (a verified 10.9x conv spec was dropped
    because the one function timed did not contain the conv).
+
+A model that reads its weights from parameter archives (an externalised iree-turbine export)
+is timed and verified with the archives given, or with random ones from the seed
+(`parameters.resolve_parameters`); the recipe records which.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ class RecipeResult:
     verdicts: dict[str, str] = field(default_factory=dict)  # variant name -> why it was kept or not
     spec_functions: list[str] = field(default_factory=list)  # where the spec was confirmed (its dispatches run)
     spec_baseline: Variant | None = None  # the chosen flags' build, timed again beside the spec's there
+    parameters: object | None = None  # `parameters.Parameters` the model was timed with; None: it reads none
 
     def to_json(self) -> dict:
         return {"functions": self.functions, "weights": {f: self.recipe.weights.get(f, 1.0) for f in self.functions},
@@ -58,6 +63,7 @@ class RecipeResult:
                 "spec_baseline": self.spec_baseline.to_json() if self.spec_baseline else None,
                 "variants": [dict(v.to_json(), verdict=self.verdicts.get(v.name, "")) for v in self.variants],
                 "notes": self.notes, "dispatches": self.tune_result.to_json() if self.tune_result else None,
+                "parameters": self.parameters.to_record() if self.parameters is not None else None,
                 "seconds": round(self.seconds, 2)}
 
 
@@ -183,19 +189,28 @@ def _functions_text(functions: list[str]) -> str:
 
 def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dict[str, tuple[str, ...]] | None = None,
                 rounds: int = 3, db=None, functions: list[str] | None = None, weights: dict[str, float] | None = None,
-                progress: Callable[[str], None] | None = None) -> RecipeResult:
+                progress: Callable[[str], None] | None = None, parameters=None) -> RecipeResult:
     """`functions`: the entry functions to time (default: every public one); `weights`: how many
-    times each counts in the model's total (default 1)."""
+    times each counts in the model's total (default 1); `parameters`: the archives its weights
+    are read from (default: random ones from `options.seed` when it reads any)."""
+    from .parameters import resolve_parameters
+
     t0 = time.perf_counter()
     say = progress or (lambda text: None)
     model = Path(model)
+    if parameters is None:
+        parameters = resolve_parameters(model, seed=options.seed)
+    if parameters is not None:
+        say(parameters.describe())
     presets = dict(presets or FLAG_PRESETS)
     base = compile_model(model, target.compile_flags)
     entries, notes = _entries(base, functions, _dispatch_calls(base.configured_text))
     unknown = sorted(set(weights or {}) - set(entries))
     if unknown:
         raise InputError(f"a weight for {_functions_text(unknown)}, which is not timed")
-    timer = WholeModelTimer(model, target.compile_flags, entries, weights=weights)
+    # Named only when the model reads parameters: a scripted timer (tests) need not know them.
+    with_weights = {"parameters": parameters} if parameters is not None else {}
+    timer = WholeModelTimer(model, target.compile_flags, entries, weights=weights, **with_weights)
     timed = timer.functions
     verdicts: dict[str, str] = {}
     presets, skipped = presets_that_apply(base, presets)
@@ -226,6 +241,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
 
         # The dispatches the chosen flags leave tunable, tuned and confirmed on the functions running them.
         flagged = compile_model(model, target.compile_flags + tuple(best.flags))
+        flagged.parameters = parameters  # the spec's numerics read the weights it was timed with
         calls = _dispatch_calls(flagged.configured_text)
         result, spec_text, spec_functions, incumbent = None, "", [], None
         if functions:
@@ -270,9 +286,10 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                         whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
                         functions=tuple(timed), weights=dict(timer.weights),
                         function_us={v.name: {f: v.function_median_us(f) for f in v.functions}
-                                     for v in variants + ([incumbent] if incumbent else []) if v.functions})
+                                     for v in variants + ([incumbent] if incumbent else []) if v.functions},
+                        parameters=parameters.to_record() if parameters is not None else {})
         return RecipeResult(recipe, spec_text, variants, result, timed, notes, time.perf_counter() - t0,
-                            verdicts, spec_functions, incumbent)
+                            verdicts, spec_functions, incumbent, parameters)
     finally:
         timer.close()
 

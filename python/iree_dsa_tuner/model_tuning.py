@@ -46,7 +46,8 @@ def tune_model(model: str | Path, target, options: TuneOptions, *, db=None, iree
     `iree_flags`: more iree-compile flags the model is built with (dispatch-level tuning only: a
     whole-model search chooses its flags itself); `routes=False` takes no compile route;
     `whole_model=False` tunes dispatches only, even where the target tunes the whole model.
-    `functions`, `weights`, `rounds` and `parameters` are the whole-model timing's.
+    `functions`, `weights` and `rounds` are the whole-model timing's; `parameters` (the model's
+    weight archives) are read by it and by the spec's numerics.
     """
     model = Path(model)
     if target.tunes_whole_model and whole_model:
@@ -59,6 +60,7 @@ def tune_model(model: str | Path, target, options: TuneOptions, *, db=None, iree
     # embedding no faster end to end: docs/CONV.md).
     if routes and target.always_routes_batch1_convs:
         artifacts, taken = take_routes(artifacts, say=progress)
+    artifacts.parameters = parameters  # the spec's numerics read these weights (None: random from a seed)
     report = tune(artifacts, target, options, db=db, progress=progress)
     return ModelTuning(report, taken, None, artifacts.target_flags[len(target.compile_flags):])
 

@@ -15,6 +15,11 @@
     [function_us.default]           # per variant, each function's median, as measured
     proj = 4290.0
     attn_scores = 1200.0
+    [parameters]                    # the weights it was timed with, for a model that reads archives:
+    files = ["model=/abs/stage.irpa"]    # the --parameters given, with their sha256 ...
+    sha256 = ["..."]
+    tensors = 4
+    # ... or, when none were given: random_seed = 0 (random archives of the right shapes)
 
 A variant timed on some functions only (a spec, confirmed on the functions that run its
 dispatches) lists those; its `whole_model_us` is the sum over them. Recipes written before
@@ -74,6 +79,7 @@ class Recipe:
     weights: dict[str, float] = field(default_factory=dict)  # function -> weight in the total (1 if absent)
     function_us: dict[str, dict[str, float]] = field(default_factory=dict)  # variant -> function -> median
     path: Path | None = None  # where it was read from or written to
+    parameters: dict = field(default_factory=dict)  # `Parameters.to_record()`; {} when the model reads none
 
     @property
     def uses_data_tiling(self) -> bool:
@@ -99,7 +105,19 @@ class Recipe:
         for variant, times in self.function_us.items():
             lines += ["", f"[function_us.{q(variant)}]"]
             lines += [f"{q(function)} = {us:.3f}" for function, us in times.items()]
+        if self.parameters:
+            lines += ["", "[parameters]"]
+            for key, value in self.parameters.items():
+                lines.append(f"{key} = " + ("[" + ", ".join(q(v) for v in value) + "]" if isinstance(value, list)
+                                            else str(int(value))))
         return "\n".join(lines) + "\n"
+
+    def parameters_text(self) -> str:
+        """Which weights the recipe was timed with, in words ("" when the model reads none)."""
+        if "random_seed" in self.parameters:
+            return f"random parameters from seed {self.parameters['random_seed']}"
+        files = self.parameters.get("files") or []
+        return ("parameters " + " ".join(f"--parameters={f}" for f in files)) if files else ""
 
     def check_model(self, model: str | Path) -> None:
         if model_sha256(model) != self.model_sha256:
@@ -128,7 +146,7 @@ def load_recipe(path: str | Path) -> Recipe:
     if not isinstance(functions, list) or not all(isinstance(f, str) for f in functions):
         raise InputError(f"{path}: key 'functions': expected a list of function names, got {functions!r}")
     tables = {}
-    for key in ("weights", "whole_model_us", "function_us"):
+    for key in ("weights", "whole_model_us", "function_us", "parameters"):
         tables[key] = data.get(key, {})
         if not isinstance(tables[key], dict):
             raise InputError(f"{path}: key '{key}': expected a table, got {tables[key]!r}")
@@ -141,6 +159,7 @@ def load_recipe(path: str | Path) -> Recipe:
     except (AttributeError, TypeError, ValueError):
         raise InputError(f"{path}: keys 'weights', 'whole_model_us', 'function_us': expected numbers "
                          "(function_us: one table of numbers per variant)") from None
+    recipe.parameters = dict(tables["parameters"])
     spec = recipe.spec_path()
     if spec is not None and not spec.is_file():
         raise InputError(f"{path}: key 'spec': no such file: {spec}")

@@ -4,7 +4,8 @@ Dispatch time is not model time (a dispatch benchmark runs on scratch buffers, w
 packing, copies and launches around it), so every model-level decision is confirmed here:
 each variant is compiled once, then all variants are timed in interleaved rounds, function by
 function (A f1, B f1, A f2, B f2, ...: `iree-benchmark-module --device=local-sync --function=F`
-on zero-filled inputs of F's own shapes). A module has several entry functions, and a flag
+on zero-filled inputs of F's own shapes, and the model's parameter archives, `--parameters`,
+when it reads its weights from them). A module has several entry functions, and a flag
 that speeds one can slow another (data tiling with ukernels made an 8x256x64 batch matmul
 0.55x as fast while it sped a projection up), so a variant is better only when no function
 gets slower beyond its noise and the weighted total gets faster beyond the noise.
@@ -180,9 +181,12 @@ class WholeModelTimer:
 
     def __init__(self, model: Path, target_flags: tuple[str, ...], entries: dict[str, Signature] | str,
                  signature: Signature | None = None, *, weights: dict[str, float] | None = None,
-                 work_dir: Path | None = None, timeout_s: float = 300.0, repetitions: int = 3):
+                 work_dir: Path | None = None, timeout_s: float = 300.0, repetitions: int = 3,
+                 parameters=None):
         """`entries`: {function: its arguments (shape, element type)}, every function to time, in
-        order; one function's name with its `signature` (the older form) times that one alone."""
+        order; one function's name with its `signature` (the older form) times that one alone.
+        `parameters` (`parameters.Parameters`): the archives the model's weights are read from
+        (without them a model with `#flow.parameter.named` globals cannot run)."""
         if isinstance(entries, str):
             entries = {entries: signature or []}
         if not entries:
@@ -198,6 +202,8 @@ class WholeModelTimer:
             scratch.mkdir(parents=True, exist_ok=True)
             self.inputs[function] = entry_inputs(sig, scratch)
         self.timeout_s, self.repetitions = timeout_s, repetitions
+        self.parameters = parameters
+        self.parameter_flags = parameters.runtime_flags() if parameters is not None else ()
         self._iterations: dict[str, int] = {}
 
     def compile(self, variant: Variant) -> Variant:
@@ -214,7 +220,8 @@ class WholeModelTimer:
 
     def _run(self, vmfb: Path, function: str, iterations: int) -> float:
         argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", "--device=local-sync",
-                f"--function={function}", *self.inputs[function], f"--benchmark_min_time={iterations}x",
+                f"--function={function}", *self.parameter_flags, *self.inputs[function],
+                f"--benchmark_min_time={iterations}x",
                 f"--benchmark_repetitions={self.repetitions}", "--benchmark_format=json"]
         with exclusive_timing():
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=self.timeout_s, check=False)

@@ -124,11 +124,15 @@ def _bf16_bits(values: np.ndarray) -> np.ndarray:
     return (values.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
 
 
-def _load(vmfb: Path):
+def _load(vmfb: Path, parameters=None):
+    """The module in a local-sync context; with `parameters` (`parameters.Parameters`) an
+    io_parameters module serves its archives first, as `--parameters` does for iree-run-module."""
     import iree.runtime as rt
 
     config = rt.Config("local-sync")
     ctx = rt.SystemContext(config=config)
+    if parameters is not None:
+        ctx.add_vm_module(parameters.runtime_module(ctx.instance))
     module = rt.VmModule.copy_buffer(ctx.instance, vmfb.read_bytes())
     ctx.add_vm_module(module)
     return rt, ctx, module
@@ -172,15 +176,17 @@ def compare_modules(
     numpy_reference,
     seed: int = 0,
     asserting: frozenset[str] = frozenset(),
+    parameters=None,
 ) -> list[NumericsResult]:
     """Run each function of `signatures` on seeded inputs and compare with `numpy_reference(name, *args)`.
 
     A function numpy cannot evaluate is reported as not checked, with the reason in
     `unevaluable` (verify then checks its tuned dispatches alone). A function that
     returns nothing is reported as not checked (`asserting` names those whose
-    check.expect_* assertions could not run).
+    check.expect_* assertions could not run). `parameters` are the archives the module's
+    parameter globals are read from (the numpy reference reads the same).
     """
-    rt, tuned_ctx, tuned_module = _load(tuned_vmfb)
+    rt, tuned_ctx, tuned_module = _load(tuned_vmfb, parameters)
     results: list[NumericsResult] = []
     for name, inputs in signatures.items():
         unsupported = sorted({et for _, et in inputs

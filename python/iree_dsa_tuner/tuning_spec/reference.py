@@ -394,7 +394,10 @@ def _tensor_shape(value: ir.Value) -> tuple[int, ...]:
 class NumpyModel:
     """The public functions of a model, evaluated with numpy."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, parameters=None):
+        """`parameters`: the `parameters.Parameters` whose archives hold the values of the
+        model's `#flow.parameter.named` globals (the same archives the runtime reads)."""
+        self.parameters = parameters
         self._ctx = ir.Context()
         with self._ctx:
             self.module = ir.Module.parse(text)
@@ -408,11 +411,23 @@ class NumpyModel:
                 self._globals[ir.StringAttr(op.attributes["sym_name"]).value] = op
 
     def _global_value(self, name: str):
-        """A weight held in the module (`util.global @w = dense<...>`, a deployed model's form)."""
+        """A weight: held in the module (`util.global @w = dense<...>`, a deployed model's form) or
+        named in a parameter archive (`#flow.parameter.named`, an externalised export's form)."""
+        from ..parameters import parameter_of_global
+
         op = self._globals.get(name)
         if op is None or "initial_value" not in op.attributes or "is_mutable" in op.attributes:
             raise NotEvaluable(f"util.global @{name} without a constant value in the module")
         value = op.attributes["initial_value"]
+        parameter = parameter_of_global(op)
+        if parameter is not None:
+            if self.parameters is None:
+                raise NotEvaluable(f"util.global @{name} = {str(value)[:60]} (no parameter archive given)")
+            try:
+                array = self.parameters.value(parameter.scope, parameter.key)
+            except KeyError:
+                raise NotEvaluable(f"util.global @{name}: parameter '{parameter.key}' is in no archive") from None
+            return as_type(np.asarray(array), parameter.element)
         if not isinstance(value, ir.DenseElementsAttr) and not str(value).startswith("dense"):
             # e.g. #flow.parameter.named: the values live in a parameter archive, not here.
             raise NotEvaluable(f"util.global @{name} = {str(value)[:60]} (not a value in the module)")

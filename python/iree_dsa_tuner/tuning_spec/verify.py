@@ -60,6 +60,8 @@ class VerifyReport:
     numerics: list[NumericsResult] = field(default_factory=list)
     compile_error: str = ""
     numerics_checked: bool = True
+    parameters: dict | None = None  # what the numerics ran with (`Parameters.to_record`); None: no weights
+    parameters_text: str = ""  # the same, as the line the output prints
 
     @property
     def numerics_mismatch(self) -> bool:
@@ -88,6 +90,7 @@ class VerifyReport:
             "compile_error": self.compile_error,
             "ops": [v.to_json() for v in self.ops],
             "numerics": [n.to_json() for n in self.numerics],
+            "parameters": self.parameters,
         }
 
 
@@ -170,16 +173,17 @@ def _buffer_view_types(evaluator, func, seen=()) -> tuple[list[str | None], list
     return arg_types, result_types
 
 
-def _function_signatures(artifacts):
+def _function_signatures(artifacts, parameters=None):
     """Public functions with static tensor arguments, from IREE's input form of the model.
 
     The input form (torch and ONNX lowered to linalg) is also what the numpy
-    reference evaluates. Functions taking fences (torch's `$async` variants)
-    are left out: their sync twin covers them.
+    reference evaluates (its parameter globals read from `parameters`' archives).
+    Functions taking fences (torch's `$async` variants) are left out: their sync
+    twin covers them.
     """
     from .reference import NumpyModel, _element
 
-    evaluator = NumpyModel(artifacts.generic_input_text())
+    evaluator = NumpyModel(artifacts.generic_input_text(), parameters)
     signatures, outputs = {}, {}
     for name in evaluator.public_names():
         arg_types, result_types = _buffer_view_types(evaluator, evaluator.functions[name])
@@ -200,6 +204,7 @@ def verify_spec(
     timeout_s: float = 120.0,
     artifacts: ModelArtifacts | None = None,
     extra_flags: tuple[str, ...] = (),
+    parameters=None,
 ) -> VerifyReport:
     """Compile `model` with `spec`: is every matcher's config applied, and do the numerics match?
 
@@ -207,6 +212,9 @@ def verify_spec(
     IR and numpy reference input are reused instead of compiled again.
     `extra_flags` are whole-model flags the build under test adds (a recipe's); with
     `spec` None only the numerics of that build are checked.
+    `parameters` (`parameters.Parameters`): the archives the model's parameter globals are
+    read from, by the module and the numpy reference alike; default: the artifacts' own, else
+    random ones from `seed` when the model reads any (`parameters.resolve_parameters`).
     """
     if artifacts is None:
         artifacts = compile_model(model, target_flags)
@@ -239,10 +247,13 @@ def verify_spec(
             report.ops.append(_op_verdict(m, dispatch, configured))
 
         if check_numerics:
-            signatures, outputs, reference = _function_signatures(artifacts)
+            weights = model_parameters(artifacts, parameters, seed)
+            if weights is not None:
+                report.parameters, report.parameters_text = weights.to_record(), weights.describe()
+            signatures, outputs, reference = _function_signatures(artifacts, weights)
             asserting = frozenset(name for name, func in reference.functions.items() if "check.expect" in str(func))
             report.numerics = compare_modules(tuned_vmfb, signatures, outputs, numpy_reference=reference,
-                                              seed=seed, asserting=asserting)
+                                              seed=seed, asserting=asserting, parameters=weights)
             if any(n.unevaluable for n in report.numerics):
                 alone = _check_alone(artifacts, spec, pairs, report.ops, extra_flags, seed, timeout_s)
                 if any(n.checked for n in alone):
@@ -252,6 +263,18 @@ def verify_spec(
                                         "its tuned dispatches were checked alone against numpy")
                 report.numerics.extend(alone)
     return report
+
+
+def model_parameters(artifacts: ModelArtifacts, parameters=None, seed: int = 0):
+    """The archives a run of `artifacts`' model reads: `parameters`, else those the artifacts
+    carry (a command's --parameters), else random ones from `seed` (None: it reads none)."""
+    from ..parameters import resolve_parameters
+
+    if parameters is not None:
+        return parameters
+    if getattr(artifacts, "parameters", None) is not None:
+        return artifacts.parameters
+    return resolve_parameters(artifacts.model, seed=seed)
 
 
 def _check_alone(artifacts: ModelArtifacts, spec, pairs, verdicts: list[OpVerdict], extra_flags, seed: int,
