@@ -87,3 +87,19 @@ def select_dispatches(symbols, patterns, source: str) -> list[str]:
         return select(symbols, patterns)
     except NoDispatchMatches as e:
         raise InputError(f"{source}: {e}") from None
+
+
+def add_parameters_argument(p: argparse.ArgumentParser, what: str = "the model") -> None:
+    p.add_argument("--parameters", action="append", default=[], metavar="[SCOPE=]FILE.irpa",
+                   help=f"a parameter archive {what} reads its weights from, as iree-run-module takes it "
+                        "(repeatable; an externalised iree-turbine export needs model=FILE.irpa). Checked "
+                        "against the model before any work. Without one, a model that reads parameters is run "
+                        "with random ones of the right shapes and dtypes from the seed, and the output says so")
+
+
+def model_parameters(args: argparse.Namespace, model, seed: int = 0):
+    """The `parameters.Parameters` `model` runs with under `--parameters` (random from `seed`
+    when none were given; None when it reads none): a bad archive is one line, exit 2."""
+    from ..parameters import resolve_parameters
+
+    return resolve_parameters(model, getattr(args, "parameters", []) or [], seed=seed)

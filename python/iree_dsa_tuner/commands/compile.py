@@ -22,6 +22,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--recipe", required=True, metavar="RECIPE.toml")
     p.add_argument("-o", "--output", metavar="MODULE.vmfb", help="where the module goes (required unless --print)")
     p.add_argument("--print", action="store_true", help="print the equivalent iree-compile command and exit")
+    p.add_argument("--parameters", action="append", default=[], metavar="[SCOPE=]FILE.irpa",
+                   help="a parameter archive the module will run with (repeatable): checked against the model's "
+                        "parameter globals before compiling, and named in the run line printed after (the module "
+                        "itself does not hold it; iree-run-module needs the same --parameters)")
     p.set_defaults(func=run)
 
 
@@ -38,9 +42,12 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..recipe import load_recipe
 
+    from ..parameters import read_model_parameters, resolve_parameters
+
     check_input_file(args.model)
     recipe = load_recipe(args.recipe)
     recipe.check_model(args.model)
+    parameters = resolve_parameters(args.model, args.parameters) if args.parameters else None
     if args.print:
         print(shlex.join(command_line(args.model, recipe, args.output or "model.vmfb")))
         return 0
@@ -51,4 +58,16 @@ def run(args: argparse.Namespace) -> int:
         f"--iree-llvmcpu-target-cpu={recipe.target_cpu}",)
     compile_to_vmfb(args.model, Path(args.output), extra_flags=recipe.compile_flags(), target_flags=target_flags)
     print(f"module: {args.output} ({' '.join(recipe.compile_flags()) or 'IREE defaults'})")
+    weights = list(parameters.globals) if parameters is not None else read_model_parameters(args.model)
+    if weights:
+        if parameters is not None:
+            flags = " ".join(parameters.runtime_flags())
+        elif recipe.parameters.get("files"):
+            flags = " ".join(f"--parameters={f}" for f in recipe.parameters["files"])
+        else:
+            scopes = dict.fromkeys(p.scope for p in weights)
+            flags = " ".join(f"--parameters={s + '=' if s else ''}FILE.irpa" for s in scopes)
+        timed = recipe.parameters_text()
+        print(f"run with: iree-run-module --module={args.output} {flags} ..."
+              + (f" (the recipe was timed with {timed})" if timed else ""))
     return 0

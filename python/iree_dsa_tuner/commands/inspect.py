@@ -7,8 +7,8 @@ import argparse
 from ..errors import InputError
 from ..ir import compile_model
 from ..report import format_table
-from .common import (add_dispatch_argument, add_json_argument, add_target_argument, check_json_destination,
-                     emit_json, select_dispatches, target_compile_flags)
+from .common import (add_dispatch_argument, add_json_argument, add_parameters_argument, add_target_argument,
+                     check_json_destination, emit_json, select_dispatches, target_compile_flags)
 from .common import JSON_TO_STDOUT
 
 
@@ -29,6 +29,7 @@ def add_parser(subparsers) -> None:
                    help="one more iree-compile flag for the dump (repeatable), e.g. "
                         "--iree-flag=--iree-dispatch-creation-enable-aggressive-fusion, which fuses an INT4 "
                         "dequantisation into its matvec (docs/INT4.md)")
+    add_parameters_argument(p)
     p.set_defaults(func=run)
 
 
@@ -50,7 +51,13 @@ def run(args: argparse.Namespace) -> int:
         if not flag.startswith("--"):
             raise InputError(f"--iree-flag {flag!r}: expected an iree-compile flag starting with --")
     check_json_destination(args)
+    from ..parameters import read_model_parameters, resolve_parameters, unbound_text
+
+    # Given archives are checked against the model before the compile; none given: once IREE has
+    # accepted the model, say what it reads (and make nothing).
+    parameters = resolve_parameters(args.model, args.parameters) if args.parameters else None
     artifacts = compile_model(args.model, target_compile_flags(args) + tuple(args.iree_flag))
+    weights = list(parameters.globals) if parameters is not None else read_model_parameters(args.model)
     problems, calls = artifacts.problems(), artifacts.calls()
     chosen = set(select_dispatches([p.dispatch for p in problems], args.dispatch, args.model))
     problems = [p for p in problems if p.dispatch in chosen]
@@ -77,4 +84,7 @@ def run(args: argparse.Namespace) -> int:
           f"call{'s' if total_calls != 1 else ''} per call of every public function")
     for note in artifacts.host_program().notes:
         print(f"note: {note}")
+    line = parameters.describe() if parameters is not None else unbound_text(weights)
+    if line:
+        print(line)
     return 0

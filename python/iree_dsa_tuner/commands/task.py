@@ -46,7 +46,44 @@ def add_parser(subparsers) -> None:
                                                   "variants) to DIR (needs matplotlib)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--parameters", action="append", default=[], metavar="[SCOPE=]FILE.irpa",
+                   help="a parameter archive for every stage that reads parameters and names none in the manifest "
+                        "(a stage's own: `parameters = [\"model=stage.irpa\"]`); repeatable, as iree-run-module takes "
+                        "it. Stages without one verify their spec on random parameters from the seed")
     p.set_defaults(func=run)
+
+
+def with_command_parameters(manifest, given: list[str]):
+    """`manifest` with `given` archives bound to each stage that reads parameters and names none;
+    a scope no such stage reads is an error (one line, before any work)."""
+    from dataclasses import replace
+
+    from ..parameters import read_model_parameters, resolve_parameters
+
+    if not given:
+        return manifest
+    takers = [s for s in manifest.stages if s.parameters is None and read_model_parameters(s.mlir)]
+    if not takers:
+        raise InputError(f"--parameters {' '.join(given)}: no stage of {manifest.path} reads parameters without "
+                         "naming its own archive")
+    stages = [replace(s, parameters=resolve_parameters(s.mlir, given)) if s in takers else s
+              for s in manifest.stages]
+    return replace(manifest, stages=tuple(stages))
+
+
+def parameter_lines(manifest) -> list[str]:
+    """Per stage that reads parameters: which archives its numerics use."""
+    from ..parameters import read_model_parameters, unbound_text
+
+    lines = []
+    for s in manifest.stages:
+        if s.parameters is not None:
+            lines.append(f"stage {s.name}: {s.parameters.describe()}")
+        elif read_model_parameters(s.mlir):
+            lines.append(f"stage {s.name}: " + unbound_text(read_model_parameters(s.mlir)).replace(
+                "; none given (running it needs", "; none given: its spec is verified on random ones from the "
+                "seed (running it needs"))
+    return lines
 
 
 def _flow_steps(text: str) -> tuple[int, ...]:
@@ -99,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
             check_plotting(args.plot)
         except PlotError as e:
             raise InputError(str(e)) from None
-    manifests = [load_manifest(path) for path in args.manifest]
+    manifests = [with_command_parameters(load_manifest(path), args.parameters) for path in args.manifest]
     target = get_target(args.target, search_paths=args.target_path)
     progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
     options = TuneOptions(budget=args.budget, seed=args.seed)
@@ -129,8 +166,13 @@ def run(args: argparse.Namespace) -> int:
     result = run_task(manifests[0], target, options, budget_ms=args.budget_ms, library=library, retune=args.retune,
                       flow_steps=flow_steps, progress=progress)
     print(summary(result), file=human_output(args))
+    for line in parameter_lines(result.manifest):
+        print(line, file=human_output(args))
     if args.json:
-        emit_json(args, result.to_json())
+        document = result.to_json()
+        document["parameters"] = {s.name: s.parameters.to_record() for s in result.manifest.stages
+                                  if s.parameters is not None}
+        emit_json(args, document)
     if args.plot:
         from ..report.plots import TASK_PNG, plot_task
 

@@ -16,8 +16,8 @@ from ..search import STRATEGIES
 from ..search.options import TuneOptions
 from ..search.progress import ProgressPrinter
 from ..search.proposer import PROPOSER_TIMEOUT_S, TRIGGERS, ExternalProposer
-from .common import (add_dispatch_argument, add_json_argument, add_target_argument, check_json_destination,
-                     emit_json, human_output, select_dispatches)
+from .common import (add_dispatch_argument, add_json_argument, add_parameters_argument, add_target_argument,
+                     check_json_destination, emit_json, human_output, model_parameters, select_dispatches)
 
 DEFAULT_DB = str(DEFAULT_DB_PATH)
 
@@ -98,6 +98,7 @@ def add_parser(subparsers) -> None:
                         "spec is kept only if no timed function gets slower and their total, each function "
                         "counted WEIGHT times (default 1), gets faster")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr (a bar on a terminal, else lines)")
+    add_parameters_argument(p, "the model (the whole-model timing and the spec's numerics)")
     p.set_defaults(func=run)
 
 
@@ -200,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--iree-flag {flag!r}: not an iree-compile flag (they start with --)")
     ray_address = parse_executor(args.executor)
     target = get_target(args.target, search_paths=args.target_path)
+    # Before any work: a bad archive is one line and nothing is written.
+    parameters = model_parameters(args, args.model, seed=args.seed)
     if args.dispatch:  # a pattern that selects nothing is a typo: say so before any work
         from ..ir.artifacts import compile_model
 
@@ -242,21 +245,23 @@ def run(args: argparse.Namespace) -> int:
         functions, weights = parse_function_weights(args.function)
         tuning = tune_model(Path(args.model), target, options, db=db, iree_flags=tuple(args.iree_flag),
                             routes=not args.no_conv_route, whole_model=not args.no_recipe, functions=functions,
-                            weights=weights, rounds=args.rounds, progress=progress)
+                            weights=weights, rounds=args.rounds, progress=progress, parameters=parameters)
     report, routes, recipe_result, extra_flags = (tuning.report, tuning.routes, tuning.recipe_result,
                                                   tuning.extra_flags)
     # With --json on stdout, everything else this command prints goes to stderr.
     stdout = sys.stdout
     with contextlib.redirect_stdout(human_output(args)):
-        return _report(args, target, report, routes, recipe_result, extra_flags, stdout)
+        return _report(args, target, report, routes, recipe_result, extra_flags, stdout, parameters)
 
 
-def _report(args, target, report, routes, recipe_result, extra_flags, stdout) -> int:
+def _report(args, target, report, routes, recipe_result, extra_flags, stdout, parameters=None) -> int:
     from ..ir.conv_route import flags_header, user_flags
 
     output = Path(args.output)
     shown_flags = user_flags(extra_flags, output) if report.spec_text else extra_flags
     print(summary_table(report))
+    if parameters is not None:
+        print(parameters.describe())
     for route in routes:
         if route:
             print(f"{route.what} compiled the model with {len(route.flags)} more flag(s) "
@@ -273,6 +278,7 @@ def _report(args, target, report, routes, recipe_result, extra_flags, stdout) ->
             document[key] = route.to_json()
         if recipe_result is not None:
             document["recipe"] = recipe_result.to_json()
+        document["parameters"] = parameters.to_record() if parameters is not None else None
         emit_json(args, document, stdout)
     if args.plot:
         from ..report.plots import write_plots
@@ -310,6 +316,10 @@ def _report(args, target, report, routes, recipe_result, extra_flags, stdout) ->
         write_output(path, recipe.to_toml())
         print(f"recipe: {path} (flags: {' '.join(recipe.flags) or 'none'}; spec: {recipe.spec or 'none'})")
         print(f"build with: iree-dsa-tune compile {args.model} --recipe {path} -o model.vmfb")
+        if parameters is not None:
+            print("run with: iree-run-module --module=model.vmfb " + (
+                " ".join(f"--parameters={scope + '=' if scope else ''}WEIGHTS.irpa" for scope in parameters.scopes)
+                if parameters.random else " ".join(parameters.runtime_flags())) + " ...")
     return 0
 
 

@@ -8,8 +8,8 @@ import sys
 from ..errors import InputError
 from ..report import format_table
 from ..tuning_spec.verify import verify_spec
-from .common import (JSON_TO_STDOUT, add_json_argument, add_target_argument, check_json_destination, emit_json,
-                     human_output, target_compile_flags)
+from .common import (JSON_TO_STDOUT, add_json_argument, add_parameters_argument, add_target_argument,
+                     check_json_destination, emit_json, human_output, model_parameters, target_compile_flags)
 
 
 def add_parser(subparsers) -> None:
@@ -41,6 +41,7 @@ def add_parser(subparsers) -> None:
                         "(`// iree-dsa-tune: flags: ...`, written by tune, e.g. the batch-1 conv route) are added "
                         "without asking")
     add_target_argument(p)
+    add_parameters_argument(p, "the model (the module and the numpy reference alike)")
     p.set_defaults(func=run)
 
 
@@ -57,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("give the spec either as SPEC.mlir or through --recipe, not both")
         spec = spec or recipe.spec_path()
         extra_flags = tuple(recipe.flags)
+        if not args.parameters and recipe.parameters.get("files"):
+            args.parameters = list(recipe.parameters["files"])  # the archives the recipe was timed with
     elif spec is None:
         raise InputError("a SPEC.mlir to verify is required (or --recipe RECIPE.toml)")
     for flag in args.iree_flag:
@@ -76,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     if header:
         print(f"compile flags from the spec's header: {' '.join(header)}", file=human_output(args))
     target_flags = target_compile_flags(args)
+    # Checked before any compile; random ones from --seed only when numerics will run.
+    parameters = (model_parameters(args, args.model, seed=args.seed) if not args.no_numerics or args.parameters
+                  else None)
     artifacts = None
     if model_flags:
         # The spec matches the dispatches these flags make: discovery and the tuned build use them;
@@ -85,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
         artifacts = compile_model(args.model, target_flags + model_flags)
         artifacts.reference_flags = target_flags
     report = verify_spec(args.model, spec, target_flags=target_flags, artifacts=artifacts,
-                         check_numerics=not args.no_numerics, seed=args.seed, extra_flags=extra_flags)
+                         check_numerics=not args.no_numerics, seed=args.seed, extra_flags=extra_flags,
+                         parameters=parameters)
     if args.json:
         emit_json(args, report.to_json())
     if args.json != JSON_TO_STDOUT:
@@ -93,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"compile failed: {report.compile_error}")
         rows = [[v.dispatch or "-", v.status, v.reason or v.actual_lowering_config or ""] for v in report.ops]
         print(format_table(["dispatch", "status", "detail"], rows))
+        if report.parameters_text:
+            print(report.parameters_text)
         for n in report.numerics:
             if not n.checked:
                 print(f"numerics {n.function}: not checked ({n.detail})")

@@ -5,7 +5,9 @@
     [task]    chunk_size, n_action_steps, flow_steps, control_rate_hz, latency_budget_ms, rtc
     [quant]   scheme = "w4a8" | "w8a8" | "bf16" | "f32"; block (INT4 group size; searched when absent)
     [[stage]] name, mlir (relative to the manifest), repeat, per = "chunk" | "flow_step" | "token",
-              tokens (with per = "token")
+              tokens (with per = "token"), parameters (optional: the stage's parameter archives as
+              iree-run-module takes them, ["model=stage.irpa"], relative to the manifest; checked
+              against the stage's model when the manifest is read)
 
 Every error names the file and the key.
 """
@@ -38,6 +40,9 @@ class Stage:
     repeat: int  # layers
     per: str  # chunk | flow_step | token
     tokens: int = 0  # per = "token": tokens generated per chunk
+    # The archives its weights are read from (`parameters.Parameters`); None: the stage reads
+    # none, or names none (then `task --parameters`, else random ones from the seed).
+    parameters: object | None = field(default=None, compare=False)
 
     def count(self, flow_steps: int) -> int:
         """How often one of its layers runs per chunk, before `repeat`."""
@@ -108,6 +113,21 @@ class _Keys:
         return value
 
 
+def _stage_parameters(keys: _Keys, raw: dict, mlir: Path):
+    """The stage's `parameters` archives, checked against its model (None when it names none)."""
+    from ..parameters import resolve_parameters
+
+    if "parameters" not in raw:
+        return None
+    given = keys.get("parameters", list)
+    if not given or not all(isinstance(g, str) and g for g in given):
+        raise keys.error("parameters", f"expected a list of \"[SCOPE=]FILE.irpa\", got {given!r}")
+    try:
+        return resolve_parameters(mlir, given, base=keys.path.parent.resolve())
+    except InputError as e:
+        raise keys.error("parameters", str(e)) from None
+
+
 def load_manifest(path: str | Path) -> Manifest:
     path = Path(path)
     data = read_toml(path, "TOML manifest")
@@ -142,7 +162,8 @@ def load_manifest(path: str | Path) -> Manifest:
         mlir = (path.parent / s.get("mlir", str)).resolve()
         if not mlir.is_file():
             raise s.error("mlir", f"no such file: {mlir}")
-        stages.append(Stage(s.get("name", str), mlir, s.positive("repeat", int), per, tokens))
+        stages.append(Stage(s.get("name", str), mlir, s.positive("repeat", int), per, tokens,
+                            _stage_parameters(s, raw, mlir)))
     names = [s.name for s in stages]
     if len(set(names)) != len(names):
         raise top.error("stage", f"stage names must be unique, got {names}")

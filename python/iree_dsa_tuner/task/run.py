@@ -93,6 +93,7 @@ def _stage_artifacts(stage, target, say):
     art = compile_model(stage.mlir, target.compile_flags)
     if target.always_routes_batch1_convs:
         art, _ = take_routes(art, say=say)
+    art.parameters = stage.parameters  # the weights its spec's numerics read (None: random from a seed)
     return art
 
 
