@@ -113,6 +113,9 @@ def simulated_lower_bound(desc, problem, candidate) -> float | None:
     compute = tiles_per_core * w.k_steps * w.step_cycles / clock
     per_tile = sum(t.payload for t in getattr(w, "tile_transfers", ()))  # attention's Q tile
     payload = w.tiles * (w.k_steps * sum(t.payload for t in w.step_transfers) + per_tile + w.drain.payload)
+    # Weight streaming's resident activations: every busy core loads its share once (the
+    # partial sums' exchange crosses the NoC, not DRAM).
+    payload += w.busy_cores * w.k_steps * sum(t.payload for t in w.first_tile_transfers)
     return desc.launch_s + max(compute, payload / w.dram_bytes_per_cycle / clock)
 
 
