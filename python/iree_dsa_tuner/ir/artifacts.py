@@ -78,6 +78,9 @@ class ModelArtifacts:
     # compiled under the conv route is checked against the model as the user gave it.
     reference_flags: tuple[str, ...] | None = field(default=None, repr=False)
     _defaults: dict[str, CompilationConfig] | None = field(default=None, repr=False)
+    # The parameter archives (`parameters.Parameters`) the model's weights are read from when it is
+    # run (verify's numerics); None: random ones from a seed, where it reads any.
+    parameters: object | None = field(default=None, repr=False)
     _host_program: object | None = field(default=None, repr=False)
     _traffic: dict | None = field(default=None, repr=False)
 
@@ -301,7 +304,7 @@ def route_batch1_convs(artifacts: ModelArtifacts, say=None):
     if say is not None:
         say(f"batch-1 convolution route for {len(route.dispatches)} dispatch(es): {' '.join(route.flags)}")
     routed = compile_model(artifacts.model, artifacts.target_flags + route.flags)
-    routed.reference_flags = _reference_flags(artifacts)
+    routed.reference_flags, routed.parameters = _reference_flags(artifacts), artifacts.parameters
     left = {p.dispatch for p in routed.problems() if isinstance(p, UntunableDispatch)} & {
         p.dispatch for p in routed.batch1_convs}
     if left:
@@ -345,7 +348,7 @@ def route_split_dequantisation(artifacts: ModelArtifacts, say=None):
         say(f"{route.what} for {len(split) - len(left)} dispatch(es): {FUSE_DEQUANTISATION_FLAG}")
     if left:
         route.notes.append(f"still split under the route: {', '.join(left)}")
-    fused.reference_flags = _reference_flags(artifacts)
+    fused.reference_flags, fused.parameters = _reference_flags(artifacts), artifacts.parameters
     route.flags = (FUSE_DEQUANTISATION_FLAG,)
     return fused, route
 

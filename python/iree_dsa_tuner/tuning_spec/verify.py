@@ -272,7 +272,7 @@ def model_parameters(artifacts: ModelArtifacts, parameters=None, seed: int = 0):
 
     if parameters is not None:
         return parameters
-    if getattr(artifacts, "parameters", None) is not None:
+    if artifacts.parameters is not None:
         return artifacts.parameters
     return resolve_parameters(artifacts.model, seed=seed)
 
