@@ -60,10 +60,13 @@ def _runs_per_step(shape: GemmShape, geo: TileGeometry) -> np.ndarray:
 
 def _streaming_runs(shape: GemmShape, geo: TileGeometry) -> np.ndarray:
     """Runs a weight-streaming candidate reads besides its packed weight slices (one run per
-    step, as `_runs_per_step` counts them): each core's resident activations, a row per line
-    per slice, and its drains, a row per line of C."""
+    step, as `_runs_per_step` counts them): the activations, a row per line per slice, once
+    (the teams gather them over the NoC), and the drains, a row per line of C."""
     k_in, n_in = shape.inner("k"), shape.inner("n")
-    resident = geo.busy_cores * geo.k_steps * np.where(geo.tk < k_in, geo.tm, 1)
+    # Each share of the activations is read once from DRAM when the teams gather them, once per
+    # team otherwise.
+    copies = np.where(geo.gather_bytes > 0, np.maximum(geo.k_split, 1), geo.busy_cores)
+    resident = copies * geo.k_steps * np.where(geo.tk < k_in, geo.tm, 1)
     rows = np.maximum(geo.out_tile_bytes // np.maximum(geo.tn * shape.out_bytes, 1), 1)  # a narrow share: 1 row
     drains = geo.tiles * np.where((geo.tn < n_in) | (geo.k_split > 1), rows, 1)
     return np.where(geo.k_split > 0, resident + drains, 0)
@@ -114,7 +117,7 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
         # at a time. Whatever bounds the steady state (MACs and loads, tile ends, DRAM, the port
         # that carries loads, exchanges and drains), the last step's MACs and tile end are exposed.
         stream = geo.k_split > 0
-        ws_loads = loads_s + geo.resident_bytes / per_core_bw
+        ws_loads = loads_s + geo.resident_bytes / per_core_bw + geo.gather_bytes / desc.dma_port_bytes_per_s
         exchange_s = np.where(geo.exchange_bytes > 0, geo.exchange_bytes / desc.dma_port_bytes_per_s
                               + desc.dma_descriptor_s, 0.0) + geo.reduce_cycles / desc.clock_hz
         drain_s = geo.out_tile_bytes / per_core_bw + desc.dma_descriptor_s
@@ -122,7 +125,8 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
         first = first_step_s + geo.resident_bytes / np.maximum(geo.k_steps, 1) / per_core_bw
         # Serial (one buffer) includes the first load; overlapped, the MACs wait for it.
         body = np.where(stages == 1, compute_s + ws_loads, np.maximum(compute_s, ws_loads) + first)
-        port_bytes = steps * step_bytes + geo.resident_bytes + rounds * (geo.out_tile_bytes + geo.exchange_bytes)
+        port_bytes = (steps * step_bytes + geo.resident_bytes + geo.gather_bytes
+                      + rounds * (geo.out_tile_bytes + geo.exchange_bytes))
         port_s = port_bytes / desc.dma_port_bytes_per_s
         last = geo.compute_cycles_per_step / desc.clock_hz + exchange_s + drain_s
         streams = np.maximum(memory_s, port_s) + desc.dma_descriptor_s

@@ -41,11 +41,13 @@ class TileGeometry:
     unfused_extra_bytes: np.ndarray  # round trip of an unfused consumer
     step_macs: np.ndarray  # useful MACs in one full step (for utilisation)
     # Weight streaming (k_split >= 1; zeros for output-stationary candidates): the cores that
-    # split K, the busy cores, the activations a core loads once and keeps, and per tile the
-    # partial sums it exchanges over the NoC and the vector cycles that add them.
+    # split K, the busy cores, the activations a core reads from DRAM once (its 1/teams of its
+    # share) and gathers from the other teams over the NoC, and per tile the partial sums it
+    # exchanges over the NoC and the vector cycles that add them.
     k_split: np.ndarray | None = None
     busy_cores: np.ndarray | None = None
     resident_bytes: np.ndarray | None = None
+    gather_bytes: np.ndarray | None = None
     exchange_bytes: np.ndarray | None = None
     reduce_cycles: np.ndarray | None = None
 
@@ -107,7 +109,7 @@ def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.
     busy = np.minimum(cols["parallelism"], tiles)
     zeros = np.zeros_like(tiles)
     split = np.asarray(cols.get("k_split", zeros))
-    resident, exchange, reduce = zeros, zeros, zeros
+    resident, gather, exchange, reduce = zeros, zeros, zeros, zeros
     stream = split > 0
     if stream.any():
         # Weight streaming (the plugin's weight_streaming.py): teams of `split` cores, each core
@@ -137,8 +139,13 @@ def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.
         descriptors = np.where(stream, 1 + quantised.astype(np.int64), descriptors)
         compute_cycles = np.where(stream, ceil_div(tm, desc.mac_m) * ceil_div(tn, vec_n) * ceil_div(vec_n, desc.mac_n)
                                   * ceil_div(ws_tk, mac_k), compute_cycles)
-        traffic = np.where(stream, ob["lhs"] * teams + ob["rhs"] + scale_total + ob["out"], traffic)
-        resident = np.where(stream, ws_resident, 0)
+        # The teams gather their activations over the NoC when the busy cores' ports have room
+        # for it (at least twice the DRAM bandwidth); otherwise every team reads them.
+        gathers = (teams > 1) & (teams * s * desc.dma_port_bytes_per_s >= 2 * desc.dram_bytes_per_s)
+        copies = np.where(gathers, 1, teams)
+        traffic = np.where(stream, ob["lhs"] * copies + ob["rhs"] + scale_total + ob["out"], traffic)
+        resident = np.where(stream, np.where(gathers, ws_resident / teams, ws_resident), 0)
+        gather = np.where(stream & gathers, 2 * (teams - 1) * ws_resident / teams, 0)
         exchange = np.where(stream, 2 * (s - 1) * partial / s, 0)
         reduce = np.where(stream, ceil_div((s - 1) * own, lanes), 0)
     return TileGeometry(
@@ -147,5 +154,6 @@ def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.
         descriptors_per_step=descriptors, footprint_bytes=footprint,
         compute_cycles_per_step=compute_cycles, traffic_bytes=traffic + unfused,
         unfused_extra_bytes=unfused, step_macs=tm * tn * tk,
-        k_split=split, busy_cores=busy, resident_bytes=resident, exchange_bytes=exchange, reduce_cycles=reduce,
+        k_split=split, busy_cores=busy, resident_bytes=resident, gather_bytes=gather, exchange_bytes=exchange,
+        reduce_cycles=reduce,
     )

@@ -213,7 +213,10 @@ class _Engine:
         self.transfers += tuple(w.first_tile_transfers)
         self.first_tile_kinds = range(len(self.transfers) - len(w.first_tile_transfers), len(self.transfers))
         self.output_in_place = bool(getattr(w, "output_in_place", False))
-        self.step_cost = [t.dram_cost for t in self.transfers]
+        # Core-to-core transfers over the NoC stream their payload through the port, not DRAM.
+        self.step_cost = [t.payload if t.noc else t.dram_cost for t in self.transfers]
+        self.noc_kinds = frozenset(({_EXCHANGE} if w.exchange is not None else set())
+                                   | {k for k, t in enumerate(self.transfers) if t.noc})
 
     def _needed(self, step: int) -> int:
         """Descriptors that must land before slice `step` may issue."""
@@ -351,13 +354,13 @@ class _Engine:
         it. An exchange takes the port left over by DRAM streams capped below their port share.
         """
         w = self.w
-        if w.exchange is None:
+        if not self.noc_kinds:
             active = sum(c.count for c in self.classes if c.streaming)
             if not active:
                 return [(0.0, 0.0)] * len(self.classes)
             per_core = min(w.port_bytes_per_cycle, w.dram_bytes_per_cycle / active)
             return [(per_core / len(c.streaming) if c.streaming else 0.0, 0.0) for c in self.classes]
-        noc = [sum(1 for e in c.streaming if e[1] == _EXCHANGE) for c in self.classes]
+        noc = [sum(1 for e in c.streaming if e[1] in self.noc_kinds) for c in self.classes]
         active = sum(c.count for c, x in zip(self.classes, noc) if len(c.streaming) > x)
         out = []
         for c, x in zip(self.classes, noc):
@@ -488,7 +491,7 @@ class _Engine:
         t_next = self.heap[0][0] if self.heap else math.inf
         for c, (dram, noc) in zip(self.classes, rates):
             for entry in c.streaming:
-                t_next = min(t_next, self.now + entry[0] / (noc if entry[1] == _EXCHANGE else dram))
+                t_next = min(t_next, self.now + entry[0] / (noc if entry[1] in self.noc_kinds else dram))
         if t_next == math.inf:
             raise RuntimeError("DSA simulator deadlock: nothing pending and work left")  # a bug, not bad input
         dt = t_next - self.now
@@ -502,14 +505,14 @@ class _Engine:
             if noc:
                 kept = []
                 for e in c.streaming:
-                    rate = noc if e[1] == _EXCHANGE else dram
+                    rate = noc if e[1] in self.noc_kinds else dram
                     if self.now + e[0] / rate <= horizon:
                         ending.append((i, e))
                     else:
                         kept.append(e)
-                self.dram_bytes += dram * dt * sum(1 for e in c.streaming if e[1] != _EXCHANGE) * c.count
+                self.dram_bytes += dram * dt * sum(1 for e in c.streaming if e[1] not in self.noc_kinds) * c.count
                 for e in kept:
-                    e[0] -= (noc if e[1] == _EXCHANGE else dram) * dt
+                    e[0] -= (noc if e[1] in self.noc_kinds else dram) * dt
                 c.streaming = kept
                 continue
             moved = dram * dt
@@ -521,7 +524,7 @@ class _Engine:
         self.now = t_next
         for i, (_, kind, step) in ending:
             c = self.classes[i]
-            if kind != _EXCHANGE:  # DRAM payload only: the exchange never touches DRAM
+            if kind not in self.noc_kinds:  # DRAM payload only: NoC transfers never touch DRAM
                 t = self.w.drain if kind == _DRAIN else self.transfers[kind]
                 self.payload += t.payload * c.count
             self._complete(i, c, kind, step)

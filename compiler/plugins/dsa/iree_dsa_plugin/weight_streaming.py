@@ -7,7 +7,11 @@ N tile. A candidate with `k_split = s >= 1` runs this schedule instead:
 - the busy cores form teams of s; a team owns whole-M output tiles (all M rows x tn columns),
   dealt round-robin over the N tiles; core i of a team reduces the i-th 1/s share of K;
 - a core keeps its activations, M x its K share, resident in the scratchpad: they arrive once,
-  slice by slice beside the weights of its first tile, and are never loaded again;
+  slice by slice beside the weights of its first tile, and are never loaded again. When the busy
+  cores' ports have room (together at least twice the DRAM bandwidth), the teams' cores that need
+  the same share read 1/teams of it each from DRAM and all-gather the rest core to core over the
+  NoC (a ring: 2 (teams - 1) / teams of the slice through each port), so the activations cross
+  DRAM once; otherwise every team reads them;
 - every tile streams only its weights (and INT4 scales) K slice by K slice through `dma_stages`
   buffers, so each weight byte crosses DRAM once in the whole dispatch. The weights are read in
   the order they stream: a DSA compiler lays constant weights out tile by tile when it builds
@@ -48,6 +52,12 @@ def own_share(tm: int, tn: int, split: int) -> tuple[int, int]:
     return tm, _ceil(tn, split)
 
 
+def gathers_activations(desc: TargetDescription, teams: int, split: int) -> bool:
+    """Whether the teams share their activations over the NoC instead of each reading them: only
+    when the ports of the busy cores can carry the gather beside a DRAM-bound weight stream."""
+    return teams > 1 and teams * split * desc.dma_port_bytes_per_s >= 2 * desc.dram_bytes_per_s
+
+
 def build_weight_streaming_workload(desc: TargetDescription, shape: GemmShape, c: TilingCandidate) -> Workload:
     """Per-core work of a weight-streaming candidate (`c.k_split >= 1`).
 
@@ -77,6 +87,10 @@ def build_weight_streaming_workload(desc: TargetDescription, shape: GemmShape, c
         a = _block("A", tk, tm * a_b, m_in * a_b, params)
     packed = tk * tn * b_b  # weights (and scales) packed in streaming order: one run per slice
     loads = [Transfer("B", packed, dram_cost(1, packed, params))]
+    first = [a]
+    if gathers_activations(desc, teams, split):
+        first = [Transfer("A", a.payload / teams, a.dram_cost / teams),
+                 Transfer("A gather", 2 * (teams - 1) / teams * a.payload, 0.0, noc=True)]
     if c.quant_block:
         scales = _ceil(tk, c.quant_block) * tn * desc.scale_bytes
         loads.append(Transfer("scales", scales, dram_cost(1, scales, params)))
@@ -107,7 +121,7 @@ def build_weight_streaming_workload(desc: TargetDescription, shape: GemmShape, c
         port_bytes_per_cycle=min(desc.dma_port_bytes_per_s / clock, float(port)),
         dram_bytes_per_cycle=desc.dram_bytes_per_s / clock, useful_macs=shape.macs,
         mac_slots_per_cycle=desc.mac_m * desc.mac_n * depth, consumer_bytes=consumer,
-        first_tile_transfers=(a,), exchange=exchange,
+        first_tile_transfers=tuple(first), exchange=exchange,
         reduce_cycles=math.ceil((split - 1) * rows * cols / vector_unit(desc).lanes),
     )
 

@@ -69,9 +69,10 @@ def simulator_params(desc: TargetDescription) -> SimulatorParams:
 class Transfer:
     """One DMA descriptor: payload bytes and the DRAM bytes it really occupies."""
 
-    kind: str  # "A", "B", "scales", "C", "partials"
+    kind: str  # "A", "B", "scales", "C", "partials", "A gather"
     payload: float
     dram_cost: float  # 0 for a core-to-core transfer over the NoC (it never touches DRAM)
+    noc: bool = False  # core to core over the NoC: the payload streams through the port only
 
 
 def dram_cost(rows: int, run: float, params: SimulatorParams, stride: float = 0.0) -> float:
