@@ -162,3 +162,21 @@ def test_the_dsa_elite_for_a_memory_bound_gemm_is_weight_streaming(e1):
     # A compute-bound GEMM keeps the output-stationary macro tile.
     big = elite_candidate(e1.space(simple_gemm(2048, 2048, 2048, "i8")), desc)
     assert big.rule == "dsa.contraction" and big.candidate.k_split == 0
+
+
+def test_teams_gather_their_activations_over_the_noc_when_the_ports_have_room(e1):
+    desc = e1.describe()
+    shape = simple_gemm(50, 4096, 1024, "i8", "i4", out_type="i32")
+    # 16 teams of one core on 16 ports (256 GB/s >= 2 x 68 GB/s of DRAM): each reads 1/16 of the
+    # activations and gathers the other 15/16 from the other teams, through its port only.
+    c = TilingCandidate(50, 256, 256, 16, 32, 4, 16, 2, 0, 128, k_split=1)
+    _, w = workload_for(desc, shape, c)
+    piece, gather = w.first_tile_transfers
+    whole = 50 * 256  # one 256-deep slice of the 50 rows, i8
+    assert (piece.payload, gather.payload, gather.noc, gather.dram_cost) == (whole / 16, 2 * 15 / 16 * whole, True, 0)
+    every_team_reads = dataclasses.replace(
+        w, first_tile_transfers=(dataclasses.replace(piece, payload=whole, dram_cost=16 * piece.dram_cost),))
+    assert simulate_workload(desc, shape, w).seconds < simulate_workload(desc, shape, every_team_reads).seconds
+    # On 4 ports (64 GB/s) the gather would compete with the weight stream: every team reads.
+    _, narrow = workload_for(desc, shape, dataclasses.replace(c, parallelism=4))
+    assert [t.kind for t in narrow.first_tile_transfers] == ["A"]
