@@ -230,6 +230,38 @@ class AttentionProblem(RootOpProblem):
 
 
 @dataclass(frozen=True)
+class SoftmaxProblem(RootOpProblem):
+    """`linalg.softmax` over one dimension of a static tensor (docs/SOFTMAX.md).
+
+    Loops are the softmax operand's dimensions: the softmax `dimension` is the one
+    reduction loop, the others are parallel (groups `parallel` and `reduction`). IREE
+    decomposes the op before it configures it: a row max (one input), the sum of
+    exp(x - max) (two inputs: x and the max; the root op, which carries the config) and
+    the normalisation. The tile lists are written against that root's loops, which are
+    the operand's. `indexing_maps` are the root generic's (x, the max, the sum);
+    `inputs` holds x alone and `output` the softmax result.
+    """
+
+    kind = "softmax"
+    dimension: int = 0
+
+    @property
+    def rhs_type(self) -> str:
+        # One operand: its type stands for both (what a target computes in).
+        return self.inputs[0].element_type
+
+    @property
+    def rows(self) -> int:
+        """Rows the softmax normalises: the product of the parallel loops."""
+        return math.prod(self.loop_sizes) // self.loop_sizes[self.dimension]
+
+    @property
+    def flops(self) -> int:
+        # Per element: max, subtract, exp, add (the sum), subtract, exp and divide again.
+        return 7 * math.prod(self.loop_sizes)
+
+
+@dataclass(frozen=True)
 class UntunableDispatch:
     """A dispatch with no root op the tuner handles, and why."""
 
@@ -296,13 +328,17 @@ def with_types(problem: RootOpProblem, lhs: str, rhs: str, out: str) -> RootOpPr
 
     Operand 0 is the activation, operand 1 the weight; shapes, loops and maps stay.
     """
-    inputs = (OperandInfo(problem.inputs[0].shape, lhs), OperandInfo(problem.inputs[1].shape, rhs),
-              *problem.inputs[2:])
+    if len(problem.inputs) == 1:  # one operand (softmax): the activation's type
+        inputs = (OperandInfo(problem.inputs[0].shape, lhs),)
+    else:
+        inputs = (OperandInfo(problem.inputs[0].shape, lhs), OperandInfo(problem.inputs[1].shape, rhs),
+                  *problem.inputs[2:])
     return replace(problem, inputs=inputs, output=OperandInfo(problem.output.shape, out))
 
 
-# The root-op kinds the tuner has a space for (attention on targets that model it).
-TUNABLE_KINDS = ("contraction", "convolution", "attention")
+# The root-op kinds the tuner has a space for (attention on targets that model it; softmax on
+# the host, refused by name by targets without a softmax space).
+TUNABLE_KINDS = ("contraction", "convolution", "attention", "softmax")
 
 
 def is_tunable(problem) -> bool:
@@ -323,6 +359,7 @@ __all__ = [
     "OperandInfo",
     "Problem",
     "RootOpProblem",
+    "SoftmaxProblem",
     "UntunableDispatch",
     "WeightQuantisation",
     "element_bits",

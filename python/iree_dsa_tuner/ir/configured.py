@@ -8,7 +8,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import linalg
 
 from ..core.config import CompilationConfig, ConfigError, config_from_attrs
-from .discovery import _root_op, dispatch_functions
+from .discovery import configured_root_op, dispatch_functions
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def read_configured_dispatches(text: str) -> list[ConfiguredDispatch]:
     with ir.Context():
         module = ir.Module.parse(text)
         for symbol, func_op in dispatch_functions(module):
-            root = _root_op(func_op)
+            root = configured_root_op(func_op)
             translation = func_op.attributes["translation_info"] if "translation_info" in func_op.attributes else None
             lowering = None
             if root is not None and "lowering_config" in root.attributes:

@@ -18,7 +18,9 @@ import numpy as np
 
 from ..core.candidate import TilingCandidate
 from ..costmodel.cpu import cpu_estimate
-from ..core.shape import attention_shape, gemm_shape
+from ..core.shape import GemmShape, attention_shape, gemm_shape
+from ..core.problems import element_bits
+from ..costmodel.estimate import Estimate
 from ..space.space import CandidateSpace, group_ladder, tile_ladder
 from ..core.config import CompilationConfig, ConfigError
 from .base import Target
@@ -29,6 +31,8 @@ from .mapping import (
     attention_loop_types,
     attention_tile_lists,
     group_tiles,
+    softmax_group_tiles,
+    softmax_tile_lists,
     loop_types,
     tile_lists,
 )
@@ -178,6 +182,107 @@ def attention_space(problem, desc: TargetDescription) -> CandidateSpace:
     return CandidateSpace(shape, desc.name, choices)
 
 
+# ---- softmax (docs/SOFTMAX.md) ----------------------------------------------------------------
+
+
+def _is_softmax(problem) -> bool:
+    return getattr(problem, "kind", "") == "softmax"
+
+
+def softmax_shape(problem) -> GemmShape:
+    """A softmax as the space and the cost model see it: the parallel loops are the m group
+    (rows), the softmax dimension the k loop (a row's reduction); there is no n."""
+    roles = tuple("k" if t == "reduction" else "m" for t in problem.loop_types)
+    last_m = max((i for i, r in enumerate(roles) if r == "m"), default=-1)
+    inner = tuple(r == "k" or i == last_m for i, r in enumerate(roles))
+    k = problem.loop_sizes[problem.dimension]
+    element = problem.lhs_type
+    contiguous = "k" if problem.dimension == len(roles) - 1 else "m"
+    return GemmShape(1, problem.rows, 1, k, element, element, problem.out_type, loop_roles=roles,
+                     loop_is_inner=inner, loop_sizes=tuple(problem.loop_sizes), kind="softmax",
+                     lhs_inner_role=contiguous)
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def softmax_row_tiles(shape: GemmShape, count: int) -> tuple[int, ...]:
+    """Distribution tiles over the rows: divisors of the innermost parallel loop (a tile
+    never straddles a row boundary) and whole inner extents times divisors of the outer
+    rows (tiles covering several of them), at most `count` of each, the largest kept."""
+    sizes = shape.group_sizes("m") or (1,)
+    inner, outer = sizes[-1], shape.m // sizes[-1]
+    within = _divisors(inner)[-count:]
+    covering = [inner * d for d in _divisors(outer)[1:]][:count]
+    return tuple(sorted(set(within) | set(covering)))
+
+
+def softmax_space(problem, desc: TargetDescription) -> CandidateSpace:
+    """DoubleTilingExpert on the decomposed softmax's root (sum of exp over a row):
+    distribution rows (`tile_m`), vector rows (`vec_m`: 1/2/4/8, on the innermost
+    parallel loop) and the vector step along the row (`vec_k`: 1-8 native vectors of the
+    element type, lanes from the description); the row is never split (`tile_k`).
+    The funnel drops vec_m x vec_k at or above the description's max vector elements."""
+    shape = softmax_shape(problem)
+    knobs = desc.extras.get("host_space", {})
+    k = shape.inner("k")
+    # desc.mac_n is the f32 lanes of one vector register; narrower types fit more.
+    lanes = max(1, desc.mac_n * 32 // element_bits(shape.lhs_type))
+    steps = tuple(lanes * int(v) for v in knobs.get("softmax_vector_registers", (1, 2, 4, 8)))
+    rows = tuple(int(v) for v in knobs.get("softmax_vector_rows", (1, 2, 4, 8)))
+    choices = {
+        "tile_m": softmax_row_tiles(shape, desc.tile_choices),
+        "tile_n": (1,),
+        "tile_k": (k,),
+        "vec_m": tuple(sorted({min(v, shape.inner("m")) for v in rows})),
+        "vec_n": (1,),
+        "vec_k": tuple(sorted({min(v, k) for v in steps})),
+        "parallelism": (desc.cores,),
+        "dma_stages": (1,),
+        "fusion": (0,),
+        "quant_block": (0,),
+    }
+    return CandidateSpace(shape, desc.name, choices)
+
+
+def softmax_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray], geo=None) -> Estimate:
+    """Three passes over every row (max, sum of exp, normalise), one vector of `vec_k`
+    elements of each of `vec_m` rows per step. Rows in one vector tile are `k` elements
+    apart: the tile is gathered and reduced across rows, which costs (the `softmax_row_penalty`
+    of `[cpu_model]`) per extra row; a step that does not divide the row leaves a
+    remainder (`remainder_penalty`). Bandwidth: the compulsory read and write."""
+    model = desc.cpu
+    lanes = max(1, desc.mac_n * 32 // element_bits(shape.lhs_type))
+    rows, k = shape.m, shape.inner("k")
+    row_penalty = float(desc.extras.get("host_space", {}).get("softmax_row_penalty", 4.0))
+    vm = np.maximum(np.minimum(cols["vec_m"], shape.inner("m")), 1).astype(float)
+    vk = np.maximum(np.minimum(cols["vec_k"], k), 1).astype(float)
+    vectors = vm * np.ceil(vk / lanes)  # vector registers one step touches
+    steps = rows / vm * np.ceil(k / vk)
+    per_step = vectors * (1.0 + row_penalty * (vm - 1)) + model.loop_overhead_cycles
+    per_step = per_step * np.where(k % vk == 0, 1.0, model.remainder_penalty)
+    compute_s = 3 * steps * per_step / desc.clock_hz
+    n = len(vm)
+    moved = rows * k * (shape.lhs_bytes + shape.out_bytes)
+    bandwidth_scalar = model.cache_bytes_per_s if moved <= desc.shared_bytes else desc.dram_bytes_per_s
+    bandwidth = np.full(n, bandwidth_scalar, dtype=float)
+    memory_s = moved / bandwidth
+    launch_s = np.full(n, desc.launch_s)
+    overhead_s = np.zeros(n)
+    roofline = np.maximum(compute_s, memory_s)
+    return Estimate(compute_s=compute_s, memory_s=memory_s, latency_s=overhead_s, launch_s=launch_s,
+                    roofline_s=roofline, total_s=roofline + launch_s, busy_cores=np.ones(n, dtype=np.int64),
+                    bandwidth=bandwidth)
+
+
+def host_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray], geo=None) -> Estimate:
+    """The host's L0 model: the softmax estimate for a softmax, the CPU register-blocking one otherwise."""
+    if shape.kind == "softmax":
+        return softmax_estimate(shape, desc, cols, geo)
+    return cpu_estimate(shape, desc, cols, geo)
+
+
 def host_space(problem, desc: TargetDescription) -> CandidateSpace:
     """llvm-cpu DoubleTilingExpert: distribution M/N, vector M/N, vector reduction K.
 
@@ -187,6 +292,8 @@ def host_space(problem, desc: TargetDescription) -> CandidateSpace:
     """
     if _is_attention(problem):
         return attention_space(problem, desc)
+    if _is_softmax(problem):
+        return softmax_space(problem, desc)
     shape = gemm_shape(problem)
     host_knobs = desc.extras.get("host_space", {})
     vector_m = tuple(int(v) for v in host_knobs.get("vector_m", (1,)))
@@ -231,6 +338,12 @@ class HostTarget(Target):
             config = CompilationConfig(ATTENTION_PIPELINE, dist, vec, red)
             config.check_against(attention_loop_types(shape))
             return config
+        if _is_softmax(problem):
+            dist, vec, red = softmax_tile_lists(softmax_shape(problem), candidate.tile_m, candidate.vec_m,
+                                                candidate.vec_k)
+            config = CompilationConfig(PIPELINE, dist, vec, red)
+            config.check_against(problem.loop_types)
+            return config
         shape = gemm_shape(problem)
         dist, vec, red = tile_lists(shape, candidate.tile_m, candidate.tile_n,
                                     candidate.vec_m, candidate.vec_n, candidate.vec_k)
@@ -246,6 +359,14 @@ class HostTarget(Target):
                 raise ConfigError(f"host attention configs use {ATTENTION_PIPELINE}, got {config.pipeline}")
             t = attention_group_tiles(shape, config)
             return TilingCandidate(t["tile_m"], t["tile_n"], t["tile_k"], t["vec_m"], t["vec_n"], t["vec_k"],
+                                   parallelism=self.describe().cores)
+        if _is_softmax(problem):
+            shape = softmax_shape(problem)
+            config.check_against(problem.loop_types)
+            if config.pipeline != PIPELINE:
+                raise ConfigError(f"host softmax configs use {PIPELINE}, got {config.pipeline}")
+            t = softmax_group_tiles(shape, config)
+            return TilingCandidate(t["tile_m"], 1, shape.inner("k"), t["vec_m"], 1, t["vec_k"],
                                    parallelism=self.describe().cores)
         shape = gemm_shape(problem)
         config.check_against(loop_types(shape))
@@ -268,7 +389,7 @@ class HostTarget(Target):
 
     @property
     def estimator(self):
-        return cpu_estimate
+        return host_estimate
 
 
 def provide_targets(search_paths=()) -> list:

@@ -126,3 +126,51 @@ def attention_group_tiles(shape: GemmShape, config: CompilationConfig) -> dict[s
 
 def attention_loop_types(shape: GemmShape) -> tuple[str, ...]:
     return tuple("reduction" if r in ("k", "k1") else "parallel" for r in shape.loop_roles)
+
+
+# ---- softmax (linalg.softmax, decomposed by IREE; DoubleTilingExpert on its root) ----------
+#
+# The root is the sum of exp(x - max) over the softmax dimension; its loops are the softmax
+# operand's. By role (`targets.host.softmax_shape`: parallel loops "m", the softmax dimension "k"):
+# - distribution: the row tile split over the parallel loops, inner first (whole inner rows
+#   for tiles above the innermost extent); 0 for the reduction loop (never split);
+# - vector_common_parallel: the vector rows on the innermost parallel loop (within its
+#   distribution tile), 1 on the outer ones, 0 for the reduction loop;
+# - vector_reduction: the vector step on the reduction loop, 0 elsewhere.
+
+
+def softmax_tile_lists(shape: GemmShape, tile_m: int, vec_m: int,
+                       vec_k: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    m_loops = [i for i, r in enumerate(shape.loop_roles) if r == "m"]
+    m_dist = dict(zip(m_loops, shape.split_tile("m", tile_m)))
+    distribution, parallel, reduction = [], [], []
+    for i, (role, inner) in enumerate(zip(shape.loop_roles, shape.loop_is_inner)):
+        if role == "k":
+            distribution.append(0)
+            parallel.append(0)
+            reduction.append(vec_k)
+        else:
+            distribution.append(int(m_dist[i]))
+            parallel.append(min(vec_m, int(m_dist[i])) if inner else 1)
+            reduction.append(0)
+    return tuple(distribution), tuple(parallel), tuple(reduction)
+
+
+def softmax_group_tiles(shape: GemmShape, config: CompilationConfig) -> dict[str, int]:
+    """Inverse of `softmax_tile_lists`: the row tile (product over the parallel loops), the
+    vector rows of the innermost parallel loop and the reduction step. As in `group_tiles`,
+    a distribution 0 reads as the loop's size and a vector 0 as the loop's distribution tile."""
+    n_loops = len(shape.loop_roles)
+    for level in ("distribution", "vector_common_parallel", "vector_reduction"):
+        if len(getattr(config, level)) != n_loops:
+            raise ConfigError(f"{level} has {len(getattr(config, level))} entries but the op has {n_loops} loops")
+    out = {"tile_m": 1, "vec_m": 1, "vec_k": 1}
+    for i, (role, inner) in enumerate(zip(shape.loop_roles, shape.loop_is_inner)):
+        if role == "k":
+            out["vec_k"] = config.vector_reduction[i] or shape.loop_sizes[i]
+            continue
+        dist = config.distribution[i] or shape.loop_sizes[i]
+        out["tile_m"] *= dist
+        if inner:
+            out["vec_m"] = config.vector_common_parallel[i] or dist
+    return out

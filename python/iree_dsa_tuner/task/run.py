@@ -112,7 +112,8 @@ def _ops(manifest: Manifest, target, skipped: list[dict], say=None) -> tuple[dic
                 continue
             if is_tunable(p):
                 computed = with_types(p, lhs, rhs, out)
-                ops.append(_Op(stage.name, p, computed, n, computed.inputs[1].num_bytes,
+                weights = computed.inputs[1].num_bytes if len(computed.inputs) > 1 else 0  # softmax: none
+                ops.append(_Op(stage.name, p, computed, n, weights,
                                traffic=traffic.get(p.dispatch)))
             else:
                 ops.append(_Op(stage.name, p, None, n, art.constant_read_bytes(p.dispatch),

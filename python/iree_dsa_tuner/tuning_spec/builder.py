@@ -4,7 +4,9 @@ Layout of every spec (what IREE 3.13's MaterializeUserConfigs expects):
   module {transform.with_named_sequence, iree_codegen.tuning_spec_with_default_entrypoint}
     @apply_op_config(op, config)    annotate op "compilation_info" = config
     @match_<dispatch>(op)           match.contraction|convolution|online_attention + dims_equal
-                                    per group, yields (op, compilation_info)
+                                    per group, yields (op, compilation_info); a softmax: the
+                                    DAG of its decomposed max and sum-of-exp generics
+                                    (cast_compatible_dag_from_root, docs/SOFTMAX.md)
 Attention is matched as `online_attention`: IREE 3.13 rewrites attention into it before a
 spec is applied, and a matcher on `iree_linalg_ext.attention` silently matches nothing.
     @__kernel_config(variant)       one transform.foreach_match over all matchers
@@ -20,8 +22,8 @@ from iree.compiler import ir
 from iree.compiler.dialects import preprocessing_transform as match_ops
 from iree.compiler.dialects import transform
 
-from ..ir.discovery import CONTRACTION_GROUPS, CONVOLUTION_GROUPS
-from ..core.problems import AttentionProblem, ContractionProblem, ConvolutionProblem, RootOpProblem
+from ..ir.discovery import CONTRACTION_GROUPS, CONVOLUTION_GROUPS, softmax_root_maps
+from ..core.problems import AttentionProblem, ContractionProblem, ConvolutionProblem, RootOpProblem, SoftmaxProblem
 from ..core.config import CompilationConfig, ConfigError
 
 ENTRY_POINT = "__kernel_config"
@@ -82,6 +84,59 @@ def _match_online_attention(problem: AttentionProblem, op):
     return matched, [problem.sizes()[g] for g in _ONLINE_ATTENTION_GROUPS]
 
 
+def _generic_text(maps: list[ir.AffineMap], iterators: list[str], ins: list[tuple[str, str]], out: tuple[str, str],
+                  body: list[str], element: str, result: str) -> str:
+    maps_text = ", ".join(str(ir.AffineMapAttr.get(m)) for m in maps)
+    its = ", ".join(f'"{t}"' for t in iterators)
+    args = ", ".join(f"%a{i}: {element}" for i in range(len(ins) + 1))
+    return (f"{result} = linalg.generic {{indexing_maps = [{maps_text}], iterator_types = [{its}]}} "
+            f"ins({', '.join(v for v, _ in ins)} : {', '.join(t for _, t in ins)}) outs({out[0]} : {out[1]}) {{\n"
+            f"^bb0({args}):\n" + "\n".join(body) + f"\n}} -> {out[1]}\n")
+
+
+def softmax_dag_text(problem: SoftmaxProblem) -> str:
+    """IREE 3.13's decomposition of the softmax up to its root, as a function of (x, the max's
+    init, the sum's init): the row max (maxnumf) and the sum of exp(x - max). The spec's DAG
+    matcher holds these two ops, so it pins the root's body, maps, loops, shapes and element
+    type, and that its second input is the row max of its first (a layer norm's reduction of the
+    same shapes does not match)."""
+    element = problem.lhs_type
+    x_type = problem.inputs[0].type_str
+    row_shape = [s for i, s in enumerate(problem.loop_sizes) if i != problem.dimension]
+    row_type = "tensor<" + "".join(f"{s}x" for s in row_shape) + element + ">"
+    rank = len(problem.loop_sizes)
+    x_map, row_map, _ = softmax_root_maps(rank, problem.dimension)
+    iterators = ["reduction" if i == problem.dimension else "parallel" for i in range(rank)]
+    max_op = _generic_text([x_map, row_map], iterators, [("%x", x_type)], ("%max_init", row_type),
+                           [f"%m = arith.maxnumf %a0, %a1 : {element}", f"linalg.yield %m : {element}"],
+                           element, "%max")
+    sum_op = _generic_text([x_map, row_map, row_map], iterators, [("%x", x_type), ("%max", row_type)],
+                           ("%sum_init", row_type),
+                           [f"%d = arith.subf %a0, %a1 : {element}", f"%e = math.exp %d : {element}",
+                            f"%s = arith.addf %e, %a2 : {element}", f"linalg.yield %s : {element}"],
+                           element, "%sum")
+    return (f"func.func @softmax_root(%x: {x_type}, %max_init: {row_type}, %sum_init: {row_type}) -> {row_type} {{\n"
+            f"{max_op}{sum_op}return %sum : {row_type}\n}}\n")
+
+
+def _match_softmax(problem: SoftmaxProblem, op) -> None:
+    """`cast_compatible_dag_from_root` over `softmax_dag_text`'s ops (parsed with the bindings,
+    moved into the matcher's body; the function's arguments become the body's)."""
+    any_value = transform.AnyValueType.get()
+    dag = match_ops.MatchCastCompatibleDagFromRootOp(any_value, any_value, op)
+    template = ir.Module.parse(softmax_dag_text(problem))
+    func = template.body.operations[0]
+    entry = func.regions[0].blocks[0]
+    block = dag.regions[0].blocks.append(*[a.type for a in entry.arguments])
+    for old, new in zip(entry.arguments, block.arguments):
+        old.replace_all_uses_with(new)
+    ops = [o for o in entry.operations if o.operation.name == "linalg.generic"]
+    for o in ops:
+        ir.InsertionPoint(block).insert(o.operation.detach_from_parent())
+    with ir.InsertionPoint(block):
+        transform.YieldOp([])  # the body's implicit terminator
+
+
 def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, any_param) -> None:
     name = matcher_name(problem.dispatch)
     seq = transform.NamedSequenceOp(
@@ -92,7 +147,11 @@ def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, an
         op = seq.bodyTarget
         maps = [ir.AffineMapAttr(ir.Attribute.parse(m)).value for m in problem.indexing_maps]
         types = (_element_type(problem.lhs_type), _element_type(problem.rhs_type), _element_type(problem.out_type))
-        if isinstance(problem, AttentionProblem):
+        if isinstance(problem, SoftmaxProblem):
+            transform.MatchOperationNameOp(op, ["linalg.generic"])
+            _match_softmax(problem, op)
+            matched, expected = None, []
+        elif isinstance(problem, AttentionProblem):
             matched, expected = _match_online_attention(problem, op)
         elif isinstance(problem, ContractionProblem):
             matched = match_ops.MatchContractionOp(op, *types, indexing_maps=maps)
@@ -104,7 +163,7 @@ def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, an
             expected = [problem.sizes()[g] for g in CONVOLUTION_GROUPS] + [list(problem.strides), list(problem.dilations)]
         else:
             raise SpecError(f"{problem.dispatch}: {problem.kind} ops cannot be tuned yet")
-        for result, values in zip(matched.results, expected):
+        for result, values in zip(matched.results if matched is not None else (), expected):
             match_ops.MatchDimsEqualOp(result, values)
         compilation_info = ir.Attribute.parse(config.compilation_info_text())
         param = transform.ParamConstantOp(any_param, compilation_info)
@@ -160,7 +219,7 @@ def prepare_entries(problems: list[RootOpProblem], configs: dict[str, Compilatio
         if problem.dispatch not in configs:
             continue
         config = configs[problem.dispatch]
-        if not isinstance(problem, (ContractionProblem, ConvolutionProblem, AttentionProblem)):
+        if not isinstance(problem, (ContractionProblem, ConvolutionProblem, AttentionProblem, SoftmaxProblem)):
             raise SpecError(f"{problem.dispatch}: {problem.kind} dispatches cannot be tuned")
         try:
             config.check_against(problem.loop_types)

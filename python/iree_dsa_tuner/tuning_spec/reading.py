@@ -18,7 +18,7 @@ class SpecMatcher:
     """One matcher of a spec: its name, what it checks, and the config it attaches."""
 
     name: str
-    kind: str  # "contraction" | "convolution" | "attention" | "other"
+    kind: str  # "contraction" | "convolution" | "attention" | "softmax" | "other"
     element_types: tuple[str, ...]
     indexing_maps: tuple[str, ...]
     dims: tuple[tuple[int, ...], ...]
@@ -34,6 +34,28 @@ _MATCH_KIND = {
 }
 
 
+def _read_softmax_dag(dag: ir.Operation):
+    """(types, maps, dims) of a softmax DAG matcher (the builder's `softmax_dag_text`), or None.
+
+    The root is the generic summing exp: its maps, its loops' sizes (parallel, then the
+    reduction) from the x argument, its element types."""
+    generics = [op for op in _walk(dag) if op.name == "linalg.generic"]
+    roots = [g for g in generics if any(o.name == "math.exp" for o in _walk(g)) and len(g.operands) == 3]
+    if len(generics) != 2 or len(roots) != 1:
+        return None
+    root = roots[0]
+    x_type = ir.RankedTensorType(root.operands[0].type)
+    out_type = ir.RankedTensorType(root.results[0].type)
+    iterators = [str(t) for t in ir.ArrayAttr(root.attributes["iterator_types"])]
+    shape = list(x_type.shape)
+    parallel = tuple(s for s, t in zip(shape, iterators) if "reduction" not in t)
+    reduction = tuple(s for s, t in zip(shape, iterators) if "reduction" in t)
+    element = str(x_type.element_type)
+    types = (element, element, str(out_type.element_type))
+    maps = tuple(str(a) for a in ir.ArrayAttr(root.attributes["indexing_maps"]))
+    return types, maps, (parallel, reduction)
+
+
 def _read_matcher(seq: ir.Operation) -> SpecMatcher:
     kind, types, maps, dims = "other", (), (), []
     lowering, translation = "", ""
@@ -44,6 +66,12 @@ def _read_matcher(seq: ir.Operation) -> SpecMatcher:
             types = tuple(str(ir.TypeAttr(attrs[n]).value) for n in ("lhs_type", "rhs_type", "output_type") if n in attrs)
             if "indexing_maps" in attrs:
                 maps = tuple(str(a) for a in ir.ArrayAttr(attrs["indexing_maps"]))
+        elif op.name == "transform.iree.match.cast_compatible_dag_from_root":
+            softmax = _read_softmax_dag(op)
+            if softmax is not None:
+                kind = "softmax"
+                types, maps, read_dims = softmax
+                dims.extend(read_dims)
         elif op.name == "transform.iree.match.dims_equal":
             dims.append(tuple(int(v) for v in ir.DenseI64ArrayAttr(op.attributes["expected_values"])))
         elif op.name == "transform.param.constant":

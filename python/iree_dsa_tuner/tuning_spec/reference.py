@@ -10,7 +10,7 @@ ONNX become linalg on tensors) and named ops are generalised
 - everything else by evaluating the body over the iteration space with
   broadcasting, reductions folded with the body's combiner; the scalar
   `arith`/`math` ops of a body are in `elementwise.py`;
-- `iree_linalg_ext.attention` as softmax(scale Q K^T + mask) V;
+- `iree_linalg_ext.attention` as softmax(scale Q K^T + mask) V; `linalg.softmax` directly;
 - static tensor slicing, padding and concatenation between them.
 Any op outside this subset raises `NotEvaluable`; `verify` then checks each
 tuned dispatch alone against a numpy model of its root op (`dispatch_alone.py`).
@@ -463,6 +463,10 @@ class NumpyModel:
                 values.update(zip(op.results, _eval_generic(op, values)))
             elif name == "iree_linalg_ext.attention":
                 values[op.results[0]] = _eval_attention(op, values)
+            elif name == "linalg.softmax":  # float64, the row max subtracted (docs/SOFTMAX.md)
+                x = np.asarray(values[op.operands[0]], dtype=np.float64)
+                e = np.exp(x - x.max(axis=ir.IntegerAttr(op.attributes["dimension"]).value, keepdims=True))
+                values[op.results[0]] = e / e.sum(axis=ir.IntegerAttr(op.attributes["dimension"]).value, keepdims=True)
             elif name == "tensor.empty":
                 element = _element(str(op.results[0].type))
                 values[op.results[0]] = np.zeros(_tensor_shape(op.results[0]),
