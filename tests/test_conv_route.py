@@ -10,10 +10,8 @@ import pytest
 
 from iree_dsa_tuner.compiler import find_tool
 from iree_dsa_tuner.core.problems import ConvolutionProblem, OperandInfo
-from iree_dsa_tuner.ir.conv_route import (
-    IM2COL_FLAG, TRANSFORM_FLAG, flags_header, manual_hint, plan_route, read_flags_header, taps_transform_text,
-    user_flags,
-)
+from iree_dsa_tuner.flags import IM2COL_FLAG, TRANSFORM_FLAG, flags_header, read_flags_header
+from iree_dsa_tuner.ir.conv_route import manual_hint, plan_route, taps_transform_text, user_flags
 
 CONV1D_B1 = """
 func.func @main(%x: tensor<1x10x16xf32>, %w: tensor<3x16x32xf32>) -> tensor<1x8x32xf32> {

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from iree_dsa_tuner.core.problems import ContractionProblem, UntunableDispatch
-from iree_dsa_tuner.ir.artifacts import FUSE_DEQUANTISATION_FLAG, compile_model, take_routes
+from iree_dsa_tuner.flags import FUSE_DEQUANTISATION_FLAG
+from iree_dsa_tuner.ir.artifacts import compile_model, take_routes
 from iree_dsa_tuner.targets import get_target
 
 FORMS = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs" / "int4_forms"

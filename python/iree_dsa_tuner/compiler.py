@@ -15,14 +15,11 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import flags
 from .errors import CompileError, CompileTimeout, InputError
 
 # llvm-cpu on the machine we run on; the host target of the tuner.
-HOST_FLAGS = (
-    "--iree-hal-target-device=local",
-    "--iree-hal-local-target-device-backends=llvm-cpu",
-    "--iree-llvmcpu-target-cpu=host",
-)
+HOST_FLAGS = flags.HOST_FLAGS  # llvm-cpu on this machine's CPU (flags.py)
 
 DEFAULT_TIMEOUT_S = 300.0
 

@@ -33,6 +33,7 @@ from typing import Callable
 
 from .core.selection import select_dispatches
 from .errors import InputError
+from .flags import target_cpu_of
 from .ir.artifacts import compile_model
 from .ir.host_program import read_host_program
 from .pipeline import tune
@@ -295,5 +296,4 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
 
 
 def _target_cpu(target) -> str:
-    flag = next((f for f in target.compile_flags if f.startswith("--iree-llvmcpu-target-cpu=")), "")
-    return flag.split("=", 1)[1] if flag else "host"
+    return target_cpu_of(target.compile_flags) or "host"

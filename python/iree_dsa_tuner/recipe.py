@@ -35,6 +35,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import flags
 from .errors import InputError
 from .tomlfile import read_toml
 
@@ -54,7 +55,7 @@ FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     "dt+tile-bytes-64k": ("--iree-opt-data-tiling", "--iree-llvmcpu-matmul-tile-bytes=65536"),
     "aggressive-fusion": ("--iree-dispatch-creation-enable-aggressive-fusion",),
 }
-DATA_TILING_FLAG = "--iree-opt-data-tiling"
+DATA_TILING_FLAG = flags.DATA_TILING_FLAG
 
 
 def model_sha256(model: str | Path) -> str:

@@ -30,15 +30,15 @@ def add_parser(subparsers) -> None:
 
 
 def command_line(model: str, recipe, output: str) -> list[str]:
-    from ..compiler import HOST_FLAGS
+    from ..flags import HOST_FLAGS, with_target_cpu
 
-    cpu = f"--iree-llvmcpu-target-cpu={recipe.target_cpu}"
-    flags = [f for f in HOST_FLAGS if not f.startswith("--iree-llvmcpu-target-cpu=")] + [cpu]
-    return ["iree-compile", *flags, *recipe.compile_flags(), model, "-o", output]
+    return ["iree-compile", *with_target_cpu(HOST_FLAGS, recipe.target_cpu), *recipe.compile_flags(), model,
+            "-o", output]
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..compiler import HOST_FLAGS, check_input_file, compile_to_vmfb
+    from ..compiler import check_input_file, compile_to_vmfb
+    from ..flags import HOST_FLAGS, with_target_cpu
     from ..errors import InputError
     from ..recipe import load_recipe
 
@@ -54,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.output:
         raise InputError("-o MODULE.vmfb is required (or --print)")
     check_writable(args.output)
-    target_flags = tuple(f for f in HOST_FLAGS if not f.startswith("--iree-llvmcpu-target-cpu=")) + (
-        f"--iree-llvmcpu-target-cpu={recipe.target_cpu}",)
+    target_flags = with_target_cpu(HOST_FLAGS, recipe.target_cpu)
     compile_to_vmfb(args.model, Path(args.output), extra_flags=recipe.compile_flags(), target_flags=target_flags)
     print(f"module: {args.output} ({' '.join(recipe.compile_flags()) or 'IREE defaults'})")
     weights = list(parameters.globals) if parameters is not None else read_model_parameters(args.model)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import InputError
+from ..flags import check_iree_flags
 from ..ir import compile_model
 from ..report import format_table
 from .common import (add_dispatch_argument, add_json_argument, add_parameters_argument, add_target_argument,
@@ -47,9 +47,7 @@ def _weight_text(record: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    for flag in args.iree_flag:
-        if not flag.startswith("--"):
-            raise InputError(f"--iree-flag {flag!r}: expected an iree-compile flag starting with --")
+    check_iree_flags(args.iree_flag)
     check_json_destination(args)
     from ..parameters import read_model_parameters, resolve_parameters, unbound_text
 

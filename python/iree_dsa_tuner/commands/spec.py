@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 from ..errors import InputError
+from ..flags import check_iree_flags
 from ..ir import load_problems
-from ..ir.conv_route import flags_header
+from ..flags import flags_header
 from ..core.problems import RootOpProblem
 from ..report.table import check_writable, write_output
 from ..tuning_spec import ConfigError, SpecError, build_spec
@@ -52,9 +53,7 @@ def read_plan(path: str) -> dict:
 def run(args: argparse.Namespace) -> int:
     check_writable(args.output)
     plan = read_plan(args.plan)
-    for flag in args.iree_flag:
-        if not flag.startswith("--"):
-            raise InputError(f"--iree-flag {flag!r}: expected an iree-compile flag starting with --")
+    check_iree_flags(args.iree_flag)
     flags = tuple(args.iree_flag)
     problems = [p for p in load_problems(args.model, target_compile_flags(args) + flags)
                 if isinstance(p, RootOpProblem)]

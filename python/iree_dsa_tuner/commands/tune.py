@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..db.database import DEFAULT_DB_PATH
 from ..errors import InputError
+from ..flags import check_iree_flags
 from ..report import format_table, write_output
 from ..report.table import check_writable
 from ..runners.ray_executor import parse_executor
@@ -196,9 +197,7 @@ def run(args: argparse.Namespace) -> int:
             proposer = ExternalProposer.from_command(args.proposer, timeout_s=args.proposer_timeout)
         except ValueError as e:
             raise InputError(f"--proposer: {e}") from None
-    for flag in args.iree_flag:
-        if not flag.startswith("--"):
-            raise InputError(f"--iree-flag {flag!r}: not an iree-compile flag (they start with --)")
+    check_iree_flags(args.iree_flag)
     ray_address = parse_executor(args.executor)
     target = get_target(args.target, search_paths=args.target_path)
     # Before any work: a bad archive is one line and nothing is written.
@@ -255,7 +254,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _report(args, target, report, routes, recipe_result, extra_flags, stdout, parameters=None) -> int:
-    from ..ir.conv_route import flags_header, user_flags
+    from ..flags import flags_header
+    from ..ir.conv_route import user_flags
 
     output = Path(args.output)
     shown_flags = user_flags(extra_flags, output) if report.spec_text else extra_flags

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..errors import InputError
+from ..flags import check_iree_flags
 from ..report import format_table
 from ..tuning_spec.verify import verify_spec
 from .common import (JSON_TO_STDOUT, add_json_argument, add_parameters_argument, add_target_argument,
@@ -62,14 +63,12 @@ def run(args: argparse.Namespace) -> int:
             args.parameters = list(recipe.parameters["files"])  # the archives the recipe was timed with
     elif spec is None:
         raise InputError("a SPEC.mlir to verify is required (or --recipe RECIPE.toml)")
-    for flag in args.iree_flag:
-        if not flag.startswith("--"):
-            raise InputError(f"--iree-flag {flag!r}: not an iree-compile flag (they start with --)")
+    check_iree_flags(args.iree_flag)
     header: tuple[str, ...] = ()
     if spec is not None:
         from pathlib import Path
 
-        from ..ir.conv_route import read_flags_header
+        from ..flags import read_flags_header
 
         try:
             header = read_flags_header(Path(spec).read_text())

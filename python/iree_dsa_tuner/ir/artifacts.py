@@ -27,14 +27,14 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..compiler import HOST_FLAGS, check_input_file, compile_to_vmfb, run_iree_tool
+from ..compiler import check_input_file, compile_to_vmfb, run_iree_tool
+from ..flags import FUSE_DEQUANTISATION_FLAG, HOST_CPU_FLAG, HOST_FLAGS
 from ..core.config import CompilationConfig
 from ..core.fingerprint import host_cpu_model, host_isa_flags, iree_version
 from ..core.problems import ConvolutionProblem, Problem, RootOpProblem, UntunableDispatch
 from ..errors import InputError
 
 CACHE_ENV = "IREE_DSA_CACHE_DIR"
-HOST_CPU_FLAG = "--iree-llvmcpu-target-cpu=host"
 # Bump when the layout of an artifacts directory changes.
 _LAYOUT = "1"
 # Attributes that carry a chosen config; stripped from the dumped benchmarks.
@@ -318,8 +318,8 @@ def _reference_flags(artifacts: ModelArtifacts) -> tuple[str, ...]:
 
 
 # IREE fuses a sub-byte weight's dequantisation into the contraction that reads it only under
-# aggressive fusion (docs/INT4.md); split, the contraction reads 32-bit weights.
-FUSE_DEQUANTISATION_FLAG = "--iree-dispatch-creation-enable-aggressive-fusion"
+# aggressive fusion (flags.FUSE_DEQUANTISATION_FLAG, docs/INT4.md); split, the contraction reads
+# 32-bit weights.
 
 
 def _split_dequantisations(artifacts: ModelArtifacts) -> list[str]:

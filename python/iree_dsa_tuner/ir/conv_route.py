@@ -21,17 +21,13 @@ reports them (output, JSON, the spec's header) and `verify` reads them back from
 from __future__ import annotations
 
 import hashlib
-import shlex
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.problems import ConvolutionProblem, Problem
 
-IM2COL_FLAG = "--iree-global-opt-use-im2col-for-convs"
-TRANSFORM_FLAG = "--iree-preprocessing-transform-spec-filename"
-# One line of a spec's header comment naming the flags the spec needs (verify reads it back).
-FLAGS_HEADER = "// iree-dsa-tune: flags: "
+from ..flags import IM2COL_FLAG, TRANSFORM_FLAG
 TAPS_FILE_SUFFIX = ".conv1d-taps.mlir"
 
 # Named 1-D convs the taps script matches: loop index of the batch and of the kernel window.
@@ -177,20 +173,3 @@ def user_flags(flags: tuple[str, ...], spec_output: Path) -> tuple[str, ...]:
     return tuple(out)
 
 
-def flags_header(flags: tuple[str, ...]) -> str:
-    """The spec header naming the flags it needs ("" when none)."""
-    if not flags:
-        return ""
-    return ("// iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)\n"
-            "// with them, or the spec silently applies to nothing (docs/CONV.md):\n"
-            + FLAGS_HEADER + shlex.join(flags) + "\n")
-
-
-def read_flags_header(spec_text: str) -> tuple[str, ...]:
-    flags: list[str] = []
-    for line in spec_text.splitlines():
-        if line.startswith(FLAGS_HEADER):
-            flags += shlex.split(line[len(FLAGS_HEADER):])
-        elif line.strip() and not line.startswith("//"):
-            break
-    return tuple(flags)

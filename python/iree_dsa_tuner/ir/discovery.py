@@ -16,7 +16,7 @@ from typing import Iterator
 from iree.compiler import ir
 from iree.compiler.dialects import iree_codegen, linalg
 
-from ..compiler import HOST_FLAGS
+from ..flags import HOST_FLAGS
 from ..errors import InputError
 from ..core.problems import (
     AttentionProblem,

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import abc
 
-from ..compiler import HOST_FLAGS
+from ..flags import HOST_FLAGS, with_target_cpu
 from ..core.candidate import TilingCandidate
 from ..space.space import CandidateSpace
 from ..core.config import CompilationConfig
 from ..description import TargetDescription
-
-
-CPU_FLAG = "--iree-llvmcpu-target-cpu="
 
 
 class Target(abc.ABC):
@@ -45,7 +42,7 @@ class Target(abc.ABC):
         that what compiles does not depend on the build machine.
         """
         cpu = self._description.iree_target_cpu
-        return tuple(f for f in HOST_FLAGS if not f.startswith(CPU_FLAG)) + (f"{CPU_FLAG}{cpu}",)
+        return with_target_cpu(HOST_FLAGS, cpu)
 
     def describe(self) -> TargetDescription:
         """Peak ops per type, memory levels, DMA and launch costs, ISA tile constraints."""

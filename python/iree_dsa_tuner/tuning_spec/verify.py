@@ -19,7 +19,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..compiler import HOST_FLAGS, compile_to_vmfb, tuning_spec_flags
+from ..compiler import compile_to_vmfb, tuning_spec_flags
+from ..flags import HOST_FLAGS
 from ..errors import CompileError, InputError
 from ..core.config import CompilationConfig
 from ..core.problems import RootOpProblem

@@ -1,0 +1,75 @@
+"""iree-compile flags: the one place that knows them.
+
+- the llvm-cpu device flags every target starts from, and swapping their target CPU;
+- `--iree-flag` values given by a user, checked the same way in every command;
+- the flags of the compile routes (batch-1 convs, INT4 dequantisation fusion) and of data tiling;
+- the line in a spec's header that names the flags the spec is valid with.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from .errors import InputError
+
+CPU_FLAG = "--iree-llvmcpu-target-cpu="
+HOST_CPU_FLAG = CPU_FLAG + "host"
+# llvm-cpu on this machine's CPU: the base every target's flags are made from.
+HOST_FLAGS = (
+    "--iree-hal-target-device=local",
+    "--iree-hal-local-target-device-backends=llvm-cpu",
+    HOST_CPU_FLAG,
+)
+
+# The routes that make some dispatches tunable (docs/CONV.md, docs/INT4.md), and data tiling.
+IM2COL_FLAG = "--iree-global-opt-use-im2col-for-convs"
+TRANSFORM_FLAG = "--iree-preprocessing-transform-spec-filename"
+FUSE_DEQUANTISATION_FLAG = "--iree-dispatch-creation-enable-aggressive-fusion"
+DATA_TILING_FLAG = "--iree-opt-data-tiling"
+
+# A spec made under extra flags names them in its header; `verify` reads them back.
+FLAGS_HEADER = "// iree-dsa-tune: flags: "
+
+
+def with_target_cpu(flags: tuple[str, ...], cpu: str) -> tuple[str, ...]:
+    """`flags` compiling for `cpu` (any target CPU they named replaced)."""
+    return tuple(f for f in flags if not f.startswith(CPU_FLAG)) + (f"{CPU_FLAG}{cpu}",)
+
+
+def target_cpu_of(flags: tuple[str, ...]) -> str | None:
+    return next((f[len(CPU_FLAG):] for f in flags if f.startswith(CPU_FLAG)), None)
+
+
+def check_iree_flags(flags, option: str = "--iree-flag") -> tuple[str, ...]:
+    """User-given iree-compile flags, each one checked: a one-line error for one that is not a flag."""
+    for flag in flags:
+        if not isinstance(flag, str) or not flag.startswith("--"):
+            raise InputError(f"{option} {flag!r}: not an iree-compile flag (they start with --)")
+    return tuple(flags)
+
+
+def flags_header(flags: tuple[str, ...]) -> str:
+    """The spec header naming the flags it needs ("" when none)."""
+    if not flags:
+        return ""
+    return ("// iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)\n"
+            "// with them, or the spec silently applies to nothing (docs/CONV.md):\n"
+            + FLAGS_HEADER + shlex.join(flags) + "\n")
+
+
+def read_flags_header(spec_text: str) -> tuple[str, ...]:
+    """The flags a spec's header names (empty when it names none)."""
+    flags: list[str] = []
+    for line in spec_text.splitlines():
+        if line.startswith(FLAGS_HEADER):
+            flags += shlex.split(line[len(FLAGS_HEADER):])
+        elif line.strip() and not line.startswith("//"):
+            break
+    return tuple(flags)
+
+
+__all__ = [
+    "CPU_FLAG", "DATA_TILING_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "HOST_CPU_FLAG", "HOST_FLAGS",
+    "IM2COL_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header", "read_flags_header", "target_cpu_of",
+    "with_target_cpu",
+]
