@@ -307,7 +307,9 @@ def parse_description(data: dict, source: str) -> TargetDescription:
             raise r.error(f"space.quant_block_sizes[{i}]", f"expected a power of two, got {b}")
     vector_widths = r.int_list("compute.vector_widths")
 
-    cpu = _cpu_model(r) if kind == "cpu" else None
+    # A part described by its caches and register file (a CPU) carries the register-blocking
+    # model's numbers; a scratchpad part does not.
+    cpu = _cpu_model(r) if "cpu_model" in data else None
     extras = {k: v for k, v in data.items() if k not in
               ("schema", "target", "compute", "memory", "dma", "launch", "space", "funnel", "iree", "cpu_model")}
     return TargetDescription(

@@ -195,7 +195,7 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
                columns: dict[str, np.ndarray] | None = None, dispatch: str = "", estimator=None) -> FunnelResult:
     """Prune `space` stage by stage; `estimator` is the target's L0 model (`Target.estimator`).
 
-    Without one, the description's kind picks it: a CPU is modelled by its register
+    Without one, the description picks it: a CPU (one with a register-blocking model) by its register
     blocking, an accelerator with a scratchpad by its tiles, DMA and MAC array.
     """
     t0 = time.perf_counter()
@@ -203,7 +203,7 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     cols = columns if columns is not None else space.columns()
     n = len(cols["tile_m"])
     geo = tile_geometry(shape, desc, cols)
-    cpu = desc.kind == "cpu"
+    cpu = desc.cpu is not None  # caches and registers, not a scratchpad: register blocking costs it
     if estimator is None:
         estimator = cpu_estimate if cpu else estimate
     est = estimator(shape, desc, cols, geo)

@@ -57,7 +57,7 @@ class TileGeometry:
 
 
 def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray]) -> TileGeometry:
-    if shape.kind == "attention" and desc.kind != "cpu":
+    if shape.kind == "attention" and desc.cpu is None:
         # A scratchpad part runs attention as a flash schedule (tile_k = KV block); the
         # host's attention candidates carry the head in tile_k and cpu.py costs them.
         from .attention import attention_geometry
