@@ -11,7 +11,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [1] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [4096] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [4096] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 1024, 0], vector_common_parallel = [1, 32, 0], vector_reduction = [0, 0, 16]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 4 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 256 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 256, 0], vector_common_parallel = [1, 32, 0], vector_reduction = [0, 0, 16]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 1 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 1 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 2048 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_llama_decode_layer_dispatch_1_matmul_1x8192x4096_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -20,7 +20,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [1] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [8192] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [4096] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2048, 0], vector_common_parallel = [1, 32, 0], vector_reduction = [0, 0, 16]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 4 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 128 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 512, 0], vector_common_parallel = [1, 32, 0], vector_reduction = [0, 0, 16]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 1 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 1 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 1024 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_llama_decode_layer_dispatch_3_matmul_1x11008x4096_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -29,7 +29,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [1] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [11008] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [4096] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2048, 0], vector_common_parallel = [1, 16, 0], vector_reduction = [0, 0, 16]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 128 : i64, iree_dsa.vector_width = 16 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 256, 0], vector_common_parallel = [1, 16, 0], vector_reduction = [0, 0, 16]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 8 : i64, iree_dsa.parallelism = 8 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 512 : i64, iree_dsa.vector_width = 16 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_llama_decode_layer_dispatch_5_matmul_1x4096x11008_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -38,7 +38,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [1] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [4096] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [11008] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 1024, 0], vector_common_parallel = [1, 32, 0], vector_reduction = [0, 0, 16]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 4 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 256 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 1024, 0], vector_common_parallel = [1, 16, 0], vector_reduction = [0, 0, 16]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 2 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 128 : i64, iree_dsa.vector_width = 16 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @__kernel_config(%arg0: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {iree_codegen.tuning_spec_entrypoint} {

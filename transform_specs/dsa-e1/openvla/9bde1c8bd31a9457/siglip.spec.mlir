@@ -11,7 +11,16 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [256] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [3456] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [1152] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [128, 256, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 128 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [256, 64, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 2 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 2 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 64 : i64, iree_dsa.tile_k = 576 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_siglip_layer_dispatch_1_matmul_256x1152x1152_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [256] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [1152] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [1152] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [256, 64, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 2 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 2 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 64 : i64, iree_dsa.tile_k = 576 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_siglip_layer_dispatch_2_matmul_256x4304x1152_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -20,7 +29,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [256] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [4304] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [1152] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [64, 512, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 128 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [256, 64, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 2 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 2 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 64 : i64, iree_dsa.tile_k = 576 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_siglip_layer_dispatch_3_matmul_256x1152x4304_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -29,12 +38,13 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [256] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [1152] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [4304] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [128, 256, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 256 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [256, 64, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 4 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 128 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @__kernel_config(%arg0: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {iree_codegen.tuning_spec_entrypoint} {
     %updated_root = transform.foreach_match in %arg0 
         @match_siglip_layer_dispatch_0_matmul_256x3456x1152_f32 -> @apply_op_config, 
+        @match_siglip_layer_dispatch_1_matmul_256x1152x1152_f32 -> @apply_op_config, 
         @match_siglip_layer_dispatch_2_matmul_256x4304x1152_f32 -> @apply_op_config, 
         @match_siglip_layer_dispatch_3_matmul_256x1152x4304_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
     transform.yield %updated_root : !transform.any_op

@@ -11,7 +11,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [304] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [2048] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [2048] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [304, 128, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 1 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 512 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [304, 64, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 2 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 4 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 512 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_gemma_layer_dispatch_1_matmul_304x512x2048_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -20,7 +20,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [304] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [512] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [2048] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [64, 512, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 3 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 256 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [304, 64, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 1 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 4 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 512 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_gemma_layer_dispatch_3_matmul_304x16384x2048_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -29,7 +29,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [304] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [16384] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [2048] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [304, 128, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 1 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 512 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [304, 64, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 2 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 4 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 512 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_gemma_layer_dispatch_5_matmul_304x2048x16384_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -38,7 +38,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %m_dims, [304] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [2048] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [16384] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [304, 128, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 1 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 512 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [304, 64, 0], vector_common_parallel = [16, 32, 0], vector_reduction = [0, 0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {iree_dsa.dma_stages = 2 : i64, iree_dsa.fusion = 0 : i64, iree_dsa.k_split = 16 : i64, iree_dsa.parallelism = 16 : i64, iree_dsa.quant_block = 128 : i64, iree_dsa.tile_k = 512 : i64, iree_dsa.vector_width = 32 : i64}>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @__kernel_config(%arg0: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {iree_codegen.tuning_spec_entrypoint} {
