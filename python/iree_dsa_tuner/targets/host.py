@@ -222,8 +222,10 @@ def softmax_space(problem, desc: TargetDescription) -> CandidateSpace:
     """DoubleTilingExpert on the decomposed softmax's root (sum of exp over a row):
     distribution rows (`tile_m`), vector rows (`vec_m`: 1/2/4/8, on the innermost
     parallel loop) and the vector step along the row (`vec_k`: 1-8 native vectors of the
-    element type, lanes from the description); the row is never split (`tile_k`).
-    The funnel drops vec_m x vec_k at or above the description's max vector elements."""
+    element type, lanes from the description). The row is never split: `tile_k` carries
+    the vector step (derived), so the funnel, which keeps one vector variant per tile,
+    keeps one per row tile and step. The funnel drops vec_m x vec_k at or above the
+    description's max vector elements."""
     shape = softmax_shape(problem)
     knobs = desc.extras.get("host_space", {})
     k = shape.inner("k")
@@ -234,7 +236,7 @@ def softmax_space(problem, desc: TargetDescription) -> CandidateSpace:
     choices = {
         "tile_m": softmax_row_tiles(shape, desc.tile_choices),
         "tile_n": (1,),
-        "tile_k": (k,),
+        "tile_k": (0,),  # derived: = vec_k
         "vec_m": tuple(sorted({min(v, shape.inner("m")) for v in rows})),
         "vec_n": (1,),
         "vec_k": tuple(sorted({min(v, k) for v in steps})),
@@ -243,24 +245,30 @@ def softmax_space(problem, desc: TargetDescription) -> CandidateSpace:
         "fusion": (0,),
         "quant_block": (0,),
     }
-    return CandidateSpace(shape, desc.name, choices)
+    return CandidateSpace(shape, desc.name, choices, derive=_softmax_step)
+
+
+def _softmax_step(cols: dict[str, np.ndarray]) -> None:
+    cols["tile_k"] = cols["vec_k"].copy()
 
 
 def softmax_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray], geo=None) -> Estimate:
     """Three passes over every row (max, sum of exp, normalise), one vector of `vec_k`
     elements of each of `vec_m` rows per step. Rows in one vector tile are `k` elements
-    apart: the tile is gathered and reduced across rows, which costs (the `softmax_row_penalty`
-    of `[cpu_model]`) per extra row; a step that does not divide the row leaves a
-    remainder (`remainder_penalty`). Bandwidth: the compulsory read and write."""
+    apart: the tile is gathered and reduced across rows, which costs a factor
+    1 + `softmax_row_penalty` (`[host_space]`) x (vec_m - 1)^2 (0.2 fits 8x51x867 f32 on an
+    AVX-512 EPYC: 2 rows 1.2x, 4 rows 2.4x, 8 rows 35x slower than one, docs/SOFTMAX.md; the
+    quadratic understates 8 rows, which still ranks last); a step that does not divide the
+    row leaves a remainder (`remainder_penalty`). Bandwidth: the compulsory read and write."""
     model = desc.cpu
     lanes = max(1, desc.mac_n * 32 // element_bits(shape.lhs_type))
     rows, k = shape.m, shape.inner("k")
-    row_penalty = float(desc.extras.get("host_space", {}).get("softmax_row_penalty", 4.0))
+    row_penalty = float(desc.extras.get("host_space", {}).get("softmax_row_penalty", 0.2))
     vm = np.maximum(np.minimum(cols["vec_m"], shape.inner("m")), 1).astype(float)
     vk = np.maximum(np.minimum(cols["vec_k"], k), 1).astype(float)
     vectors = vm * np.ceil(vk / lanes)  # vector registers one step touches
     steps = rows / vm * np.ceil(k / vk)
-    per_step = vectors * (1.0 + row_penalty * (vm - 1)) + model.loop_overhead_cycles
+    per_step = vectors * (1.0 + row_penalty * (vm - 1) ** 2) + model.loop_overhead_cycles
     per_step = per_step * np.where(k % vk == 0, 1.0, model.remainder_penalty)
     compute_s = 3 * steps * per_step / desc.clock_hz
     n = len(vm)
@@ -366,7 +374,7 @@ class HostTarget(Target):
             if config.pipeline != PIPELINE:
                 raise ConfigError(f"host softmax configs use {PIPELINE}, got {config.pipeline}")
             t = softmax_group_tiles(shape, config)
-            return TilingCandidate(t["tile_m"], 1, shape.inner("k"), t["vec_m"], 1, t["vec_k"],
+            return TilingCandidate(t["tile_m"], 1, t["vec_k"], t["vec_m"], 1, t["vec_k"],
                                    parallelism=self.describe().cores)
         shape = gemm_shape(problem)
         config.check_against(loop_types(shape))
