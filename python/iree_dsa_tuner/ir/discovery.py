@@ -7,6 +7,7 @@ the input model: a tile list is only right against the op IREE configures.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -535,14 +536,21 @@ def dispatch_functions(module: ir.Module) -> Iterator[tuple[str, ir.Operation]]:
         yield ir.StringAttr(op.attributes["sym_name"]).value, op
 
 
-def problems_from_sources(text: str, source_name: str = "<sources>") -> list[Problem]:
-    """Problems of every dispatch in IREE's executable-sources IR text."""
+@contextlib.contextmanager
+def _dispatch_sources(text: str, source_name: str):
+    """IREE's executable-sources IR text, parsed (a one-line error naming `source_name` if it is not)."""
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
         try:
             module = ir.Module.parse(text)
         except ir.MLIRError as e:
             raise InputError(f"{source_name}: cannot parse IREE's dispatch IR: {str(e).splitlines()[0]}") from None
+        yield module
+
+
+def problems_from_sources(text: str, source_name: str = "<sources>") -> list[Problem]:
+    """Problems of every dispatch in IREE's executable-sources IR text."""
+    with _dispatch_sources(text, source_name) as module:
         problems: list[Problem] = []
         for symbol, func_op in dispatch_functions(module):
             root = _root_op(func_op)
@@ -636,12 +644,7 @@ def _traffic(func_op: ir.Operation, root: ir.Operation | None) -> DispatchTraffi
 
 def traffic_from_sources(text: str, source_name: str = "<sources>") -> dict[str, DispatchTraffic]:
     """Per dispatch symbol of IREE's executable-sources IR: the bytes each call moves and its vector work."""
-    with ir.Context() as ctx:
-        ctx.allow_unregistered_dialects = False
-        try:
-            module = ir.Module.parse(text)
-        except ir.MLIRError as e:
-            raise InputError(f"{source_name}: cannot parse IREE's dispatch IR: {str(e).splitlines()[0]}") from None
+    with _dispatch_sources(text, source_name) as module:
         return {symbol: _traffic(func_op, _root_op(func_op)) for symbol, func_op in dispatch_functions(module)}
 
 
