@@ -37,11 +37,13 @@ EXPECTED = {
     "dot_1d": "spec",
     "conv_unit_batch": "spec",  # tuned through the batch-1 conv route (docs/CONV.md)
     "conv_batch2": "spec",
-    "check_expect_test": "spec",
+    # Tiny, launch-bound matmuls (4 us): since the weight-streaming schedules lead L0's ranking,
+    # budget 4 finds nothing 1% faster than IREE's default on these two.
+    "check_expect_test": "kept",
     "i32_matmul": "nothing",
     "int8_matmul": "spec",
     "i4_weight_matmul": "spec",
-    "external_declaration": "spec",
+    "external_declaration": "kept",
     "elementwise_only": "nothing",
     "batch_matmul_mixed": "spec",
 }

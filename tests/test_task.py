@@ -163,7 +163,7 @@ def _run(manifest, library, runners, **kwargs):
     def factory(artifacts):
         runners.append(CountingRunner(artifacts))
         return runners[-1]
-    return run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=6), library=library,
+    return run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=16), library=library,
                     runner_factory=factory, **kwargs)
 
 
