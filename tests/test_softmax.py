@@ -237,3 +237,23 @@ def test_spec_applies_to_its_softmax_only(tmp_path):
     assert not any(wanted in c for c in _configured(other, spec))
     variance = write_model(tmp_path, "var.mlir", VARIANCE)
     assert not any(wanted in c for c in _configured(variance, spec))
+
+
+@pytest.mark.slow
+def test_softmax_dispatch_is_checked_alone_against_numpy(tmp_path, inputs):
+    """Where the whole function is not evaluable (pi0's dense_resource constants), the softmax
+    dispatch is rebuilt alone from its executable source (linalg.softmax), compiled with the
+    spec, its config confirmed on the decomposed root, and compared with numpy's softmax."""
+    from iree_dsa_tuner.ir import compile_model
+    from iree_dsa_tuner.tuning_spec.dispatch_alone import DispatchCheck, check_dispatches_alone
+    from iree_dsa_tuner.tuning_spec.reading import canonical_attr
+
+    artifacts = compile_model(inputs / "masked_softmax.mlir", HASWELL)
+    (p,) = [q for q in artifacts.problems() if q.kind == "softmax"]
+    config = CompilationConfig("DoubleTilingExpert", (1, 51, 0), (1, 1, 0), (0, 0, 32))
+    _, spec = _spec(p, tmp_path, ("DoubleTilingExpert", (1, 51, 0), (1, 1, 0), (0, 0, 32)))
+    check = DispatchCheck(p.dispatch, artifacts.source_files[p.dispatch], canonical_attr(config.lowering_config_text()),
+                          canonical_attr(config.translation_info_text()))
+    (result,) = check_dispatches_alone([check], str(spec), artifacts.target_flags)
+    assert (result.dispatch, result.checked, result.ok, result.reference) == (p.dispatch, True, True, "numpy-root-op")
+    assert result.max_error < 1e-5

@@ -495,6 +495,11 @@ def decomposed_softmax_root(func_op: ir.Operation) -> ir.Operation | None:
     return None
 
 
+def source_root_op(func_op: ir.Operation) -> ir.Operation | None:
+    """The op a dispatch's executable source is tuned by: its root op, else a top-level `linalg.softmax`."""
+    return _root_op(func_op) or _softmax_op(func_op)
+
+
 def configured_root_op(func_op: ir.Operation) -> ir.Operation | None:
     """The op that carries a dispatch's lowering_config in configured IR (see `_root_op`)."""
     return _root_op(func_op) or decomposed_softmax_root(func_op)

@@ -7,7 +7,7 @@ and computes wrong results (docs/ATTENTION.md). So instead each dispatch the
 spec configures is rebuilt as a module of its own, from IREE's executable
 source of that dispatch:
 
-- one public function per root op (contraction, convolution, attention), whose
+- one public function per root op (contraction, convolution, attention, softmax), whose
   arguments are the root op's operands; constants, `tensor.empty` and
   `linalg.fill` that feed it are copied with it (an attention's scale, a
   contraction's zero accumulator), everything else becomes an argument;
@@ -32,7 +32,7 @@ from iree.compiler.dialects import func
 from ..compiler import compile_to_vmfb, run_iree_tool, tuning_spec_flags
 from ..errors import CompileError
 from ..ir.configured import read_configured_dispatches
-from ..ir.discovery import _root_op, _walk, dispatch_functions
+from ..ir.discovery import _walk, dispatch_functions, source_root_op
 from .elementwise import NotEvaluable, element_of
 from .numerics import NumericsResult, compare_modules
 
@@ -159,7 +159,7 @@ def standalone_module(checks: list[DispatchCheck]) -> tuple[str, dict[str, list[
                 sources[check.source_file] = ir.Module.parse(Path(check.source_file).read_text())
             found = dict(dispatch_functions(sources[check.source_file]))
             func_op = found.get(check.dispatch)
-            root = _root_op(func_op) if func_op is not None else None
+            root = source_root_op(func_op) if func_op is not None else None  # a softmax: linalg.softmax
             if root is None:
                 refused[check.dispatch] = "no root op found in its executable source"
                 continue
