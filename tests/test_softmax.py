@@ -10,6 +10,7 @@ import subprocess
 
 import pytest
 
+from iree_dsa_tuner.compiler import find_tool
 from iree_dsa_tuner.core.config import CompilationConfig, ConfigError
 from iree_dsa_tuner.core.problems import SoftmaxProblem, is_tunable, with_types
 from iree_dsa_tuner.core.shape import UnsupportedProblem
@@ -104,7 +105,7 @@ def test_with_types_keeps_one_operand(tmp_path):
 def test_configured_ir_reads_the_decomposed_root(tmp_path):
     """IREE's default config is on the sum-of-exp generic, and reads back as the baseline."""
     model = write_model(tmp_path, "sm.mlir", SOFTMAX.format(shape="8x51x867", dim=2))
-    text = subprocess.run(["iree-compile", *HASWELL, str(model), "--compile-to=executable-configurations", "-o", "-"],
+    text = subprocess.run([find_tool("iree-compile"), *HASWELL, str(model), "--compile-to=executable-configurations", "-o", "-"],
                           check=True, capture_output=True, text=True).stdout
     (configured,) = read_configured_dispatches(text)
     assert configured.root_op == "linalg.generic" and configured.num_loops == 3
@@ -220,7 +221,7 @@ def test_spec_matcher_pins_the_softmax_dag_and_reads_back(tmp_path):
 
 
 def _configured(model, spec) -> list[str]:
-    out = subprocess.run(["iree-compile", *HASWELL, str(model), "--compile-to=executable-configurations",
+    out = subprocess.run([find_tool("iree-compile"), *HASWELL, str(model), "--compile-to=executable-configurations",
                           f"--iree-codegen-tuning-spec-path={spec}", "-o", "-"],
                          check=True, capture_output=True, text=True).stdout
     return [d.lowering_config or "" for d in read_configured_dispatches(out)]

@@ -321,9 +321,12 @@ def _flow_dispatch_ops(model: Path, tmp_path: Path) -> list:
     of the tuner's host-program reader."""
     from iree.compiler import ir
 
+    from iree_dsa_tuner.compiler import find_tool
+
     out = tmp_path / "flow.mlir"
-    subprocess.run(["iree-compile", "--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-                    "--iree-llvmcpu-target-cpu=haswell", "--compile-to=flow", str(model), "-o", str(out)], check=True)
+    subprocess.run([find_tool("iree-compile"), "--iree-hal-target-device=local",
+                    "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=haswell",
+                    "--compile-to=flow", str(model), "-o", str(out)], check=True)
     found = []
 
     def walk(op):
