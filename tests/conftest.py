@@ -60,10 +60,11 @@ TARGET_CPU = {"avx2": "haswell", "avx512": "cooperlake"}
 def cpu_description(isa: str, *, cores: int = 1, target_cpu: str | None = None, **changes):
     """The host target's description for an AVX2-like or AVX-512-like CPU, whatever this machine is.
 
-    Built by the same code as the machine's (`targets.host.machine_description`) from fixed
-    /proc/cpuinfo flags, a 2 GHz clock, 1 MiB L2 and 32 MiB L3, host.toml's DRAM bandwidth and
-    `cores` cores. `target_cpu` is its `--iree-llvmcpu-target-cpu` (default `TARGET_CPU[isa]`),
-    so that IREE's limits agree with the description's.
+    Built by the same code as the machine's (`targets.host.machine_description`, which writes
+    host.toml's `[cpu]` fields) from fixed /proc/cpuinfo flags, a 2 GHz clock, 48 KiB L1d, 1 MiB
+    L2 and 32 MiB L3, host.toml's DRAM bandwidth and `cores` cores. `target_cpu` is its
+    `--iree-llvmcpu-target-cpu` (default `TARGET_CPU[isa]`), so that IREE's limits agree with the
+    description's.
     """
     from iree_dsa_tuner.targets import host as host_module
 

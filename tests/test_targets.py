@@ -89,6 +89,11 @@ def test_the_host_description_follows_the_vector_isa(isa):
     assert desc.max_vector_elements == limit and desc.vector_widths == widths
     assert desc.peak_ops("f32") == pytest.approx(2 * 2 * lanes * 2e9)  # two FMA ports, one core at 2 GHz
     assert desc.source.startswith("tests/") and "/proc/cpuinfo" not in desc.source
+    # The probe wrote the [cpu] fields: register bytes, caches from sysfs (conftest's).
+    cpu = desc.cpu
+    assert (cpu.vector_register_bytes, cpu.fma_ports) == (4 * lanes, 2)
+    assert (cpu.l1d_bytes, cpu.l2_bytes, cpu.l3_bytes) == (48 << 10, 1 << 20, 32 << 20)
+    assert (desc.scratchpad_bytes, desc.shared_bytes) == (cpu.l2_bytes, cpu.l3_bytes)  # what the cost model reads
 
 
 @pytest.mark.parametrize("isa", ISAS)

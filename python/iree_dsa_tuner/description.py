@@ -7,6 +7,13 @@ the tuning policy (how many tile choices, how hard the funnel prunes). Code
 never hard-codes any of these (R9.2); a new chip generation is a new file
 (R2.6).
 
+Each kind is described in its own words. A DSA (`kind = "dsa"`) by its MAC
+array, scratchpad and DMA (`[compute]`, `[memory]`, `[dma]`, `[space]`); a CPU
+(`kind = "cpu"`) by its `[cpu]` table (clock, cores, FMA and load ports, vector
+registers, caches, DRAM bandwidth) from which `parse_description` derives the
+same internal fields the shared cost-model code reads (MAC array = FMA ports x
+f32 lanes x INT8 MACs per lane, "scratchpad" = L2 per core, neutral DMA).
+
 The schema is checked field by field; every error names the file and the
 dotted field path, so a user editing a file sees exactly what to fix.
 """
@@ -20,7 +27,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .core.candidate import CPU_KNOBS, KNOBS
 from .core.problems import element_bits
+from .core.reasons import stage_names
 from .errors import InputError
 
 SCHEMA_VERSION = "iree-dsa-target/1"
@@ -49,14 +58,22 @@ class UnsupportedElementType(KeyError):
 
 @dataclass(frozen=True)
 class CpuModel:
-    """`[cpu_model]` of a `kind = "cpu"` description: what the register-blocking model needs.
+    """A `kind = "cpu"` target's own numbers: the CPU's (`[cpu]`) and its register-blocking model's
+    (`[cpu_model]`). DSA descriptions have none (`TargetDescription.cpu` is None).
 
     Every field is required: the cost model has no defaults of its own, so the
     shipped file is the one place these numbers live.
     """
 
-    vector_registers: int  # architectural vector registers (16 ymm with AVX2, 32 zmm with AVX-512)
+    # [cpu]: what the CPU is (a manual's numbers, or the machine's at run time).
+    fma_ports: int  # vector FMAs issued per cycle per core
     load_ports: int  # vector loads per cycle
+    vector_registers: int  # architectural vector registers (16 ymm with AVX2, 32 zmm with AVX-512)
+    vector_register_bytes: int  # 32 with AVX2, 64 with AVX-512
+    l1d_bytes: int  # per core
+    l2_bytes: int  # per core
+    l3_bytes: int  # shared by the cores (0: none)
+    # [cpu_model]: the register-blocking model's terms.
     fma_latency_cycles: float  # dependent-chain latency of one FMA
     loop_overhead_cycles: float  # per innermost vector_reduction iteration
     unroll_budget: float  # vector FMAs in one unrolled step before code size hurts
@@ -120,6 +137,21 @@ class TargetDescription:
     def mac_per_cycle_i8(self) -> int:
         return self.mac_m * self.mac_n * self.mac_k
 
+    @property
+    def is_cpu(self) -> bool:
+        """Caches and a register file rather than a scratchpad and DMA (a `kind = "cpu"` target)."""
+        return self.cpu is not None
+
+    @property
+    def knobs(self) -> tuple[str, ...]:
+        """The candidate fields this target varies; the others stay at their defaults."""
+        return CPU_KNOBS if self.is_cpu else KNOBS
+
+    @property
+    def funnel_stages(self) -> tuple[str, ...]:
+        """The funnel's stage names in this target's words (a CPU's third stage is its caches)."""
+        return stage_names(self.is_cpu)
+
     def compute_type(self, lhs_type: str, rhs_type: str) -> str:
         """The type the MAC array runs at: the wider operand (W4A8 runs at INT8)."""
         wider = max((lhs_type, rhs_type), key=element_bits)
@@ -161,6 +193,8 @@ class TargetDescription:
         return replace(self, **changes)
 
     def to_json(self) -> dict:
+        if self.cpu is not None:
+            return self._cpu_json()
         return {
             "name": self.name,
             "kind": self.kind,
@@ -183,6 +217,31 @@ class TargetDescription:
                 "stage_depths": list(self.stage_depths),
             },
             "launch_overhead_us": self.launch_s * 1e6,
+        }
+
+    def _cpu_json(self) -> dict:
+        """A CPU in its own words: ports, lanes, registers, caches (no MAC array, scratchpad or DMA)."""
+        cpu = self.cpu
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "summary": self.summary,
+            "source": self.source,
+            "clock_mhz": self.clock_hz / 1e6,
+            "cores": self.cores,
+            "fma_ports": cpu.fma_ports,
+            "load_ports": cpu.load_ports,
+            "vector_register_bytes": cpu.vector_register_bytes,
+            "f32_lanes": self.mac_n,
+            "vector_registers": cpu.vector_registers,
+            "int8_macs_per_lane": self.mac_k,
+            "peak_tops": {t: round(self.peak_ops(t) / 1e12, 3) for t in self.rates},
+            "dram_bandwidth_gbps": self.dram_bytes_per_s / 1e9,
+            "ridge_op_per_byte_i8": round(self.ridge("i8"), 1),
+            "l1d_kib": cpu.l1d_bytes // 1024,
+            "l2_kib": cpu.l2_bytes // 1024,
+            "l3_kib": cpu.l3_bytes // 1024,
+            "dispatch_overhead_us": self.launch_s * 1e6,
         }
 
 
@@ -267,6 +326,10 @@ def parse_description(data: dict, source: str) -> TargetDescription:
     kind = r.string("target.kind")
     if kind not in ("dsa", "cpu"):
         raise r.error("target.kind", f"expected 'dsa' or 'cpu', got {kind!r}")
+    if kind == "cpu":
+        return _parse_cpu(r, data)
+    if "cpu_model" in data:
+        raise r.error("cpu_model", 'only a kind = "cpu" target has a register-blocking model')
 
     mac_m = r.integer("compute.mac_array.m")
     mac_n = r.integer("compute.mac_array.n")
@@ -307,9 +370,6 @@ def parse_description(data: dict, source: str) -> TargetDescription:
             raise r.error(f"space.quant_block_sizes[{i}]", f"expected a power of two, got {b}")
     vector_widths = r.int_list("compute.vector_widths")
 
-    # A part described by its caches and register file (a CPU) carries the register-blocking
-    # model's numbers; a scratchpad part does not.
-    cpu = _cpu_model(r) if "cpu_model" in data else None
     extras = {k: v for k, v in data.items() if k not in
               ("schema", "target", "compute", "memory", "dma", "launch", "space", "funnel", "iree", "cpu_model")}
     return TargetDescription(
@@ -345,16 +405,108 @@ def parse_description(data: dict, source: str) -> TargetDescription:
         min_survivors=r.integer("funnel.min_survivors", required=False, default=1),
         max_vector_elements=r.integer("iree.max_vector_elements"),
         iree_target_cpu=r.string("iree.target_cpu", required=False, default="host") or "host",
-        cpu=cpu,
+        cpu=None,
         declared_peak_ops_i8=declared_peak,
         extras=extras,
     )
 
 
-def _cpu_model(r: _Reader) -> CpuModel:
+# Tables of a DSA description, and what a CPU file has instead (the error a CPU file that
+# still has one of them reads).
+_DSA_TABLES = {
+    "compute": "a CPU has FMA ports and vector lanes, not a MAC array",
+    "memory": "a CPU has caches, not a scratchpad",
+    "dma": "a CPU has no DMA (caches fetch on demand)",
+    "launch": "a CPU's dispatch overhead is cpu.dispatch_overhead_us",
+    "space": "a CPU's space is [host_space] (no DMA stages, fusion or INT4 block knobs)",
+}
+_F32_BYTES = 4
+# What a CPU's vector lanes accumulate in: f32 or i32 lanes.
+_CPU_ACCUMULATOR_BYTES = 4
+_CPU_TABLES = ("schema", "target", "cpu", "funnel", "iree", "cpu_model")
+
+
+def _parse_cpu(r: _Reader, data: dict) -> TargetDescription:
+    """A `kind = "cpu"` description: the `[cpu]` table, and the internal fields derived from it.
+
+    The shared cost-model code counts in a MAC array and a scratchpad; for a CPU they are
+    m = FMA ports, n = f32 lanes of a vector register, k = INT8 MACs per lane (4 with VNNI),
+    the "scratchpad" is the L2 of a core and the shared memory the L3. A CPU has no DMA: one
+    "engine" with no descriptor latency at DRAM bandwidth and one stage, so no DMA term costs
+    anything; its space has no fusion, INT4 block or stage knobs.
+    """
+    for table, instead in _DSA_TABLES.items():
+        if table in data:
+            raise r.error(table, f"{instead}: CPU targets are described by [cpu] (clock_mhz, cores, fma_ports, "
+                                 "load_ports, vector_register_bytes, vector_registers, int8_macs_per_lane, "
+                                 "bf16_macs_per_lane, l1d_kib, l2_kib, l3_kib, dram_bandwidth_gbps, "
+                                 "dispatch_overhead_us); docs/DSA_TARGET.md")
+    r.table("cpu")
+    clock_hz = r.number("cpu.clock_mhz") * 1e6
+    cores = r.integer("cpu.cores")
+    fma_ports = r.integer("cpu.fma_ports")
+    vector_bytes = r.integer("cpu.vector_register_bytes")
+    if vector_bytes % _F32_BYTES:
+        raise r.error("cpu.vector_register_bytes", f"expected whole f32 lanes (a multiple of 4 bytes), got {vector_bytes}")
+    lanes = vector_bytes // _F32_BYTES
+    int8_k = r.integer("cpu.int8_macs_per_lane")
+    bf16_k = r.integer("cpu.bf16_macs_per_lane")
+    # MACs per cycle relative to INT8: f32 and f16 (computed in f32) one per lane, bf16 as many
+    # as its dot products take; INT4 is widened to INT8 first.
+    rates = {"i8": 1.0, "i4": 1.0, "f32": 1.0 / int8_k, "f16": 1.0 / int8_k, "bf16": bf16_k / int8_k}
+    multiples = r.int_list("host_space.vector_n_multiples", required=False, default=[1])
+    dram = r.number("cpu.dram_bandwidth_gbps") * 1e9
+    l1d = int(r.number("cpu.l1d_kib") * 1024)
+    l2 = int(r.number("cpu.l2_kib") * 1024)
+    l3 = int(r.number("cpu.l3_kib", allow_zero=True) * 1024)
+    r.table("cpu_model")
+    model = _cpu_model(r, fma_ports=fma_ports, load_ports=r.integer("cpu.load_ports"),
+                       vector_registers=r.integer("cpu.vector_registers"), vector_register_bytes=vector_bytes,
+                       l1d_bytes=l1d, l2_bytes=l2, l3_bytes=l3)
+    return TargetDescription(
+        name=r.string("target.name"),
+        kind="cpu",
+        summary=r.string("target.summary", required=False, default=""),
+        source=r.source,
+        clock_hz=clock_hz,
+        cores=cores,
+        mac_m=fma_ports,
+        mac_n=lanes,
+        mac_k=int8_k,
+        rates=rates,
+        vector_widths=tuple(lanes * m for m in multiples),  # whole vector registers
+        accumulator_bytes=_CPU_ACCUMULATOR_BYTES,
+        dram_bytes_per_s=dram,
+        scratchpad_bytes=l2,
+        shared_bytes=l3,
+        dma_engines=1,
+        dma_queue_depth=1,
+        dma_descriptor_s=0.0,
+        dma_port_bytes_per_s=dram,
+        min_dma_bytes=0,
+        stage_depths=(1,),
+        launch_s=r.number("cpu.dispatch_overhead_us", allow_zero=True) * 1e-6,
+        tile_choices=r.integer("host_space.tile_choices"),
+        parallelism_choices=1,  # IREE's threads spread a dispatch; not a knob on a CPU
+        fusion=(0,),
+        quant_block_sizes=(),
+        scale_bytes=0,
+        roofline_slack=r.number("funnel.roofline_slack"),
+        latency_slack=r.number("funnel.latency_slack"),
+        min_survivors=r.integer("funnel.min_survivors", required=False, default=1),
+        max_vector_elements=r.integer("iree.max_vector_elements"),
+        iree_target_cpu=r.string("iree.target_cpu", required=False, default="host") or "host",
+        cpu=model,
+        # Derived, never declared: nothing for the user to keep in sync.
+        declared_peak_ops_i8=2.0 * fma_ports * lanes * int8_k * cores * clock_hz,
+        extras={k: v for k, v in data.items() if k not in _CPU_TABLES},
+    )
+
+
+def _cpu_model(r: _Reader, **cpu) -> CpuModel:
+    """`[cpu_model]`'s terms beside the `[cpu]` numbers `cpu` already read."""
     return CpuModel(
-        vector_registers=r.integer("cpu_model.vector_registers"),
-        load_ports=r.integer("cpu_model.load_ports"),
+        **cpu,
         fma_latency_cycles=r.number("cpu_model.fma_latency_cycles"),
         loop_overhead_cycles=r.number("cpu_model.loop_overhead_cycles", allow_zero=True),
         unroll_budget=r.number("cpu_model.unroll_budget"),

@@ -109,7 +109,8 @@ def distribution_n(n_extent: int, vec_n: int, steps: int) -> int:
 
 def rule_proposals(problem: dict, target: dict, roles: list[str]) -> list[tuple[dict, str]]:
     """Register-blocking configs, most promising first."""
-    lanes = int(target.get("mac_array", [1, 16, 1])[1]) or 16
+    # A CPU description names its lanes (`f32_lanes`); older requests carry them as the MAC array's n.
+    lanes = int(target.get("f32_lanes") or target.get("mac_array", [1, 16, 1])[1]) or 16
     limit = int(target.get("max_vector_elements", 8192))
     m, n_ext = extent(problem, roles, "m"), extent(problem, roles, "n")
     out = []

@@ -15,16 +15,19 @@ from .common import (JSON_TO_STDOUT, add_dispatch_argument, add_json_argument, a
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "funnel",
-        help="prune each dispatch's candidate space analytically (roofline, scratchpad/DMA, latency)",
+        help="prune each dispatch's candidate space analytically (roofline, scratchpad/DMA or caches, latency)",
         description="Build every tunable dispatch's candidate space on a target and push it through "
         "the pruning funnel: legality -> roofline (compute vs memory bound, traffic with re-reads) -> "
-        "scratchpad/DMA (capacity x stage depth, minimum useful transfer) -> latency (idle cores, "
-        "descriptor queue, launches, dominated variants). Prints per dispatch the roofline numbers, "
-        "how many candidates enter and leave each stage with the top reasons, and the survivors "
-        "ranked by estimated time. Nothing is compiled or measured except the dispatch discovery.",
+        "scratchpad/DMA on a DSA (capacity x stage depth, minimum useful transfer), cache on a CPU -> "
+        "latency (idle cores, descriptor queue, launches, dominated variants). Prints per dispatch the "
+        "roofline numbers, how many candidates enter and leave each stage with the top reasons, and the "
+        "survivors ranked by estimated time. Stage names, reasons and the knobs shown are the target's "
+        "own: a CPU's candidates are tiles and vector steps (no DMA stages, fusion or INT4 block). "
+        "Nothing is compiled or measured except the dispatch discovery.",
         epilog="examples:\n"
         "  iree-dsa-tune funnel --shape 1x256x256 --dtype i8 --target dsa-e1      # the seed's R5.5\n"
         "  iree-dsa-tune funnel --shape 1x1024x4096 --dtype i8 --fused --target dsa-e1\n"
+        "  iree-dsa-tune funnel --shape 1x2048x2048 --dtype f32 --target host     # this machine's CPU\n"
         "  iree-dsa-tune funnel model.mlir --target dsa-e1 --dispatch main_dispatch_3 --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,13 @@ class TilingCandidate:
     quant_block: int = 0
     k_split: int = 0  # last, defaulted: older candidates and configs read as output-stationary
 
-    def to_json(self) -> dict:
-        return asdict(self)
+    def to_json(self, knobs: Iterable[str] | None = None) -> dict:
+        """Every field (what the database stores), or only `knobs` (what a report shows)."""
+        values = asdict(self)
+        if knobs is None:
+            return values
+        shown = set(knobs)
+        return {k: v for k, v in values.items() if k in shown}
 
     @staticmethod
     def from_json(obj: dict) -> "TilingCandidate":
@@ -47,14 +53,26 @@ class TilingCandidate:
             raise ValueError(f"unknown candidate keys: {', '.join(sorted(unknown))}")
         return TilingCandidate(**{k: int(v) for k, v in obj.items()})
 
-    def short(self) -> str:
-        text = f"tile {self.tile_m}x{self.tile_n}x{self.tile_k} vec {self.vec_m}x{self.vec_n}x{self.vec_k} par {self.parallelism} stages {self.dma_stages} fuse {self.fusion}"
-        if self.quant_block:
+    def short(self, knobs: Iterable[str] | None = None) -> str:
+        """One line; with `knobs` (the target's), the knobs it does not have are left out."""
+        shown = set(KNOBS if knobs is None else knobs)
+        text = f"tile {self.tile_m}x{self.tile_n}x{self.tile_k} vec {self.vec_m}x{self.vec_n}x{self.vec_k}"
+        if "parallelism" in shown:
+            text += f" par {self.parallelism}"
+        if "dma_stages" in shown:
+            text += f" stages {self.dma_stages}"
+        if "fusion" in shown:
+            text += f" fuse {self.fusion}"
+        if "quant_block" in shown and self.quant_block:
             text += f" qblock {self.quant_block}"
-        if self.k_split:
+        if "k_split" in shown and self.k_split:
             text += f" stream ksplit {self.k_split}"
         return text
 
 
 # Column order used for the vectorised (numpy) form of a set of candidates.
 KNOBS = tuple(f.name for f in fields(TilingCandidate))
+# What a CPU (llvm-cpu's DoubleTilingExpert) varies: tiles and vector steps; its threads are
+# IREE's (parallelism records the cores), and it has no DMA stages, fusion knob, INT4 block
+# knob or weight-streaming schedule.
+CPU_KNOBS = ("tile_m", "tile_n", "tile_k", "vec_m", "vec_n", "vec_k", "parallelism")

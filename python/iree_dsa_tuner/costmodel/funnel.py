@@ -1,4 +1,4 @@
-"""The pruning funnel (R5.4): legality -> roofline -> scratchpad/DMA -> latency.
+"""The pruning funnel (R5.4): legality -> roofline -> scratchpad/DMA (a CPU: cache) -> latency.
 
 Every candidate of a space enters; each stage removes some and records, per
 candidate, the stage and a reason code; survivors are ranked by the analytic
@@ -9,6 +9,10 @@ Relative stages compare against the best candidate that can exist: the
 roofline stage's reference is the best roofline time among candidates that
 are legal and fit the scratchpad (so pruning never leaves nothing), and the
 latency stage's reference is the best full estimate among what is left.
+
+Stage names, reason texts and the knobs a survivor shows are the target's own
+(`TargetDescription.funnel_stages`, `.knobs`; `Reason.text_for`): a CPU has
+caches, not a scratchpad, and no DMA stages, fusion or INT4 block knobs.
 """
 
 from __future__ import annotations
@@ -25,9 +29,9 @@ from .cpu import cpu_estimate
 from .estimate import Estimate, estimate
 from .geometry import TileGeometry, tile_geometry
 from .roofline import RooflineReport, roofline
-from ..core.reasons import FUNNEL_STAGES, Reason
+from ..core.reasons import FUNNEL_STAGES, Reason, stage_names
 
-STAGES = FUNNEL_STAGES
+STAGES = FUNNEL_STAGES  # the canonical (DSA) names; a target prints its own (`funnel_stages`)
 
 # Traffic within this factor of compulsory counts as "no re-reads" (rounding of tiles).
 _REREAD_TOLERANCE = 1.05
@@ -54,11 +58,12 @@ class Survivor:
     memory_s: float
     latency_s: float
     launch_s: float
+    knobs: tuple[str, ...] | None = None  # the target's knobs (None: every field)
 
     def to_json(self) -> dict:
         return {
             "rank": self.rank,
-            "candidate": self.candidate.to_json(),
+            "candidate": self.candidate.to_json(self.knobs),
             "estimate_us": self.estimate_s * 1e6,
             "compute_us": self.compute_s * 1e6,
             "memory_us": self.memory_s * 1e6,
@@ -83,6 +88,13 @@ class FunnelResult:
     runnable: np.ndarray | None = None
     seconds: float = 0.0
     dispatch: str = ""
+    # The target's words: a CPU's stage names and reason texts, and the knobs its candidates show.
+    cpu: bool = False
+    knobs: tuple[str, ...] = KNOBS
+
+    @property
+    def stage_names(self) -> tuple[str, ...]:
+        return stage_names(self.cpu)
 
     @property
     def size(self) -> int:
@@ -93,10 +105,10 @@ class FunnelResult:
         return len(self.order)
 
     def stage_of(self, i: int) -> str:
-        return Reason.of_code(int(self.reason_code[i])).stage or "survived"
+        return Reason.of_code(int(self.reason_code[i])).stage_for(self.cpu) or "survived"
 
     def reason_of(self, i: int) -> str:
-        return Reason.of_code(int(self.reason_code[i])).text
+        return Reason.of_code(int(self.reason_code[i])).text_for(self.cpu)
 
     def candidate(self, i: int) -> TilingCandidate:
         return TilingCandidate(*(int(self.columns[k][i]) for k in KNOBS))
@@ -106,7 +118,7 @@ class FunnelResult:
         e = self.estimate
         for rank, i in enumerate(self.order[:limit], start=1):
             out.append(Survivor(rank, self.candidate(i), float(e.total_s[i]), float(e.compute_s[i]),
-                                float(e.memory_s[i]), float(e.latency_s[i]), float(e.launch_s[i])))
+                                float(e.memory_s[i]), float(e.latency_s[i]), float(e.launch_s[i]), self.knobs))
         return out
 
     @property
@@ -147,7 +159,7 @@ class FunnelResult:
         out.append(f"{'#':>3} {'est us':>9} {'compute':>8} {'memory':>8} {'launch':>7}  candidate")
         for s in self.survivors(limit):
             out.append(f"{s.rank:>3} {s.estimate_s * 1e6:>9.3f} {s.compute_s * 1e6:>8.3f} "
-                       f"{s.memory_s * 1e6:>8.3f} {s.launch_s * 1e6:>7.2f}  {s.candidate.short()}")
+                       f"{s.memory_s * 1e6:>8.3f} {s.launch_s * 1e6:>7.2f}  {s.candidate.short(self.knobs)}")
         return out
 
 
@@ -158,9 +170,11 @@ def _prune(code: np.ndarray, alive: np.ndarray, mask: np.ndarray, reason: Reason
     alive &= ~hit
 
 
-def _stage_reasons(code: np.ndarray, entering: np.ndarray, stage: str) -> list[tuple[str, int]]:
+def _stage_reasons(code: np.ndarray, entering: np.ndarray, stage: str, cpu: bool) -> list[tuple[str, int]]:
+    """(text in the target's words, count) of the reasons of canonical `stage`, most frequent first."""
     counts = np.bincount(code[entering], minlength=len(Reason))
-    found = [(Reason.of_code(i).text, int(c)) for i, c in enumerate(counts) if c and Reason.of_code(i).stage == stage]
+    found = [(Reason.of_code(i).text_for(cpu), int(c)) for i, c in enumerate(counts)
+             if c and Reason.of_code(i).stage == stage]
     return sorted(found, key=lambda rc: -rc[1])
 
 
@@ -211,9 +225,12 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     alive = np.ones(n, dtype=bool)
     stages: list[StageCount] = []
 
+    names = dict(zip(FUNNEL_STAGES, desc.funnel_stages))
+
     def close_stage(name: str, entering: np.ndarray) -> None:
-        stages.append(StageCount(name, int(entering.sum()), int(alive.sum()),
-                                 _stage_reasons(code, entering, name)))
+        # `name` is canonical (what reasons carry); the count shows the target's own name.
+        stages.append(StageCount(names[name], int(entering.sum()), int(alive.sum()),
+                                 _stage_reasons(code, entering, name, cpu)))
 
     # (0) legality: what llvm-cpu or the ISA cannot take at all.
     entering = alive.copy()
@@ -252,7 +269,8 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
         _prune(code, alive, slow, Reason.UNFUSED_ROUND_TRIP)
     close_stage("roofline", entering)
 
-    # (2) scratchpad / DMA (R5.2): capacity, minimum useful DMA, useful stage depth.
+    # (2) scratchpad / DMA (R5.2): capacity, minimum useful DMA, useful stage depth. On a CPU
+    # ("cache") nothing here applies: its tiles all fit and it has no DMA steps or buffers.
     entering = alive.copy()
     _prune(code, alive, ~fits, Reason.SCRATCHPAD_OVERFLOW)
     can_grow = ((geo.tk < shape.inner("k")) | (geo.tn < shape.inner("n")) | (geo.tm < shape.inner("m")))
@@ -289,6 +307,6 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     survivors = np.flatnonzero(alive)
     order = survivors[np.argsort(est.total_s[survivors], kind="stable")]
     result = FunnelResult(space, desc.name, roofline(shape, desc), stages, cols, code, est, geo, order,
-                          runnable=runnable, dispatch=dispatch)
+                          runnable=runnable, dispatch=dispatch, cpu=cpu, knobs=desc.knobs)
     result.seconds = time.perf_counter() - t0
     return result

@@ -4,6 +4,10 @@ Everything here is exact integer bookkeeping of what a candidate's tiles
 imply: how many tiles, how many K steps, bytes per DMA step, scratchpad
 footprint, MAC-array cycles per step, traffic with re-reads. The funnel and
 the DSA event simulator both build on it, so they count the same bytes.
+
+A CPU description runs through the same bookkeeping with its neutral DMA (one
+stage, no descriptors; `description._parse_cpu`): its tiles and traffic count as
+here, while its step bytes and footprint are not limits (caches spill).
 """
 
 from __future__ import annotations

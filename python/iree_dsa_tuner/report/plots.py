@@ -10,11 +10,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..core.reasons import FUNNEL_STAGES
+
 ROOFLINE_PNG = "roofline.png"
 FUNNEL_PNG = "funnel.png"
 
-# Funnel stages in the order candidates pass them (costmodel.funnel.STAGES).
-_FUNNEL_BARS = ("space", "legal", "roofline", "scratchpad", "latency", "measured")
+# Funnel stages in the order candidates pass them, in a DSA's words (core.reasons.FUNNEL_STAGES);
+# a report names its target's own stages (a CPU's third is "cache"), and the bars follow it.
+_FUNNEL_BARS = ("space", *FUNNEL_STAGES, "measured")
+# How the title calls a stage where its name alone says too little.
+_STAGE_TITLES = {"scratchpad": "scratchpad/DMA"}
 
 
 class PlotError(RuntimeError):
@@ -105,12 +110,24 @@ def plot_roofline(report: dict, path: str | os.PathLike) -> Path:
     return Path(path)
 
 
+def funnel_bars(report: dict) -> tuple[str, ...]:
+    """"space", the funnel's stages as the report's target names them, "measured"."""
+    for d in report.get("dispatches", []):
+        names = tuple(s["stage"] for s in d.get("funnel") or ())
+        if len(names) == len(FUNNEL_STAGES):
+            return ("space", *names, "measured")
+    return _FUNNEL_BARS
+
+
 def funnel_counts(dispatch: dict) -> list[int]:
     """Candidates entering the funnel, left after each stage, then measured (incl. cached)."""
-    stages = {s["stage"]: s for s in dispatch.get("funnel", [])}
+    funnel = dispatch.get("funnel") or []
+    stages = {s["stage"]: s for s in funnel}
     space = dispatch.get("space_size") or (stages["legal"]["entered"] if "legal" in stages else 0)
     counts = [space]
-    for name in _FUNNEL_BARS[1:-1]:
+    # Stage by position: the names are the target's (a CPU's third stage is "cache").
+    names = [s["stage"] for s in funnel] if len(funnel) == len(FUNNEL_STAGES) else list(FUNNEL_STAGES)
+    for name in names:
         counts.append(stages[name]["left"] if name in stages else 0)
     counts.append((dispatch.get("measured") or 0) + (dispatch.get("cached") or 0))
     return counts
@@ -122,11 +139,12 @@ def plot_funnel(report: dict, path: str | os.PathLike) -> Path:
     # Indices as in the report (and the roofline chart's labels).
     indexed = [(i, d) for i, d in enumerate(report.get("dispatches", [])) if d.get("funnel")]
     dispatches = [d for _, d in indexed]
+    bars_of = funnel_bars(report)
     fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(dispatches) + 3), 5))
-    width = 0.8 / len(_FUNNEL_BARS)
-    for j, stage in enumerate(_FUNNEL_BARS):
+    width = 0.8 / len(bars_of)
+    for j, stage in enumerate(bars_of):
         heights = [max(funnel_counts(d)[j], 0) for d in dispatches]
-        xs = [i + (j - (len(_FUNNEL_BARS) - 1) / 2) * width for i in range(len(dispatches))]
+        xs = [i + (j - (len(bars_of) - 1) / 2) * width for i in range(len(dispatches))]
         label = {"space": "space", "measured": "measured"}.get(stage, f"after {stage}")
         bars = ax.bar(xs, [h if h > 0 else 0.8 for h in heights], width, label=label)
         for bar, h in zip(bars, heights):
@@ -137,8 +155,9 @@ def plot_funnel(report: dict, path: str | os.PathLike) -> Path:
     ax.set_xticklabels([f"{i}\n{d.get('shape', '').split(' ')[1] if ' ' in d.get('shape', '') else ''}"
                         for i, d in indexed], fontsize=8)
     ax.set_ylabel("candidates")
+    path_text = " -> ".join(_STAGE_TITLES.get(s, s) for s in bars_of[1:-1])
     ax.set_title(f"{Path(report.get('model', '')).name} on {report.get('target', '?')}: funnel\n"
-                 f"(legal -> roofline -> scratchpad/DMA -> latency) and measurements", fontsize=10)
+                 f"({path_text}) and measurements", fontsize=10)
     top = max((max(funnel_counts(d)) for d in dispatches), default=1)
     ax.set_ylim(0.7, top * 40)  # head room for the legend above the tallest bars
     ax.legend(fontsize=8, ncol=3)

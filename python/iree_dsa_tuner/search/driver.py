@@ -217,7 +217,7 @@ def _measure_elite(work: _DispatchTuning) -> None:
     if trials and trials[0].time_us is None:
         result.elite["reason"] = f"measuring it failed: {trials[0].reason}"
     if trials:
-        _log(work.progress, f"    elite ({elite.rule}): {candidate.short()} -> "
+        _log(work.progress, f"    elite ({elite.rule}): {candidate.short(work.target.knobs)} -> "
                             + (f"{trials[0].time_us:.1f} us" if trials[0].time_us is not None else "failed"))
 
 

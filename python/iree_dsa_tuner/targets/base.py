@@ -45,8 +45,20 @@ class Target(abc.ABC):
         return with_target_cpu(HOST_FLAGS, cpu)
 
     def describe(self) -> TargetDescription:
-        """Peak ops per type, memory levels, DMA and launch costs, ISA tile constraints."""
+        """Peak ops per type, memory levels (a DSA's scratchpad and DMA, a CPU's caches), launch
+        costs, ISA tile constraints."""
         return self._description
+
+    @property
+    def knobs(self) -> tuple[str, ...]:
+        """The `TilingCandidate` fields this target varies; what users read shows only these
+        (`TilingCandidate.short(knobs)`). A CPU has no DMA stages, fusion, INT4 block or K split."""
+        return self._description.knobs
+
+    @property
+    def funnel_stages(self) -> tuple[str, ...]:
+        """The funnel's stage names in this target's words (the third: scratchpad, or a CPU's cache)."""
+        return self._description.funnel_stages
 
     @abc.abstractmethod
     def space(self, problem) -> CandidateSpace:

@@ -1,7 +1,9 @@
 """The host CPU target: described from this machine, lowered by llvm-cpu.
 
-Peak comes from /proc/cpuinfo (vector ISA -> lanes, VNNI/BF16 -> INT8/BF16
-rates, MHz -> clock) and the CPU count; cache sizes from sysfs; DRAM bandwidth
+host.toml's `[cpu]` table, with /proc/cpuinfo's answers (vector ISA -> register
+bytes and count, VNNI/BF16 -> INT8/BF16 MACs per lane, MHz -> clock), the CPU
+count and sysfs's cache sizes (L1d, L2, L3) written over its (machine) fields;
+the peak is derived from them (`description.parse_description`). DRAM bandwidth
 from `IREE_DSA_HOST_BANDWIDTH_GBPS`, a short numpy copy probe (when enabled
 in host.toml) or host.toml's configured value. Its space is llvm-cpu's
 DoubleTilingExpert tiles.
@@ -106,46 +108,38 @@ def probe_bandwidth_gbps(megabytes: int = 64, repeats: int = 3) -> float:
 
 @functools.lru_cache(maxsize=1)
 def machine_description() -> TargetDescription:
+    """host.toml with its (machine) `[cpu]` fields read off this machine; the rest is derived
+    from them by `parse_description` (peak, MAC rates, vector widths)."""
     data = read_description_data(HOST_TOML)
     flags, mhz = _cpuinfo()
     knobs = data.get("host_space", {})
-    compute, memory, dma = data["compute"], data["memory"], data["dma"]
+    cpu = data["cpu"]
 
     vector_bytes = next((b for flag, b in _VECTOR_BYTES_BY_FLAG if flag in flags), None)
     if vector_bytes is not None:
-        lanes = vector_bytes // _F32_BYTES
-        vnni = bool({"avx512_vnni", "avx_vnni"} & flags)
+        cpu["vector_register_bytes"] = vector_bytes
         # INT8 dot products: 4 MACs per f32 lane with VNNI, 2 with pmaddubsw-style pairs.
-        k_i8 = 4 if vnni else 2
-        bf16_k = 2 if "avx512_bf16" in flags else 1
-        compute["mac_array"] = {"m": int(knobs.get("fma_ports", compute["mac_array"]["m"])), "n": lanes, "k": k_i8}
-        compute["rate"] = {"i8": 1.0, "i4": 1.0, "f32": 1.0 / k_i8, "f16": 1.0 / k_i8, "bf16": bf16_k / k_i8}
+        cpu["int8_macs_per_lane"] = 4 if {"avx512_vnni", "avx_vnni"} & flags else 2
+        cpu["bf16_macs_per_lane"] = 2 if "avx512_bf16" in flags else 1
+        cpu["vector_registers"] = 32 if "avx512f" in flags else 16
         # llvm-cpu refuses vectors of 512 native registers' bytes or more ("large vector
         # sizes": 32768 bytes with AVX-512, 16384 with AVX2); m*n*k counts 4-byte accumulators.
         data["iree"]["max_vector_elements"] = 512 * vector_bytes // _F32_BYTES
-        data["cpu_model"]["vector_registers"] = 32 if "avx512f" in flags else 16
-        multiples = knobs.get("vector_n_multiples", [1])
-        compute["vector_widths"] = [lanes * int(m) for m in multiples]
     clock = _max_mhz() or mhz
     if clock:
-        compute["clock_mhz"] = clock
-    compute["cores"] = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    array = compute["mac_array"]
-    compute["peak_tops_i8"] = 2 * array["m"] * array["n"] * array["k"] * compute["cores"] * compute["clock_mhz"] * 1e6 / 1e12
-
-    l2, l3 = _cache_kib(2), _cache_kib(3)
-    if l2:
-        memory["scratchpad_kib_per_core"] = l2
-    if l3:
-        memory["shared_sram_kib"] = l3
+        cpu["clock_mhz"] = clock
+    cpu["cores"] = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    for level, key in ((1, "l1d_kib"), (2, "l2_kib"), (3, "l3_kib")):
+        size = _cache_kib(level)
+        if size:
+            cpu[key] = size
     source = f"{HOST_TOML} + /proc/cpuinfo"
     if os.environ.get(BANDWIDTH_ENV):
-        memory["dram_bandwidth_gbps"] = float(os.environ[BANDWIDTH_ENV])
+        cpu["dram_bandwidth_gbps"] = float(os.environ[BANDWIDTH_ENV])
         source += f" + ${BANDWIDTH_ENV}"
     elif knobs.get("probe_bandwidth"):
-        memory["dram_bandwidth_gbps"] = round(probe_bandwidth_gbps(), 2)
+        cpu["dram_bandwidth_gbps"] = round(probe_bandwidth_gbps(), 2)
         source += " + numpy copy probe"
-    dma["port_bandwidth_gbps"] = memory["dram_bandwidth_gbps"]
     return parse_description(data, source)
 
 
