@@ -163,10 +163,12 @@ def test_tune_host_writes_a_recipe_that_compile_and_verify_take(tmp_path):
 
 
 def test_data_tiling_presets_are_left_out_of_a_model_without_contractions():
-    # An attention-only model: data tiling has nothing to act on, so its presets are IREE's
-    # default build again and are not timed (one of several equal builds winning is chance).
+    # An attention-only model: data tiling and im2col have nothing to act on, so their presets
+    # are IREE's default build again and are not timed (one of several equal builds winning is
+    # chance). im2col needs a convolution: a GEMM-only model leaves those presets out too.
     from types import SimpleNamespace
 
+    from iree_dsa_tuner.flags import DATA_TILING_FLAG, IM2COL_FLAG
     from iree_dsa_tuner.model_level import presets_that_apply
     from iree_dsa_tuner.recipe import FLAG_PRESETS
 
@@ -176,8 +178,11 @@ def test_data_tiling_presets_are_left_out_of_a_model_without_contractions():
 
     kept, skipped = presets_that_apply(model("attention", "none"), FLAG_PRESETS)
     assert "default" in kept and "aggressive-fusion" in kept
-    assert skipped and all("--iree-opt-data-tiling" in FLAG_PRESETS[name] for name in skipped)
-    assert not any("--iree-opt-data-tiling" in flags for flags in kept.values())
-    assert presets_that_apply(model("attention", "contraction"), FLAG_PRESETS) == (dict(FLAG_PRESETS), [])
+    assert skipped and all(DATA_TILING_FLAG in FLAG_PRESETS[name] or IM2COL_FLAG in FLAG_PRESETS[name]
+                           for name in skipped)
+    assert not any(DATA_TILING_FLAG in flags or IM2COL_FLAG in flags for flags in kept.values())
+    kept, skipped = presets_that_apply(model("attention", "contraction"), FLAG_PRESETS)
+    assert "dt+uk-mmt4d" in kept and "im2col" in skipped and "im2col+dt" in skipped
+    assert presets_that_apply(model("convolution"), FLAG_PRESETS) == (dict(FLAG_PRESETS), [])
     # A refused batch-1 conv still counts: the conv route + data tiling acts on it.
     assert presets_that_apply(model("none", batch1_convs=["conv"]), FLAG_PRESETS)[1] == []

@@ -27,13 +27,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from .core.selection import select_dispatches
 from .errors import InputError
-from .flags import target_cpu_of
+from .flags import IM2COL_FLAG, target_cpu_of
 from .ir.artifacts import compile_model
 from .ir.host_program import read_host_program
 from .pipeline import tune
@@ -173,15 +174,26 @@ def settle_candidate(default: Variant, presets: list[Variant]) -> Variant | None
 def presets_that_apply(artifacts, presets: dict[str, tuple[str, ...]]) -> tuple[dict, list[str]]:
     """The presets worth timing on this model, and the names left out.
 
-    Data tiling and ukernels act on contractions and convolutions only: on a model with none
-    (attention alone) their builds are IREE's default again, and one of several equal builds
-    beating the default is chance, not a win worth recording as a flag.
+    Data tiling and ukernels act on contractions and convolutions only, im2col on convolutions
+    only: on a model without them their builds are IREE's default again (or another preset's),
+    and one of several equal builds beating the default is chance, not a win worth recording
+    as a flag.
     """
     problems = artifacts.problems()  # also fills batch1_convs (refused, but data tiling acts on them)
-    if artifacts.batch1_convs or any(getattr(p, "kind", "") in ("contraction", "convolution") for p in problems):
-        return dict(presets), []
-    skipped = [name for name, flags in presets.items() if DATA_TILING_FLAG in flags]
+    kinds = {getattr(p, "kind", "") for p in problems}
+    has_conv = bool(artifacts.batch1_convs) or "convolution" in kinds
+    has_contraction = has_conv or "contraction" in kinds
+    skipped = [name for name, flags in presets.items()
+               if (DATA_TILING_FLAG in flags and not has_contraction) or (IM2COL_FLAG in flags and not has_conv)]
     return {name: flags for name, flags in presets.items() if name not in skipped}, skipped
+
+
+def compile_variants(timer, variants: list[Variant], jobs: int) -> list[Variant]:
+    """Every variant built, `jobs` iree-compile processes at a time (no timing runs meanwhile)."""
+    if jobs <= 1 or len(variants) <= 1:
+        return [timer.compile(v) for v in variants]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(timer.compile, variants))
 
 
 def _functions_text(functions: list[str]) -> str:
@@ -217,14 +229,19 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
     presets, skipped = presets_that_apply(base, presets)
     if skipped:
         notes.append(f"presets {', '.join(skipped)} not tried: the model has no contraction or convolution "
-                     "for data tiling to act on")
+                     "for them to act on")
     try:
-        variants = [timer.compile(Variant(name, flags)) for name, flags in presets.items()]
+        say(f"building {len(presets)} flag presets, {max(1, options.jobs)} at a time")
+        t_build = time.perf_counter()
+        variants = compile_variants(timer, [Variant(name, flags) for name, flags in presets.items()], options.jobs)
+        compile_s = (time.perf_counter() - t_build) / math.ceil(len(variants) / max(1, options.jobs))
         for v in variants:
             if v.error:
                 notes.append(f"preset {v.name}: does not build: {v.error}")
         say(f"timing {_functions_text(timed)} under {len(variants)} flag presets, {rounds} interleaved rounds")
+        t_time = time.perf_counter()
         timer.time(variants, rounds)
+        round_s = (time.perf_counter() - t_time) / max(1, rounds * len([v for v in variants if v.vmfb]))
         default = variants[0]
         # The fastest-looking preset gets extra rounds against the default when the noise
         # hides its lead (settle), so a noisy round cannot throw away a real win.
@@ -253,6 +270,17 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 notes.append(f"{_functions_text(timed)} run(s) no dispatch to tune under {best.name}")
                 result = TuneResult(str(model), getattr(target, "name", str(target)), options.strategy)
             options = dataclasses.replace(options, dispatches=wanted)
+        if result is None and options.time_budget_s:
+            # --time-budget covers the whole tune: the search gets what the presets left, less
+            # the spec's confirmation (one build, then both builds timed in up to 3x the rounds).
+            left = options.time_budget_s - (time.perf_counter() - t0) - (compile_s + 2 * 3 * rounds * round_s)
+            if left < 1:
+                notes.append(f"the time budget of {options.time_budget_s:g} s was spent on the flag presets: "
+                             "no dispatch searched")
+                result = TuneResult(str(model), getattr(target, "name", str(target)), options.strategy)
+            else:
+                say(f"searching dispatches for up to {left:.0f} s of the {options.time_budget_s:g} s budget")
+                options = dataclasses.replace(options, time_budget_s=left)
         if result is None:
             result = tune(flagged, target, options, db=db, progress=progress)
         if not result.dispatches:

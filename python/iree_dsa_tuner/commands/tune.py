@@ -12,6 +12,7 @@ from ..errors import InputError
 from ..flags import check_iree_flags
 from ..report import format_table, write_output
 from ..report.table import check_writable
+from ..runners.executor import usable_cores
 from ..runners.ray_executor import parse_executor
 from ..search import STRATEGIES
 from ..search.options import TuneOptions
@@ -43,9 +44,14 @@ def add_parser(subparsers) -> None:
     p.add_argument("--strategy", default="pruned", choices=sorted(STRATEGIES),
                    help="pruned (L0 ranks, L1 measures top-k, then refines; default), random, exhaustive, evolutionary")
     p.add_argument("--budget", type=int, default=16, metavar="N", help="measurements per dispatch (default 16)")
-    p.add_argument("--time-budget", type=float, default=None, metavar="S", help="seconds the whole search may take; dispatches not reached are skipped and say so "
-                        "(verification of the winners comes after)")
-    p.add_argument("--jobs", type=int, default=1, metavar="J", help="parallel candidate compiles (timings stay serial)")
+    p.add_argument("--time-budget", type=float, default=None, metavar="S",
+                   help="seconds the tune may take: on the host the flag presets come first and the dispatch "
+                        "search gets what they leave (less the spec's confirmation); dispatches are searched "
+                        "largest default time x calls first, each with its share of the time left; those not "
+                        "reached are skipped and say so (verification of the winners comes after)")
+    p.add_argument("--jobs", type=int, default=usable_cores(), metavar="J",
+                   help="parallel compiles: flag presets and candidates (timings stay serial, never beside a "
+                        f"compile; default: every usable core, here {usable_cores()})")
     p.add_argument("--executor", default="local", metavar="local|ray[:ADDRESS]",
                    help="where candidates compile and time: local (default), or a Ray cluster (ray: $RAY_ADDRESS "
                         "or a new local instance; ray:ADDRESS joins that one). On Ray, compiles run on any node and "

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import abc
 import multiprocessing
+import os
 from concurrent.futures import Executor as _FuturesExecutor
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Callable, Iterable, TypeVar
@@ -121,6 +122,11 @@ class LocalThreadPool(_PooledExecutor):
 
     def _make_pool(self) -> _FuturesExecutor:
         return ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="iree-dsa-compile")
+
+
+def usable_cores() -> int:
+    """CPUs this process may run on (its affinity mask, not the machine's count)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def make_executor(jobs: int, kind: str = "thread") -> Executor:

@@ -66,6 +66,11 @@ class _DispatchTuning:
         self.l1_seconds = 0.0
         self.started = time.perf_counter()
         self.best_so_far: float | None = None  # includes IREE's default once measured
+        self.calls = 1  # of the dispatch and its twins, per call of the model
+
+    def share_us(self) -> float:
+        """The dispatch's default time in the model (default x calls); 0 when it was not timed."""
+        return (self.result.default_us or 0.0) * self.calls
 
     def estimate_us(self, c) -> float | None:
         if c in self.view.index:
@@ -287,6 +292,8 @@ class SearchHooks:
     - `check(problem, config) -> NumericsVerdict`: gate (c) for a proposal about to win.
     - `remeasure_default(problem) -> Measurement`: the default timed afresh at the end, to
       flag drift (None where times cannot drift, e.g. a simulator).
+    - `calls(problem) -> int`: how often one call of the model runs the dispatch (orders the
+      searches and shares the time budget by default time x calls).
     """
 
     measure: Callable[..., Measurement]
@@ -295,6 +302,7 @@ class SearchHooks:
     twin_key: Callable = lambda problem: id(problem)
     check: Callable | None = None
     remeasure_default: Callable | None = None
+    calls: Callable = lambda problem: 1  # calls of the dispatch per call of the model (its weight in the total)
 
 
 def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, *,
@@ -375,12 +383,37 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         work.deadline = deadline
         work.ctx = SearchContext(view.legal, view.ranked, work.estimate_us, work.measure_batch,
                                  options.budget - reserve, seed=options.seed, incumbent_us=result.default_us)
-        _measure_elite(work)
-        strategy.tune(work.ctx, options.strategy_options)
         work.l1_seconds = time.perf_counter() - t0
+        work.calls = hooks.calls(problem)
         seen_keys[key] = work
         works.append(work)
         outcome.dispatches.append(result)
+    for _, work in twins:
+        work.calls += hooks.calls(work.problem)  # a twin runs the same config: its calls count for the group
+
+    # ---- phase 1b: the searches, largest share of the model first -----------------------
+    # Every default is measured first, so the time budget goes where the model's time is: a
+    # dispatch gets the share of the time left that its default time x calls has of the
+    # dispatches still to search (a 7x7 stem conv once took a whole 300 s budget in model order).
+    order = sorted(works, key=lambda w: -w.share_us())
+    for i, work in enumerate(order):
+        t0 = time.perf_counter()
+        near = _near_bound(work.result)
+        if near:
+            work.result.note = near
+            _log(progress, f"    {work.problem.dispatch}: not searched: {near}")
+            continue
+        total = sum(w.share_us() for w in order)
+        share = f"{work.share_us() / total:.0%} of the searched dispatches' default time" if total else "untimed default"
+        if deadline is not None:
+            left = sum(w.share_us() for w in order[i:])
+            slice_s = (deadline - t0) * (work.share_us() / left if left > 0 else 1.0 / (len(order) - i))
+            work.deadline = min(deadline, t0 + max(0.0, slice_s))
+            share += f", up to {max(0.0, work.deadline - t0):.0f} s"
+        _log(progress, f"[search {i + 1}/{len(order)}] {work.problem.dispatch} ({share})")
+        _measure_elite(work)
+        strategy.tune(work.ctx, options.strategy_options)
+        work.l1_seconds += time.perf_counter() - t0
 
     # ---- phase 2: L2 proposals, largest Amdahl share first (R3.3, R8.3) -------------------
     group_default: dict[int, float] = {id(w): w.result.default_us or 0.0 for w in works}
@@ -404,6 +437,20 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         twin_result.note = f"same root op as {work.result.dispatch}"
     outcome.calibration = fit_calibration(calibration_points)
     return outcome
+
+
+# IREE's default within this much of the roofline bound is not searched: no config can win
+# more than the measurement noise of a shared machine there.
+NEAR_BOUND = 1.10
+
+
+def _near_bound(result: DispatchResult) -> str:
+    """Why the dispatch is not searched, or "" (a default below the bound means the bound is off: search)."""
+    default, bound = result.default_us, result.bound_us
+    if default and bound and bound <= default <= NEAR_BOUND * bound:
+        return (f"IREE's default ({default:.1f} us) is within {NEAR_BOUND - 1:.0%} of the roofline bound "
+                f"({bound:.1f} us)")
+    return ""
 
 
 def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress) -> None:
