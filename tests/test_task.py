@@ -210,7 +210,8 @@ def test_flow_step_variants_are_reported_side_by_side(tmp_path):
 def test_the_cli_runs_a_shipped_manifest(tmp_path):
     out = tmp_path / "report.json"
     proc = subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", "task", str(EXAMPLES / "diffusion_policy.toml"),
-                           "--target", "dsa-c1", "--no-library", "--json", str(out), "--flow-steps", "16,1", "--quiet"],
+                           "--target", "dsa-c1", "--no-library", "--json", str(out), "--flow-steps", "16,1", "--quiet",
+                           "--db", str(tmp_path / "tuning.sqlite")],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(out.read_text())
@@ -396,7 +397,7 @@ def test_the_verdict_is_printed_with_its_coverage(tmp_path):
     out = tmp_path / "r.json"
     proc = subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", "task",
                            str(REPO / "lit_tests" / "inputs" / "manifests" / "dp_conv1d.toml"), "--target", "dsa-e1",
-                           "--no-library", "--budget", "2", "--quiet", "--json", str(out)],
+                           "--no-library", "--budget", "2", "--quiet", "--json", str(out), "--no-db"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     verdict_line = next(line for line in proc.stdout.splitlines() if line.startswith("verdict:"))

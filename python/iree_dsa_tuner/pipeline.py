@@ -9,7 +9,8 @@
   tuning database; returns each dispatch's best config with its evidence.
 - build_verified (`tuning_spec`): one spec for the winners, kept only for what IREE
   applies with matching numerics.
-`tune`, `demo`, the benchmarks and the task level all call `tune`.
+`tune`, `demo` and the benchmarks call `tune`; the task level, which searches one dispatch at a
+time in Amdahl order, builds its search through the same `search_hooks` (database, twins, gate).
 """
 
 from __future__ import annotations
@@ -70,14 +71,25 @@ def tune(model: str | os.PathLike | ModelArtifacts, target, options: TuneOptions
     return result
 
 
-def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db, runner, progress,
-          verify: bool) -> TuneResult:
+def record_target(artifacts: ModelArtifacts, target, runner) -> str:
+    """The target key a measurement of `artifacts`' dispatches by `runner` is recorded under."""
     # Records are reusable only under the same target, runner and compile flags, and
     # timings from other machines (a cluster's) only with their hardware's.
     timing = getattr(runner, "timing_hardware", None)
-    target_fp = target_fingerprint(target.describe(), extra=f"runner={getattr(runner, 'name', '')};"
-                                                           f"flags={' '.join(artifacts.target_flags)}"
-                                                           + (f";timing={timing}" if timing else ""))
+    return target_fingerprint(target.describe(), extra=f"runner={getattr(runner, 'name', '')};"
+                                                        f"flags={' '.join(artifacts.target_flags)}"
+                                                        + (f";timing={timing}" if timing else ""))
+
+
+def search_hooks(artifacts: ModelArtifacts, target, options: TuneOptions, runner, db=None) -> SearchHooks:
+    """The `SearchHooks` for searching `artifacts`' problems on `target` with `runner`.
+
+    One construction for every caller (`tune`, the task level): measurements go through
+    the tuning database `db` (None: none), twins share a search by `matcher_key`, and a
+    proposal must pass `options.proposal_check` (default: the dispatch's spec applied and
+    its numerics checked) before it may win.
+    """
+    target_fp = record_target(artifacts, target, runner)
     defaults = artifacts.default_configs()
     # A record measured by other code (another simulator, another runner) is stale: re-measured.
     code = getattr(runner, "code_version", None)
@@ -116,12 +128,18 @@ def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db,
         iree_default = defaults.get(problem.dispatch)
         return target.untuned_config(problem, iree_default) if iree_default is not None else None
 
-    hooks = SearchHooks(
+    return SearchHooks(
         measure=measure, prepare=prepare, default_config=default_config, twin_key=matcher_key,
         check=options.proposal_check or (lambda problem, config: check_config(artifacts, problem, config)),
         remeasure_default=(lambda problem: runner.measure(problem, None))
         if getattr(runner, "measures_drift", False) else None,
     )
+
+
+def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db, runner, progress,
+          verify: bool) -> TuneResult:
+    target_fp = record_target(artifacts, target, runner)
+    hooks = search_hooks(artifacts, target, options, runner, db)
     calibration = db.load_calibration(target_fp) if db is not None else None
     outcome = search_problems(problems, target, hooks, options, calibration=calibration, progress=progress)
     if db is not None and outcome.calibration:
@@ -227,5 +245,5 @@ def _replace_failed(artifacts, problems, tuned, dropped: dict[str, str], target,
     return came_back
 
 
-__all__ = ["TuneOptions", "TuneResult", "tune"]
+__all__ = ["TuneOptions", "TuneResult", "record_target", "search_hooks", "tune"]
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..db.database import DEFAULT_DB_PATH
 from ..errors import InputError
 from ..report import format_table
 from .common import add_json_argument, add_target_argument, check_json_destination, emit_json, human_output
@@ -14,6 +15,7 @@ from .common import add_json_argument, add_target_argument, check_json_destinati
 GR00T_THOR_MS = 92.0
 TARGET_MS, TARGET_HZ = 100.0, 10.0
 DEFAULT_LIBRARY = "transform_specs"
+DEFAULT_DB = str(DEFAULT_DB_PATH)  # `tune`'s: the two commands share their measurements
 
 
 def add_parser(subparsers) -> None:
@@ -27,7 +29,9 @@ def add_parser(subparsers) -> None:
         "rule: an op near its elite is accepted when it is off the critical path or the task meets its "
         "budget; it escalates only when it is a bottleneck, the task is over budget and it is below 95%%. "
         "The winners become one verified spec per stage, stored in the spec library under a hash of what "
-        "they are bound to (stage shapes, quantisation, flow and action steps) and reused while it holds.",
+        "they are bound to (stage shapes, quantisation, flow and action steps) and reused while it holds. "
+        "Measurements go to the SQLite database `tune` uses: a re-run (or --resume after a kill) re-measures "
+        "nothing already recorded.",
     )
     p.add_argument("manifest", metavar="MANIFEST.toml", nargs="+",
                    help="one policy; several share the part: the cores are partitioned between them")
@@ -41,6 +45,11 @@ def add_parser(subparsers) -> None:
                    help=f"spec library: DIR/<target>/<model>/<binding hash>/ (default ./{DEFAULT_LIBRARY})")
     p.add_argument("--no-library", action="store_true", help="neither read nor write a spec set")
     p.add_argument("--retune", action="store_true", help="tune a new set even when the library has one")
+    # As `tune` has them (commands/tune.py).
+    p.add_argument("--db", default=DEFAULT_DB, metavar="PATH", help=f"tuning database (default ./{DEFAULT_DB})")
+    p.add_argument("--resume", action="store_true",
+                   help="continue an interrupted run (recorded measurements are always reused; this is explicit)")
+    p.add_argument("--no-db", action="store_true", help="measure everything afresh and record nothing")
     add_json_argument(p, "the task report")
     p.add_argument("--plot", metavar="DIR", help="write chunk.png (stages default vs tuned, budget, limit, flow-step "
                                                   "variants) to DIR (needs matplotlib)")
@@ -118,10 +127,10 @@ def verdict(chunk_ms: float, rate_hz: float, limit_ms: float, coverage: dict) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..db import TuningDatabase
     from ..search.options import TuneOptions
     from ..targets import get_target
     from ..task.manifest import load_manifest
-    from ..task.run import run_task
 
     check_json_destination(args)
     if args.budget < 1:
@@ -141,13 +150,22 @@ def run(args: argparse.Namespace) -> int:
     progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
     options = TuneOptions(budget=args.budget, seed=args.seed)
     library = None if args.no_library else Path(args.library)
+    if args.no_db:
+        return _run(args, manifests, target, options, library, flow_steps, progress, None)
+    with TuningDatabase(args.db) as db:  # after every input check: a bad input leaves no database behind
+        return _run(args, manifests, target, options, library, flow_steps, progress, db)
+
+
+def _run(args, manifests, target, options, library, flow_steps, progress, db) -> int:
+    from ..task.run import run_task
+
     if len(manifests) > 1:
         from ..task.partition import partition_task
 
         if flow_steps:
             raise InputError("--flow-steps takes one manifest")
         shared = partition_task(manifests, target, options, budget_ms=args.budget_ms, library=library,
-                                retune=args.retune, progress=progress)
+                                retune=args.retune, progress=progress, db=db)
         out = human_output(args)
         for result, cores in zip(shared.results, shared.cores):
             print(f"== {result.manifest.model_id} on {cores} of {target.describe().cores} cores "
@@ -164,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
             emit_json(args, shared.to_json())
         return 0
     result = run_task(manifests[0], target, options, budget_ms=args.budget_ms, library=library, retune=args.retune,
-                      flow_steps=flow_steps, progress=progress)
+                      flow_steps=flow_steps, progress=progress, db=db)
     print(summary(result), file=human_output(args))
     for line in parameter_lines(result.manifest):
         print(line, file=human_output(args))

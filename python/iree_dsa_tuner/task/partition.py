@@ -60,7 +60,8 @@ class PartitionResult:
 
 def partition_task(manifests: list[Manifest], target, options: TuneOptions, *, budget_ms: float | None = None,
                    library: Path | None = None, retune: bool = False,
-                   progress: Callable[[str], None] | None = None) -> PartitionResult:
+                   progress: Callable[[str], None] | None = None, db=None) -> PartitionResult:
+    """`db`: the tuning database every run goes through (`run_task`'s), or None."""
     say = progress or (lambda text: None)
     cores = target.describe().cores
     if len(manifests) > cores:
@@ -69,7 +70,7 @@ def partition_task(manifests: list[Manifest], target, options: TuneOptions, *, b
     considered = []
     best, best_score = None, float("inf")
     for split in partitions(cores, len(manifests), step):
-        chunks = [run_task(m, share_of(target, c), options, budget_ms=budget_ms, tune=False).after
+        chunks = [run_task(m, share_of(target, c), options, budget_ms=budget_ms, tune=False, db=db).after
                   for m, c in zip(manifests, split)]
         score = max(t.chunk_ms / t.budget_ms for t in chunks)
         considered.append({"partition": list(split), "default_chunk_ms": [round(t.chunk_ms, 3) for t in chunks],
@@ -78,5 +79,5 @@ def partition_task(manifests: list[Manifest], target, options: TuneOptions, *, b
             best, best_score = split, score
     say(f"partition {best} of {cores} cores (worst chunk/budget {best_score:.2f} with IREE's defaults); tuning")
     results = [run_task(m, share_of(target, c), options, budget_ms=budget_ms, library=library, retune=retune,
-                        progress=progress) for m, c in zip(manifests, best)]
+                        progress=progress, db=db) for m, c in zip(manifests, best)]
     return PartitionResult(tuple(best), results, considered)

@@ -8,7 +8,11 @@
    target's streaming estimate, not dropped, and every one counts once per call the host
    program makes (`ir.host_program`).
 2. Dispatches are tuned largest share of the chunk first (`search.search_problems`, one at
-   a time) until the chunk meets its budget or what is left is under MIN_SHARE each.
+   a time) until the chunk meets its budget or what is left is under MIN_SHARE each. The
+   search reaches the target through the pipeline's hooks (`pipeline.search_hooks`): every
+   measurement, IREE's defaults included, goes through the tuning database `tune` uses (a
+   re-run measures nothing already recorded), and a root op's twins in its stage (equal
+   `twin_key`) share its search and are marked `twin_of` it.
 3. Every tuned op gets an R7.4 decision (`decision.decide`) against its elite: the
    hand-written elite template measured by the search (docs/ELITE.md), or the cost
    model's roofline bound where no template rule applies.
@@ -27,10 +31,11 @@ from typing import Callable
 from ..core.config import CompilationConfig
 from ..core.problems import is_tunable, with_types
 from ..ir.artifacts import compile_model, take_routes
-from ..runners.base import RunnerOptions
+from ..pipeline import search_hooks
+from ..runners.base import RunnerOptions, as_config
 from ..search.driver import SearchHooks, search_problems
 from ..search.options import TuneOptions
-from ..tuning_spec.builder import matcher_key
+from ..search.results import DispatchResult
 from ..tuning_spec.verify import build_verified
 from .decision import ESCALATE, decide
 from .library import SpecSet, find_spec_set, write_spec_set, write_times
@@ -56,6 +61,8 @@ class _Op:
     bound_us: float | None = None
     how: str = "measured"
     traffic: object = None  # DispatchTraffic of one call (the streaming estimate's input)
+    searched: bool = False  # searched, alone or as a twin of the op the search measured
+    result: DispatchResult | None = None  # what the search found (None: it had no space for the op)
 
     @property
     def tunable(self) -> bool:
@@ -158,11 +165,13 @@ def _estimate(op: _Op, target, why: str = "") -> str | None:
 def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: float | None = None,
              library: Path | None = None, retune: bool = False, flow_steps: tuple[int, ...] = (),
              progress: Callable[[str], None] | None = None, runner_factory: Callable | None = None,
-             tune: bool = True) -> TaskResult:
+             tune: bool = True, db=None) -> TaskResult:
     """Time, tune and store one manifest's chunk on `target` (see the module's docstring).
 
     `runner_factory(artifacts)` replaces the target's runner (tests, recorded measurements);
-    `tune=False` times IREE's defaults only (no search, nothing stored).
+    `tune=False` times IREE's defaults only (no search, nothing stored). `db`: the open
+    `db.TuningDatabase` measurements go through (the caller owns it), or None (measure
+    everything, record nothing).
     """
     t0 = time.perf_counter()
     say = progress or (lambda text: None)
@@ -180,12 +189,16 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
                         peak_ops_per_s=desc.peak_ops(compute_type), budget_ms=budget_ms)
 
     try:
+        # Per stage (its artifacts' defaults and flags key its records). No calibration is loaded:
+        # one fitted by an earlier run would change what the search measures, and the chunk's
+        # figures must not depend on the database's history.
+        hooks = {name: search_hooks(art, target, options, runners[name], db) for name, art in artifacts.items()}
         binding = _binding(manifest, ops)
         stored = find_spec_set(library, target.name, manifest, binding, retune=retune) if library and tune else None
 
         for o in ops:  # IREE's default schedule, timed on the target; the rest estimated
             if o.tunable:
-                m = runners[o.stage].measure(o.computed, None)
+                m = hooks[o.stage].measure(o.computed, None)
                 o.default_us = o.us = m.median_us if m.ok else None
                 if o.us is not None:
                     continue
@@ -207,11 +220,11 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
         if not tune:
             decisions = []
         elif stored is not None:
-            _apply_stored(stored, ops, runners)
+            _apply_stored(stored, ops, hooks)
             decisions = [{"dispatch": o.problem.dispatch, "stage": o.stage, "decision": "reuse",
                           "reason": f"spec set {stored.directory.name} matches this manifest"} for o in ops]
         else:
-            decisions = _tune_in_amdahl_order(ops, runners, target, options, make_timeline, say)
+            decisions = _tune_in_amdahl_order(ops, hooks, target, options, make_timeline, say)
         written = tune and stored is None and library is not None
         if written:
             stored = _store(library, target, manifest, binding, artifacts, ops, say)
@@ -233,10 +246,22 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
     return result
 
 
-def _tune_in_amdahl_order(ops: list[_Op], runners: dict, target, options: TuneOptions,
+def _search(op: _Op, ops: list[_Op], hooks: SearchHooks, target, options: TuneOptions) -> None:
+    """Search `op` together with its twins in its stage (equal `hooks.twin_key`, as `tune`
+    groups them): `op` is measured and each twin's result is marked `twin_of` it. A twin
+    reached later in Amdahl order takes its result then, so the chunk changes in that order."""
+    key = hooks.twin_key(op.computed)
+    group = [op] + [o for o in ops if o is not op and o.stage == op.stage and o.tunable and not o.searched
+                    and hooks.twin_key(o.computed) == key]
+    outcome = search_problems([o.computed for o in group], target, hooks, options)
+    found = {r.dispatch: r for r in outcome.dispatches}
+    for o in group:
+        o.searched, o.result = True, found.get(o.problem.dispatch)
+
+
+def _tune_in_amdahl_order(ops: list[_Op], hooks: dict[str, SearchHooks], target, options: TuneOptions,
                           make_timeline: Callable[[], Timeline], say) -> list[dict]:
     decisions: list[dict] = []
-    searched: dict[tuple, object] = {}  # one search per distinct root op (a matcher cannot tell twins apart)
     current = make_timeline()
     for entry in list(current.amdahl):
         current = make_timeline()
@@ -254,15 +279,10 @@ def _tune_in_amdahl_order(ops: list[_Op], runners: dict, target, options: TuneOp
             decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": "stop",
                               "reason": f"every remaining dispatch is under {MIN_SHARE:.0%} of the chunk"})
             break
-        key = (op.stage, matcher_key(op.computed))
-        result = searched.get(key)
-        if result is None:
+        if not op.searched:
             say(f"  tuning {op.stage}/{op.problem.dispatch} ({share:.1%} of the chunk)")
-            runner = runners[op.stage]
-            hooks = SearchHooks(measure=lambda p, c, e=None, r=runner: r.measure(p, c))
-            outcome = search_problems([op.computed], target, hooks, options)
-            result = outcome.dispatches[0] if outcome.dispatches else None
-            searched[key] = result
+            _search(op, ops, hooks[op.stage], target, options)
+        result = op.result
         if result is None:
             decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": "skip",
                               "reason": "no space for this op on the target"})
@@ -278,17 +298,18 @@ def _tune_in_amdahl_order(ops: list[_Op], runners: dict, target, options: TuneOp
         if d.decision == ESCALATE and options.proposer is None:
             reason += "; no L2 proposer configured (tune --proposer), kept as tuned"
         decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": d.decision,
-                          "reason": f"{op.default_us:.1f} -> {op.us:.1f} us; {reason}", "elite": elite})
+                          "reason": f"{op.default_us:.1f} -> {op.us:.1f} us; {reason}", "elite": elite,
+                          **({"twin_of": result.twin_of} if result.twin_of else {})})
     return decisions
 
 
-def _apply_stored(stored: SpecSet, ops: list[_Op], runners: dict) -> None:
+def _apply_stored(stored: SpecSet, ops: list[_Op], hooks: dict[str, SearchHooks]) -> None:
     """Time each op under the stored set's config: the set is reused, nothing is searched."""
     for o in ops:
         config = stored.configs.get(o.stage, {}).get(o.problem.dispatch)
         if config is None or not o.tunable:
             continue
-        m = runners[o.stage].measure(o.computed, config)
+        m = hooks[o.stage].measure(o.computed, as_config(config))  # stored as JSON; keyed as a config
         if m.ok and m.median_us < o.us:
             o.us, o.config, o.how = m.median_us, config, "tuned"
 

@@ -1,0 +1,125 @@
+"""`task` searches through the pipeline's hooks: the tuning database `tune` uses, and its twins."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import iree_dsa_tuner
+from iree_dsa_tuner.db import TuningDatabase
+from iree_dsa_tuner.search.options import TuneOptions
+from iree_dsa_tuner.targets import get_target
+from iree_dsa_tuner.task.manifest import load_manifest
+from iree_dsa_tuner.task.run import run_task
+
+from test_task import STAGES, TASK, write_manifest
+
+REPO = Path(__file__).resolve().parent.parent
+DP_CONV1D = REPO / "lit_tests" / "inputs" / "manifests" / "dp_conv1d.toml"
+UNREACHABLE_MS = 0.0001  # a budget no chunk meets: every dispatch worth a search is searched
+
+
+class Runner:
+    """The DSA simulator, recording every (dispatch, config) it is asked to time."""
+
+    name = "dsa-sim"
+
+    def __init__(self, artifacts, calls: list):
+        from iree_dsa_plugin.runner import DsaSimRunner
+
+        self.inner = DsaSimRunner(get_target("dsa-e1"), artifacts.default_configs())
+        self.code_version = self.inner.code_version  # records are keyed by it, as the real runner's are
+        self.calls = calls
+
+    def measure(self, problem, config):
+        self.calls.append((problem.dispatch, config))
+        return self.inner.measure(problem, config)
+
+    def close(self):
+        pass
+
+
+def _task(manifest, calls: list, db: Path | None = None):
+    with TuningDatabase(db) if db is not None else contextlib.nullcontext() as opened:
+        return run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=4), budget_ms=UNREACHABLE_MS,
+                        runner_factory=lambda art: Runner(art, calls), db=opened)
+
+
+def test_a_rerun_measures_nothing_already_recorded(tmp_path):
+    manifest = load_manifest(write_manifest(tmp_path, TASK, STAGES))
+    db = tmp_path / "tuning.sqlite"
+    first_calls: list = []
+    first = _task(manifest, first_calls, db=db)
+    assert any(c is None for _, c in first_calls) and any(c is not None for _, c in first_calls)
+    with TuningDatabase(db) as opened:
+        rows = opened.count()
+    assert rows == len({(d, json.dumps(c.to_json() if c else None, sort_keys=True)) for d, c in first_calls})
+
+    again_calls: list = []
+    again = _task(manifest, again_calls, db=db)
+    assert again_calls == []  # IREE's defaults and every searched candidate come from the database
+    with TuningDatabase(db) as opened:
+        assert opened.count() == rows
+    assert again.decisions == first.decisions
+    assert again.after.to_json() == first.after.to_json() and again.before.to_json() == first.before.to_json()
+
+    # Without a database, the same run measures everything again and gives the same chunk.
+    fresh_calls: list = []
+    fresh = _task(manifest, fresh_calls)
+    assert len(fresh_calls) >= rows and fresh.after.to_json() == first.after.to_json()
+
+
+def test_task_reads_what_tune_recorded(tmp_path):
+    """One database for both commands: a stage `tune` searched (f32, same budget and seed) is
+    neither timed nor searched again by `task`."""
+    manifest = load_manifest(write_manifest(tmp_path, TASK.replace('scheme = "w8a8"', 'scheme = "f32"'), STAGES))
+    db = tmp_path / "tuning.sqlite"
+    iree_dsa_tuner.tune(tmp_path / "encoder.mlir", "dsa-e1", TuneOptions(budget=4), db=db, verify=False)
+    calls: list = []
+    _task(manifest, calls, db=db)
+    timed = {d for d, _ in calls}
+    assert timed and not any(d.startswith("encoder") for d in timed), timed
+
+
+def test_twins_share_one_search_and_are_marked_twin_of():
+    """dp_conv1d: 5 kernel taps of each of 2 convs, each tap its own dispatch with the same root op.
+    One search per root op (the first in Amdahl order); the other taps are its twins."""
+    manifest = load_manifest(DP_CONV1D)
+    calls: list = []
+    result = _task(manifest, calls)
+    searched = {d for d, c in calls if c is not None}
+    assert len(searched) == 2, searched
+    judged = [d for d in result.decisions if d["decision"] not in ("stop", "skip")]
+    twins = [d for d in judged if "twin_of" in d]
+    representatives = {d["dispatch"] for d in judged if "twin_of" not in d}
+    assert representatives == searched
+    assert len(twins) == 8 and {d["twin_of"] for d in twins} == searched
+    # A twin runs its representative's config: the same tuned time.
+    tuned = {a["dispatch"]: a["ms"] / a["calls"] for a in result.after.amdahl}
+    for d in twins:
+        assert tuned[d["dispatch"]] == tuned[d["twin_of"]], d
+
+
+def test_the_cli_records_in_its_db_and_no_db_records_nothing(tmp_path):
+    manifest = write_manifest(tmp_path, TASK, STAGES)
+    cli = [sys.executable, "-m", "iree_dsa_tuner.cli", "task", str(manifest), "--target", "dsa-e1", "--no-library",
+           "--budget", "2", "--budget-ms", "0.0001", "--quiet"]
+    db = tmp_path / "given.sqlite"
+    reports, rows = [], []
+    for n in range(2):
+        out = tmp_path / f"r{n}.json"
+        proc = subprocess.run(cli + ["--db", str(db), "--json", str(out)], capture_output=True, text=True,
+                              cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        reports.append({k: v for k, v in json.loads(out.read_text()).items() if k != "seconds"})
+        with TuningDatabase(db) as opened:
+            rows.append(opened.count())
+    assert rows[0] > 0 and rows[1] == rows[0] and reports[0] == reports[1]
+    assert not (tmp_path / "iree-dsa-tuning.sqlite").exists()  # --db was honoured, not the default
+
+    proc = subprocess.run(cli + ["--no-db"], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert not (tmp_path / "iree-dsa-tuning.sqlite").exists()
