@@ -12,7 +12,7 @@ import sys
 
 from .errors import TunerError
 
-_COMMANDS = ("demo", "inspect", "spec", "verify", "link", "targets", "funnel", "tune", "compile", "task", "db")
+_COMMANDS = ("demo", "inspect", "spec", "verify", "link", "targets", "funnel", "tune", "compile", "profile", "task", "db")
 
 _EPILOG = """\
 The path from a model to a tuning spec:
