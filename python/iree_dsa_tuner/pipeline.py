@@ -128,8 +128,17 @@ def search_hooks(artifacts: ModelArtifacts, target, options: TuneOptions, runner
         iree_default = defaults.get(problem.dispatch)
         return target.untuned_config(problem, iree_default) if iree_default is not None else None
 
+    counts: dict[str, int] = {}
+
+    def calls(problem) -> int:
+        """Calls of the dispatch per call of the model (the host program; a dispatch it does not call
+        runs once, at load)."""
+        if not counts:
+            counts.update(artifacts.calls() or {"": 0})
+        return max(1, counts.get(problem.dispatch, 1))
+
     return SearchHooks(
-        measure=measure, prepare=prepare, default_config=default_config, twin_key=matcher_key,
+        measure=measure, prepare=prepare, default_config=default_config, twin_key=matcher_key, calls=calls,
         check=options.proposal_check or (lambda problem, config: check_config(artifacts, problem, config)),
         remeasure_default=(lambda problem: runner.measure(problem, None))
         if getattr(runner, "measures_drift", False) else None,
