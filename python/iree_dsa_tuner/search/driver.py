@@ -85,13 +85,28 @@ class _DispatchTuning:
         except (ConfigError, ValueError) as e:
             return str(e)
 
+    def over_deadline(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
     def measure_batch(self, cands):
+        cands = list(cands)
+        parallel = self.prepare is not None and (self.options.jobs > 1 or self.options.executor is not None)
+        # Under a deadline the batch is compiled ahead `jobs` candidates at a time: a whole batch
+        # compiled first once overran a 49 s share of the budget by minutes.
+        step = max(1, self.options.jobs) if parallel and self.deadline is not None else max(1, len(cands))
         out = []
-        if self.prepare is not None and (self.options.jobs > 1 or self.options.executor is not None):
-            self.prepare(self.problem, [cfg for cfg in map(self.config_of, cands)
-                                        if isinstance(cfg, CompilationConfig)])
+        for start in range(0, len(cands), step):
+            chunk = cands[start:start + step]
+            if parallel and not self.over_deadline():
+                self.prepare(self.problem, [cfg for cfg in map(self.config_of, chunk)
+                                            if isinstance(cfg, CompilationConfig)])
+            out.extend(self._measure_each(chunk, len(out)))
+        return out
+
+    def _measure_each(self, cands, done_before: int):
+        out = []
         for c in cands:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
+            if self.over_deadline():
                 out.append(MeasureOutcome(None, Status.OVER_BUDGET, "time budget exhausted"))
                 continue
             config = self.config_of(c)
@@ -103,7 +118,7 @@ class _DispatchTuning:
                 self.result.cached += 1
             else:
                 self.result.measured += 1
-            self._report(len(self.ctx.trials) + len(out) + 1, m)
+            self._report(len(self.ctx.trials) + done_before + len(out) + 1, m)
             if m.ok:
                 if c in self.view.index:  # proposals outside the space have no model terms to fit
                     self.calibration_points.append((self.view.terms(c), m.median_us * 1e-6))
@@ -223,7 +238,8 @@ def _measure_elite(work: _DispatchTuning) -> None:
         result.elite["reason"] = f"measuring it failed: {trials[0].reason}"
     if trials:
         _log(work.progress, f"    elite ({elite.rule}): {candidate.short(work.target.knobs)} -> "
-                            + (f"{trials[0].time_us:.1f} us" if trials[0].time_us is not None else "failed"))
+                            + (f"{trials[0].time_us:.1f} us" if trials[0].time_us is not None
+                               else f"not timed ({trials[0].reason})"))
 
 
 def _illegal_reason(work: _DispatchTuning, candidate: TilingCandidate) -> str:
@@ -411,6 +427,7 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
             work.deadline = min(deadline, t0 + max(0.0, slice_s))
             share += f", up to {max(0.0, work.deadline - t0):.0f} s"
         _log(progress, f"[search {i + 1}/{len(order)}] {work.problem.dispatch} ({share})")
+        work.started = t0  # the progress line's time-left estimate counts from the search's start
         _measure_elite(work)
         strategy.tune(work.ctx, options.strategy_options)
         work.l1_seconds += time.perf_counter() - t0
