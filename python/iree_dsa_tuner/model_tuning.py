@@ -76,8 +76,12 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
         _, route = route_batch1_convs(compile_model(model, target.compile_flags), say=progress)
         taken = [route] if route or route.notes else []
         if route:
-            presets = dict(FLAG_PRESETS, **{"conv-route": route.flags,
-                                            "conv-route+dt": route.flags + (DATA_TILING_FLAG,)})
+            # The route's flags compete as presets, unless a preset already builds the same flags
+            # (the route of IREE 3.13 is im2col, which the im2col presets already time).
+            known = {frozenset(flags) for flags in FLAG_PRESETS.values()}
+            extra = {"conv-route": route.flags, "conv-route+dt": route.flags + (DATA_TILING_FLAG,)}
+            presets = dict(FLAG_PRESETS, **{name: flags for name, flags in extra.items()
+                                            if frozenset(flags) not in known})
     extra = {"parameters": parameters} if parameters is not None else {}
     result = tune_recipe(model, target, options, db=db, rounds=rounds, functions=functions or None,
                          weights=weights, progress=progress, presets=presets, **extra)
