@@ -29,7 +29,7 @@ def add_parser(subparsers) -> None:
         "tune",
         help="tune every dispatch and write a verified spec",
         description="For every tunable dispatch of MODEL: build the target's candidate space, prune it "
-        "with the analytic funnel (roofline, scratchpad/DMA, latency), let a strategy pick what to "
+        "with the analytic funnel (roofline, then the target's memory stage: scratchpad/DMA on a DSA, caches on a CPU; latency), let a strategy pick what to "
         "measure, measure on the target's runner (host: iree-benchmark-module, one thread; DSA: the "
         "in-tree event simulator), and keep the best only when it beats IREE's default. The winners "
         "form one spec, verified (applied + numerics) before it is written. Measurements go to an "

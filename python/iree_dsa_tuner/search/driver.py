@@ -228,6 +228,8 @@ def _measure_elite(work: _DispatchTuning) -> None:
         return
     result.elite = elite.to_json()
     candidate = elite.candidate
+    if candidate is not None:
+        result.elite["candidate"] = candidate.to_json(result.knobs)
     if candidate is None:
         return
     if candidate not in work.view.index:
@@ -360,6 +362,7 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         t0 = time.perf_counter()
         shape = "x".join(str(s) for s in problem.loop_sizes)
         result = DispatchResult(problem.dispatch, f"{problem.op_name} {shape} {problem.lhs_type}")
+        result.knobs = tuple(getattr(target, "knobs", ())) or None
         result.flops, result.bytes, result.intensity = problem.flops, problem.bytes, problem.intensity
         try:
             result.compute_type = target.describe().compute_type(problem.lhs_type, problem.rhs_type)

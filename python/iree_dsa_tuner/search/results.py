@@ -48,6 +48,7 @@ class DispatchResult:
     # Another dispatch with the same root op, whose search and config this one shares (a
     # matcher cannot tell them apart); None for a dispatch searched in its own right.
     twin_of: str | None = None
+    knobs: tuple[str, ...] | None = None  # the target's candidate knobs, what the report shows (None: all)
     # Why the search's winner failed verification (applied? numerics?), "" when it did not.
     verify_failure: str = ""
 
@@ -92,7 +93,7 @@ class DispatchResult:
             "elite": self.elite, "calls": self.calls, "twin_of": self.twin_of,
             "verify_failure": self.verify_failure or None,
             "trials": [
-                {"candidate": t.candidate.to_json(), "time_us": t.time_us, "estimate_us": t.estimate_us,
+                {"candidate": t.candidate.to_json(self.knobs), "time_us": t.time_us, "estimate_us": t.estimate_us,
                  "source": t.source, "reason": t.reason} for t in self.trials
             ],
         }
