@@ -73,6 +73,21 @@ class _ScriptedTimer:
         return variants
 
 
+def test_a_preset_far_behind_after_one_round_gets_no_more_rounds_and_is_never_chosen():
+    from iree_dsa_tuner.model_level import FAR_BEHIND, choose_preset, drop_far_behind, verdict
+
+    default, near, far = timed("default", [100.0]), timed("dt", [60.0]), timed("slow", [60.0 * FAR_BEHIND + 1])
+    broken = Variant("broken", error="does not build")
+    kept = drop_far_behind([default, near, far, broken], ["main"])
+    # The default stays as the reference even when it is the slowest; a broken build is not timed.
+    assert kept == [default, near]
+    assert far.dropped and "x the fastest" in verdict(far, default)
+    # Even faster than the default and with no noise on record, a dropped preset is never kept.
+    far.rounds_us["main"] = [50.0]
+    near.rounds_us["main"] = [99.0]
+    assert choose_preset(default, [near, far]) is not far
+
+
 def test_settle_adds_rounds_until_a_real_lead_shows_and_stops_on_a_fluke():
     # A 2x win hidden by rounds a neighbour disturbed (measured on a loaded 2-core box:
     # default 110/77/21 ms, data tiling 64/35/27 ms): extra rounds make it show.

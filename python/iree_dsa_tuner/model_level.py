@@ -144,6 +144,8 @@ def verdict(candidate: Variant, incumbent: Variant) -> str:
     """Why `candidate` is (not) better than `incumbent`, in words, per the rule of `beats`."""
     if candidate.error:  # a compile error's full text is in the notes
         return "does not build" if candidate.vmfb is None else candidate.error
+    if candidate.dropped:
+        return candidate.dropped
     slower = slower_functions(candidate, incumbent)
     if slower:
         return "refused: slower beyond the noise on " + ", ".join(
@@ -166,7 +168,7 @@ def choose_preset(default: Variant, presets: list[Variant]) -> Variant:
 
 def settle_candidate(default: Variant, presets: list[Variant]) -> Variant | None:
     """The preset worth extra rounds against the default: the fastest-looking one that slows no function."""
-    timed = [v for v in presets if v.total_us(default.functions) is not None and not v.error
+    timed = [v for v in presets if v.total_us(default.functions) is not None and not v.error and not v.dropped
              and not slower_functions(v, default)]
     return min(timed, key=lambda v: v.total_us(default.functions)) if timed else None
 
@@ -186,6 +188,28 @@ def presets_that_apply(artifacts, presets: dict[str, tuple[str, ...]]) -> tuple[
     skipped = [name for name, flags in presets.items()
                if (DATA_TILING_FLAG in flags and not has_contraction) or (IM2COL_FLAG in flags and not has_conv)]
     return {name: flags for name, flags in presets.items() if name not in skipped}, skipped
+
+
+# After one round, a preset slower than this many times the fastest one is not timed again.
+FAR_BEHIND = 1.5
+
+
+def drop_far_behind(variants: list[Variant], functions: list[str]) -> list[Variant]:
+    """The default (always: it is the reference) and every preset within FAR_BEHIND of the fastest
+    one's total; the others are marked `dropped` with why."""
+    totals = {id(v): v.total_us(functions) for v in variants if not v.error}
+    timed = [t for t in totals.values() if t is not None]
+    if not timed or not functions:
+        return [v for v in variants if not v.error]
+    fastest = min(timed)
+    kept = []
+    for i, v in enumerate(variants):
+        total = totals.get(id(v))
+        if i > 0 and total is not None and total > FAR_BEHIND * fastest:
+            v.dropped = f"dropped after one round: {total / fastest:.2f}x the fastest preset's time"
+        elif not v.error:
+            kept.append(v)
+    return kept
 
 
 def compile_variants(timer, variants: list[Variant], jobs: int) -> list[Variant]:
@@ -240,9 +264,14 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 notes.append(f"preset {v.name}: does not build: {v.error}")
         say(f"timing {_functions_text(timed)} under {len(variants)} flag presets, {rounds} interleaved rounds")
         t_time = time.perf_counter()
-        timer.time(variants, rounds)
-        round_s = (time.perf_counter() - t_time) / max(1, rounds * len([v for v in variants if v.vmfb]))
+        timer.time(variants, 1)
+        round_s = (time.perf_counter() - t_time) / max(1, len([v for v in variants if v.vmfb]))
         default = variants[0]
+        # Successive halving: a preset far behind the fastest after one round gets no more rounds
+        # (13 presets x 3 rounds of a 2 s UNet step took the whole 300 s budget).
+        contenders = drop_far_behind(variants, default.functions)
+        if rounds > 1:
+            timer.time(contenders, rounds - 1)
         # The fastest-looking preset gets extra rounds against the default when the noise
         # hides its lead (settle), so a noisy round cannot throw away a real win.
         candidate = settle_candidate(default, variants[1:])

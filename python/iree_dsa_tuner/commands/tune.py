@@ -307,7 +307,10 @@ def _report(args, target, report, routes, recipe_result, extra_flags, stdout, pa
         removed = output.is_file()
         output.unlink(missing_ok=True)
         gone = f"; removed the old {output}" if removed else ""
-        if not report.dispatches:
+        spent = recipe_result is not None and any("time budget" in n for n in recipe_result.notes)
+        if not report.dispatches and spent:
+            print(f"\nno dispatch searched: the time budget went to the flag presets; no spec written{gone}")
+        elif not report.dispatches:
             print(f"\nnothing to tune: no dispatch of this model has a root op the tuner can search; no spec written{gone}")
         else:
             where = " (on the whole model)" if recipe_result is not None else ""

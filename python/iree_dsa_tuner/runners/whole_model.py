@@ -63,6 +63,7 @@ class Variant:
     error: str = ""
     rounds_us: dict[str, list[float]] = field(default_factory=dict)
     weights: dict[str, float] = field(default_factory=dict)
+    dropped: str = ""  # why it got no more rounds (far behind the fastest after the first): never chosen
 
     @property
     def functions(self) -> list[str]:
@@ -139,7 +140,7 @@ def beats(candidate: Variant, incumbent: Variant) -> bool:
     the candidate was timed too, none got slower beyond the noise of both, and the weighted
     total got faster beyond the noise of both totals."""
     functions = incumbent.functions
-    if candidate.error or incumbent.error or not functions:
+    if candidate.error or incumbent.error or candidate.dropped or not functions:
         return False
     if any(candidate.function_median_us(f) is None for f in functions) or slower_functions(candidate, incumbent):
         return False
