@@ -30,6 +30,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from textwrap import shorten
 from typing import Callable
 
 from .core.selection import select_dispatches
@@ -252,16 +253,16 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
     verdicts: dict[str, str] = {}
     presets, skipped = presets_that_apply(base, presets)
     if skipped:
-        notes.append(f"presets {', '.join(skipped)} not tried: the model has no contraction or convolution "
-                     "for them to act on")
+        notes.append(f"presets {', '.join(skipped)} not tried: the model has nothing for them to act on (im2col "
+                     "needs a convolution, data tiling a contraction or convolution)")
     try:
         say(f"building {len(presets)} flag presets, {max(1, options.jobs)} at a time")
         t_build = time.perf_counter()
         variants = compile_variants(timer, [Variant(name, flags) for name, flags in presets.items()], options.jobs)
         compile_s = (time.perf_counter() - t_build) / math.ceil(len(variants) / max(1, options.jobs))
         for v in variants:
-            if v.error:
-                notes.append(f"preset {v.name}: does not build: {v.error}")
+            if v.error:  # the first line, cut: IREE may print a whole op with its encodings (several KB)
+                notes.append(f"preset {v.name}: does not build: {shorten(v.error, 300)}")
         say(f"timing {_functions_text(timed)} under {len(variants)} flag presets, {rounds} interleaved rounds")
         t_time = time.perf_counter()
         timer.time(variants, 1)
