@@ -178,12 +178,12 @@ def test_tune_host_writes_a_recipe_that_compile_and_verify_take(tmp_path):
 
 
 def test_data_tiling_presets_are_left_out_of_a_model_without_contractions():
-    # An attention-only model: data tiling and im2col have nothing to act on, so their presets
-    # are IREE's default build again and are not timed (one of several equal builds winning is
-    # chance). im2col needs a convolution: a GEMM-only model leaves those presets out too.
+    # A model of elementwise work only: data tiling, im2col and attention decomposition have
+    # nothing to act on, so their presets are IREE's default build again and are not timed (one
+    # of several equal builds winning is chance). Each acts only on what it names.
     from types import SimpleNamespace
 
-    from iree_dsa_tuner.flags import DATA_TILING_FLAG, IM2COL_FLAG
+    from iree_dsa_tuner.flags import DATA_TILING_FLAG, DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG
     from iree_dsa_tuner.model_level import presets_that_apply
     from iree_dsa_tuner.recipe import FLAG_PRESETS
 
@@ -191,13 +191,19 @@ def test_data_tiling_presets_are_left_out_of_a_model_without_contractions():
         return SimpleNamespace(problems=lambda: [SimpleNamespace(kind=k) for k in kinds],
                                batch1_convs=list(batch1_convs))
 
-    kept, skipped = presets_that_apply(model("attention", "none"), FLAG_PRESETS)
+    kept, skipped = presets_that_apply(model("none"), FLAG_PRESETS)
     assert "default" in kept and "aggressive-fusion" in kept
     assert skipped and all(DATA_TILING_FLAG in FLAG_PRESETS[name] or IM2COL_FLAG in FLAG_PRESETS[name]
-                           for name in skipped)
-    assert not any(DATA_TILING_FLAG in flags or IM2COL_FLAG in flags for flags in kept.values())
-    kept, skipped = presets_that_apply(model("attention", "contraction"), FLAG_PRESETS)
-    assert "dt+uk-mmt4d" in kept and "im2col" in skipped and "im2col+dt" in skipped
-    assert presets_that_apply(model("convolution"), FLAG_PRESETS) == (dict(FLAG_PRESETS), [])
+                           or DECOMPOSE_ATTENTION_FLAG in FLAG_PRESETS[name] for name in skipped)
+    assert not any(DATA_TILING_FLAG in flags or IM2COL_FLAG in flags or DECOMPOSE_ATTENTION_FLAG in flags
+                   for flags in kept.values())
+    # An attention op alone: decomposed, it is two matmuls, so data tiling comes with it; alone, not.
+    kept, skipped = presets_that_apply(model("attention"), FLAG_PRESETS)
+    assert {"attn-decomposed", "attn-decomposed+dt"} <= set(kept) and "dt" in skipped and "im2col" in skipped
+    kept, skipped = presets_that_apply(model("contraction"), FLAG_PRESETS)
+    assert "dt+uk-mmt4d" in kept and "im2col" in skipped and "attn-decomposed+dt" in skipped
+    kept, skipped = presets_that_apply(model("convolution"), FLAG_PRESETS)
+    assert "im2col+dt" in kept and skipped == [n for n, f in FLAG_PRESETS.items() if DECOMPOSE_ATTENTION_FLAG in f]
     # A refused batch-1 conv still counts: the conv route + data tiling acts on it.
-    assert presets_that_apply(model("none", batch1_convs=["conv"]), FLAG_PRESETS)[1] == []
+    skipped = presets_that_apply(model("none", batch1_convs=["conv"]), FLAG_PRESETS)[1]
+    assert skipped == [n for n, f in FLAG_PRESETS.items() if DECOMPOSE_ATTENTION_FLAG in f]

@@ -26,6 +26,13 @@ IM2COL_FLAG = "--iree-global-opt-use-im2col-for-convs"
 TRANSFORM_FLAG = "--iree-preprocessing-transform-spec-filename"
 FUSE_DEQUANTISATION_FLAG = "--iree-dispatch-creation-enable-aggressive-fusion"
 DATA_TILING_FLAG = "--iree-opt-data-tiling"
+# Attention as matmul -> softmax pieces -> matmul, before dispatch formation: IREE 3.13's CPU
+# attention op runs at ~1 GFLOP/s; decomposed, its two matmuls reach data tiling (SigLIP layer,
+# one thread: 426 -> 126-223 ms with data tiling, 2026-12-01). The online form first, because
+# the decomposition pass rewrites only that form.
+DECOMPOSE_ATTENTION_FLAG = ("--iree-preprocessing-pass-pipeline=builtin.module(util.func("
+                            "iree-linalg-ext-convert-attention-to-online-attention,"
+                            "iree-linalg-ext-decompose-attention))")
 
 # A spec made under extra flags names them in its header; `verify` reads them back.
 FLAGS_HEADER = "// iree-dsa-tune: flags: "
@@ -69,7 +76,7 @@ def read_flags_header(spec_text: str) -> tuple[str, ...]:
 
 
 __all__ = [
-    "CPU_FLAG", "DATA_TILING_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "HOST_CPU_FLAG", "HOST_FLAGS",
+    "CPU_FLAG", "DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "HOST_CPU_FLAG", "HOST_FLAGS",
     "IM2COL_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header", "read_flags_header", "target_cpu_of",
     "with_target_cpu",
 ]

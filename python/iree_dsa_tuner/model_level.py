@@ -35,7 +35,7 @@ from typing import Callable
 
 from .core.selection import select_dispatches
 from .errors import InputError
-from .flags import IM2COL_FLAG, target_cpu_of
+from .flags import DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, target_cpu_of
 from .ir.artifacts import compile_model
 from .ir.host_program import read_host_program
 from .pipeline import tune
@@ -178,16 +178,26 @@ def presets_that_apply(artifacts, presets: dict[str, tuple[str, ...]]) -> tuple[
     """The presets worth timing on this model, and the names left out.
 
     Data tiling and ukernels act on contractions and convolutions only, im2col on convolutions
-    only: on a model without them their builds are IREE's default again (or another preset's),
+    only, attention decomposition on attention ops only (and makes matmuls that data tiling
+    acts on): on a model without them their builds are IREE's default again (or another preset's),
     and one of several equal builds beating the default is chance, not a win worth recording
     as a flag.
     """
     problems = artifacts.problems()  # also fills batch1_convs (refused, but data tiling acts on them)
     kinds = {getattr(p, "kind", "") for p in problems}
     has_conv = bool(artifacts.batch1_convs) or "convolution" in kinds
+    has_attention = "attention" in kinds
+    # A decomposed attention is two matmuls: data tiling has something to act on then.
     has_contraction = has_conv or "contraction" in kinds
-    skipped = [name for name, flags in presets.items()
-               if (DATA_TILING_FLAG in flags and not has_contraction) or (IM2COL_FLAG in flags and not has_conv)]
+
+    def acts(flags) -> bool:
+        if IM2COL_FLAG in flags and not has_conv:
+            return False
+        if DECOMPOSE_ATTENTION_FLAG in flags:
+            return has_attention
+        return DATA_TILING_FLAG not in flags or has_contraction
+
+    skipped = [name for name, flags in presets.items() if not acts(flags)]
     return {name: flags for name, flags in presets.items() if name not in skipped}, skipped
 
 
@@ -254,7 +264,8 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
     presets, skipped = presets_that_apply(base, presets)
     if skipped:
         notes.append(f"presets {', '.join(skipped)} not tried: the model has nothing for them to act on (im2col "
-                     "needs a convolution, data tiling a contraction or convolution)")
+                     "needs a convolution, attention decomposition an attention op, data tiling a contraction, "
+                     "a convolution or a decomposed attention)")
     try:
         say(f"building {len(presets)} flag presets, {max(1, options.jobs)} at a time")
         t_build = time.perf_counter()

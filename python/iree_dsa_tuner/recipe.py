@@ -60,6 +60,11 @@ FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     "im2col": (flags.IM2COL_FLAG,),
     "im2col+dt": (flags.IM2COL_FLAG, flags.DATA_TILING_FLAG),
     "im2col+dt+uk-mmt4d": (flags.IM2COL_FLAG, flags.DATA_TILING_FLAG, "--iree-llvmcpu-enable-ukernels=mmt4d"),
+    # Attention ops decomposed into matmuls and softmax pieces (models with an attention op only).
+    "attn-decomposed": (flags.DECOMPOSE_ATTENTION_FLAG,),
+    "attn-decomposed+dt": (flags.DECOMPOSE_ATTENTION_FLAG, flags.DATA_TILING_FLAG),
+    "attn-decomposed+dt+uk-all": (flags.DECOMPOSE_ATTENTION_FLAG, flags.DATA_TILING_FLAG,
+                                  "--iree-llvmcpu-enable-ukernels=all"),
 }
 DATA_TILING_FLAG = flags.DATA_TILING_FLAG
 
