@@ -175,6 +175,7 @@ def entry_inputs(signature: list[tuple[tuple[int, ...], str]], scratch_dir: Path
 
 
 Signature = list[tuple[tuple[int, ...], str]]
+LONG_CALL_US = 1e6  # a function call this long is timed once per round
 
 
 class WholeModelTimer:
@@ -206,6 +207,7 @@ class WholeModelTimer:
         self.parameters = parameters
         self.parameter_flags = parameters.runtime_flags() if parameters is not None else ()
         self._iterations: dict[str, int] = {}
+        self._repetitions: dict[str, int] = {}
 
     def compile(self, variant: Variant) -> Variant:
         key = hashlib.sha256(json.dumps([variant.flags, str(variant.spec)]).encode()).hexdigest()[:12]
@@ -223,7 +225,8 @@ class WholeModelTimer:
         argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", "--device=local-sync",
                 f"--function={function}", *self.parameter_flags, *self.inputs[function],
                 f"--benchmark_min_time={iterations}x",
-                f"--benchmark_repetitions={self.repetitions}", "--benchmark_format=json"]
+                f"--benchmark_repetitions={self._repetitions.get(function, self.repetitions)}",
+                "--benchmark_format=json"]
         with exclusive_timing():
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=self.timeout_s, check=False)
         if proc.returncode != 0:
@@ -258,6 +261,9 @@ class WholeModelTimer:
                         ready[0].error = f"timing @{function} failed: {e}"
                         continue
                     self._iterations[function] = max(1, min(1000, math.ceil(seconds_per_call * 1e6 / max(probe, 1.0))))
+                    # A call of a second or more is its own repetition: the rounds give the spread
+                    # (three repetitions of a 14 s layer per variant and round cost minutes).
+                    self._repetitions[function] = 1 if probe >= LONG_CALL_US else self.repetitions
                 for v in [v for v in variants if v.vmfb is not None and not v.error]:
                     try:
                         v.rounds_us.setdefault(function, []).append(
