@@ -220,6 +220,20 @@ def table(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+DOCS = REPO / "docs" / "PERFORMANCE.md"
+BEGIN, END = "<!-- bench/lerobot_vs_pytorch.py begin -->", "<!-- bench/lerobot_vs_pytorch.py end -->"
+
+
+def write_docs(text: str, how: str) -> None:
+    """The table between the markers in docs/PERFORMANCE.md, replaced whole (the prose around it stays)."""
+    doc = DOCS.read_text()
+    if BEGIN not in doc or END not in doc:
+        raise SystemExit(f"{DOCS}: no {BEGIN} ... {END} markers to write between")
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    DOCS.write_text(f"{head}{BEGIN}\n{how}\n\n{text}\n{END}{tail}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("directory", type=Path, help="what tools/export_lerobot.py wrote (--out)")
@@ -230,6 +244,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-check", action="store_true", help="skip the numerics against PyTorch")
     ap.add_argument("--no-recipe", action="store_true", help="ignore recipes beside the models")
     ap.add_argument("--json", type=Path, help="write the rows here")
+    ap.add_argument("--write-docs", action="store_true",
+                    help="replace the table between this bench's markers in docs/PERFORMANCE.md with this run's")
     ap.add_argument("--torch-python", help="the torch + lerobot environment's python: time PyTorch eager again, "
                                            "interleaved with IREE's rounds (default: the time recorded at export)")
     args = ap.parse_args(argv)
@@ -261,7 +277,16 @@ def main(argv=None) -> int:
     when = "timed in this run, interleaved with IREE" if args.torch_python else "recorded at export"
     print(f"1 thread each (PyTorch: torch.set_num_threads(1), {when}; IREE: local-sync, "
           f"--iree-llvmcpu-target-cpu={args.target_cpu}); medians; ratio above 1 = IREE faster")
-    print(table(rows))
+    text = table(rows)
+    recipes = [r["pytorch_ms"] / r["recipe_ms"] for r in rows if r.get("recipe_ms")]
+    if recipes:
+        text += (f"\n\nPyTorch / recipe over the {len(recipes)} policies with a recipe: geomean "
+                 f"{statistics.geometric_mean(recipes):.2f}, min {min(recipes):.2f}, max {max(recipes):.2f}")
+    print(text)
+    if args.write_docs:
+        write_docs(text, f"1 thread each (PyTorch: torch.set_num_threads(1), {when}; IREE: local-sync, "
+                         f"--iree-llvmcpu-target-cpu={args.target_cpu}); medians of {args.rounds} x "
+                         f"{args.repetitions} calls; ratio above 1 = IREE faster.")
     for r in rows:
         for key in ("default_error", "recipe_error"):
             if key in r:
