@@ -227,7 +227,12 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
             decisions = _tune_in_amdahl_order(ops, hooks, target, options, make_timeline, say)
         written = tune and stored is None and library is not None
         if written:
-            stored = _store(library, target, manifest, binding, artifacts, ops, say)
+            dropped: list[dict] = []
+            stored = _store(library, target, manifest, binding, artifacts, ops, say, dropped)
+            for drop in dropped:  # the decision stands corrected: its winner is not in the chunk
+                for d in decisions:
+                    if d["dispatch"] == drop["dispatch"] and d["stage"] == drop["stage"]:
+                        d["decision"], d["reason"] = "dropped", f"{d['reason']}; verification: {drop['reason']}"
         after = make_timeline()
         if written:
             write_times(stored, target.name, before.to_json(), after.to_json(),
@@ -315,7 +320,9 @@ def _apply_stored(stored: SpecSet, ops: list[_Op], hooks: dict[str, SearchHooks]
 
 
 def _store(library: Path, target, manifest: Manifest, binding: dict, artifacts: dict, ops: list[_Op],
-           say) -> SpecSet:
+           say, dropped: list[dict]) -> SpecSet:
+    """The verified winners of every stage, written as a spec set; a winner verification drops goes
+    back to IREE's default and is appended to `dropped` with why."""
     specs, configs = {}, {}
     for stage in manifest.stages:
         stage_ops = [o for o in ops if o.stage == stage.name]
@@ -327,9 +334,11 @@ def _store(library: Path, target, manifest: Manifest, binding: dict, artifacts: 
         if verified.text:
             specs[stage.name] = verified.text
             configs[stage.name] = {d: winners[d].to_json() for d in winners if d not in verified.dropped}
-        for dispatch in verified.dropped:
+        for dispatch, why in verified.dropped.items():
             o = next(o for o in stage_ops if o.problem.dispatch == dispatch)
             o.config, o.us, o.how = None, o.default_us, "measured"
+            dropped.append({"stage": stage.name, "dispatch": dispatch, "reason": why})
+            say(f"  dropped {stage.name}/{dispatch}: {why}")
     return write_spec_set(library, target.name, manifest, binding, specs, configs)
 
 
