@@ -123,3 +123,25 @@ def test_the_cli_records_in_its_db_and_no_db_records_nothing(tmp_path):
     proc = subprocess.run(cli + ["--no-db"], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert not (tmp_path / "iree-dsa-tuning.sqlite").exists()
+
+
+def test_a_winner_verification_drops_is_said_and_leaves_the_chunk(tmp_path, monkeypatch):
+    # The spec of a stage fails verification for every winner (what happened on lerobot's
+    # Diffusion Policy UNet): the chunk must be IREE's default again, and every such decision
+    # says 'dropped' with the verifier's reason; nothing is dropped in silence.
+    import iree_dsa_tuner.task.run as task_run
+    from iree_dsa_tuner.tuning_spec.verify import VerifiedSpec
+
+    def refuse_all(artifacts, problems, winners, **kw):
+        return VerifiedSpec("", {d: "numerics: output 0 differs from numpy (test)" for d in winners}, None)
+
+    monkeypatch.setattr(task_run, "build_verified", refuse_all)
+    manifest = load_manifest(DP_CONV1D)  # its conv taps tune beyond IREE's default on dsa-e1
+    lines: list[str] = []
+    result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=4), budget_ms=UNREACHABLE_MS,
+                      runner_factory=lambda art: Runner(art, []), library=tmp_path / "lib", progress=lines.append)
+    dropped = [d for d in result.decisions if d["decision"] == "dropped"]
+    assert dropped and all("verification: numerics" in d["reason"] for d in dropped)
+    assert not any(d["decision"] == "accept" for d in result.decisions)
+    assert result.after.chunk_ms == result.before.chunk_ms
+    assert sum("dropped " in line and "numerics" in line for line in lines) == len(dropped)
