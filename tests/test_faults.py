@@ -41,13 +41,14 @@ def wrap_tool(monkeypatch, tmp_path: Path, module, tool: str, fault: str, trigge
     monkeypatch.setattr(module, "find_tool", lambda name: str(script) if name == tool else original(name))
 
 
-def tune_host(model, **kwargs):
+def tune_host(model, timeout_s: float = 20, **kwargs):
+    """`timeout_s` bounds each compile and timing run of the runner (a hung one costs that much)."""
     options = iree_dsa_tuner.TuneOptions(budget=2, repetitions=1, **kwargs)
     target = iree_dsa_tuner.get_target("host")
     from iree_dsa_tuner.runners.host import HostBenchRunner
 
     artifacts = iree_dsa_tuner.compile_model(model, target.compile_flags)
-    runner = HostBenchRunner(artifacts, target.describe(), repetitions=1, warmup=0, timeout_s=20)
+    runner = HostBenchRunner(artifacts, target.describe(), repetitions=1, warmup=0, timeout_s=timeout_s)
     try:
         return iree_dsa_tuner.tune(artifacts, target, options, runner=runner)
     finally:
@@ -65,7 +66,10 @@ def test_a_candidate_compile_that_crashes_or_hangs_is_recorded_and_left_out(monk
                                                                             status):
     iree_dsa_tuner.compile_model(model, iree_dsa_tuner.get_target("host").compile_flags)  # artifacts: real tools
     wrap_tool(monkeypatch, tmp_path, compiler, "iree-compile", fault, "--iree-codegen-tuning-spec-path")
-    result = tune_host(model)
+    # Each hung candidate compile is given up after the timeout. 5 s: the default's compile and
+    # timing of this 4x64x64 matmul take well under a second (a slower default would fail the
+    # test, not pass it), and the wrapper sleeps 120 s.
+    result = tune_host(model, timeout_s=5 if fault == "hang" else 20)
     (d,) = result.dispatches
     assert d.default_us is not None  # the default compiles without a spec: measured as usual
     failed = [t for t in d.trials if t.time_us is None]

@@ -277,7 +277,7 @@ def test_tune_host_on_two_functions_times_both_and_slows_neither(tmp_path):
     from iree_dsa_tuner.targets import get_target
 
     spec, report = tmp_path / "spec.mlir", tmp_path / "report.json"
-    tuned = cli("tune", TWO_FUNCTIONS, "--target", "host", "-o", spec, "--no-db", "--budget", "4",
+    tuned = cli("tune", TWO_FUNCTIONS, "--target", "host", "-o", spec, "--no-db", "--budget", "2",
                 "--repetitions", "1", "--rounds", "2", "--quiet", "--json", report, cwd=tmp_path)
     assert tuned.returncode == 0, tuned.stderr
     assert "whole model @proj:" in tuned.stdout and "whole model @attn_scores:" in tuned.stdout
