@@ -95,28 +95,16 @@ def budgets_for(space_size: int, fixed: list[int], cap: int) -> dict[str, int]:
 # ---- (a) dsa-e1 ----------------------------------------------------------------------
 
 def simulated_lower_bound(desc, problem, candidate) -> float | None:
-    """Seconds no simulation of `candidate` can beat (None: it does not fit the scratchpad).
-
-    From the plugin's own workload, not from L0: the launch, then the larger of the busiest
-    core's MAC issues and every payload byte over the whole DRAM. Both are serial in the
-    simulator, so its time is at least this (checked on every candidate simulated).
-    """
-    from iree_dsa_plugin.eventsim import workload_for
+    """Seconds no simulation of `candidate` can beat (None: it does not fit the scratchpad):
+    the plugin's own bound (`eventsim.simulated_lower_bound_s`), checked on every candidate
+    simulated."""
+    from iree_dsa_plugin.eventsim import simulated_lower_bound_s
     from iree_dsa_plugin.functional import ScratchpadOverflow
 
     try:
-        _, w = workload_for(desc, problem, candidate)
+        return simulated_lower_bound_s(desc, problem, candidate)
     except ScratchpadOverflow:
         return None
-    clock = desc.clock_hz
-    tiles_per_core = -(-w.tiles // w.busy_cores)
-    compute = tiles_per_core * w.k_steps * w.step_cycles / clock
-    per_tile = sum(t.payload for t in getattr(w, "tile_transfers", ()))  # attention's Q tile
-    payload = w.tiles * (w.k_steps * sum(t.payload for t in w.step_transfers) + per_tile + w.drain.payload)
-    # Weight streaming's resident activations: every busy core loads its share once (the
-    # partial sums' exchange crosses the NoC, not DRAM).
-    payload += w.busy_cores * w.k_steps * sum(t.payload for t in w.first_tile_transfers)
-    return desc.launch_s + max(compute, payload / w.dram_bytes_per_cycle / clock)
 
 
 def simulated_seconds(desc, problem, space, columns, indices) -> tuple[np.ndarray, dict]:

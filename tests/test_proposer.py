@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from iree_dsa_plugin.eventsim import workload_for
+from iree_dsa_plugin.eventsim import simulated_lower_bound_s
 from iree_dsa_plugin.runner import DsaSimRunner
 from iree_dsa_tuner import TuneOptions, compile_model
 from iree_dsa_tuner import tune as tune_pipeline
@@ -106,24 +106,9 @@ def test_check_proposal_rejects_what_the_target_would_compile_differently(dsa):
 
 
 def simulated_lower_bound_us(desc, problem, candidate) -> float:
-    """Microseconds no simulation of `candidate` can beat, from the plugin's own workload.
-
-    The launch, then the larger of the busiest core's MAC issue and the DRAM payload over the
-    whole DRAM's bandwidth: both serial in the simulator. Transfers that cross the NoC (an A
-    operand gathered from a neighbour's scratchpad) do not touch DRAM and are left out: counted,
-    they made bench/search_efficiency.py's version of this bound exceed the simulated time of
-    exactly the fastest candidates here. `exhaustive_best` checks it on every candidate it simulates.
-    """
-    _, w = workload_for(desc, problem, candidate)
-    clock = desc.clock_hz
-    compute = -(-w.tiles // w.busy_cores) * w.k_steps * w.step_cycles / clock
-
-    def dram(transfers) -> float:
-        return sum(t.payload for t in transfers if not t.noc)
-
-    payload = w.tiles * (w.k_steps * dram(w.step_transfers) + dram(getattr(w, "tile_transfers", ())) + dram([w.drain]))
-    payload += w.busy_cores * w.k_steps * dram(w.first_tile_transfers)
-    return (desc.launch_s + max(compute, payload / w.dram_bytes_per_cycle / clock)) * 1e6
+    """Microseconds no simulation of `candidate` can beat (the plugin's bound, which leaves the
+    NoC's transfers out of DRAM's bytes); `exhaustive_best` checks it on every candidate it simulates."""
+    return simulated_lower_bound_s(desc, problem, candidate) * 1e6
 
 
 def exhaustive_best(target, dispatch: str) -> dict:

@@ -626,6 +626,30 @@ def workload_for(desc: TargetDescription, problem, candidate: TilingCandidate) -
     return shape, build_workload(desc, shape, candidate)
 
 
+def simulated_lower_bound_s(desc: TargetDescription, problem, candidate: TilingCandidate) -> float:
+    """Seconds no simulation of `candidate` can beat: the launch, then the larger of the busiest
+    core's MAC issues and every DRAM payload byte over the whole DRAM's bandwidth (both are
+    serial in the simulator). Transfers over the NoC (an operand gathered from a neighbour's
+    scratchpad, weight streaming's partial sums) do not touch DRAM and are left out: counted,
+    they put the bound above the simulated time of exactly the fastest candidates.
+
+    Raises `ScratchpadOverflow` like `workload_for`. Exact searches (branch and bound) rely on
+    it; they check it against every candidate they simulate.
+    """
+    _, w = workload_for(desc, problem, candidate)
+    clock = desc.clock_hz
+    compute = -(-w.tiles // w.busy_cores) * w.k_steps * w.step_cycles / clock
+
+    def dram(transfers) -> float:
+        return sum(t.payload for t in transfers if not t.noc)
+
+    payload = w.tiles * (w.k_steps * dram(w.step_transfers) + dram(getattr(w, "tile_transfers", ()))
+                         + dram([w.drain]))
+    # Weight streaming's resident activations: every busy core loads its share once.
+    payload += w.busy_cores * w.k_steps * dram(w.first_tile_transfers)
+    return desc.launch_s + max(compute, payload / w.dram_bytes_per_cycle / clock)
+
+
 def simulate(desc: TargetDescription, problem, candidate: TilingCandidate, record: bool = False,
              aggregate: bool = True) -> SimResult:
     """Simulate `candidate` for `problem` (a problem or a GemmShape) on the part `desc` describes.
