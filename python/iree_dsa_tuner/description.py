@@ -192,20 +192,23 @@ class TargetDescription:
         """A copy with some fields replaced (what-if studies and tests)."""
         return replace(self, **changes)
 
+    def _common_json(self) -> dict:
+        """What every target's JSON says first: who it is, its clock and cores."""
+        return {"name": self.name, "kind": self.kind, "summary": self.summary, "source": self.source,
+                "clock_mhz": self.clock_hz / 1e6, "cores": self.cores}
+
+    def _roofline_json(self) -> dict:
+        return {"peak_tops": {t: round(self.peak_ops(t) / 1e12, 3) for t in self.rates},
+                "dram_bandwidth_gbps": self.dram_bytes_per_s / 1e9,
+                "ridge_op_per_byte_i8": round(self.ridge("i8"), 1)}
+
     def to_json(self) -> dict:
         if self.cpu is not None:
             return self._cpu_json()
         return {
-            "name": self.name,
-            "kind": self.kind,
-            "summary": self.summary,
-            "source": self.source,
-            "clock_mhz": self.clock_hz / 1e6,
-            "cores": self.cores,
+            **self._common_json(),
             "mac_array": [self.mac_m, self.mac_n, self.mac_k],
-            "peak_tops": {t: round(self.peak_ops(t) / 1e12, 3) for t in self.rates},
-            "dram_bandwidth_gbps": self.dram_bytes_per_s / 1e9,
-            "ridge_op_per_byte_i8": round(self.ridge("i8"), 1),
+            **self._roofline_json(),
             "scratchpad_kib_per_core": self.scratchpad_bytes // 1024,
             "shared_sram_kib": self.shared_bytes // 1024,
             "dma": {
@@ -223,21 +226,14 @@ class TargetDescription:
         """A CPU in its own words: ports, lanes, registers, caches (no MAC array, scratchpad or DMA)."""
         cpu = self.cpu
         return {
-            "name": self.name,
-            "kind": self.kind,
-            "summary": self.summary,
-            "source": self.source,
-            "clock_mhz": self.clock_hz / 1e6,
-            "cores": self.cores,
+            **self._common_json(),
             "fma_ports": cpu.fma_ports,
             "load_ports": cpu.load_ports,
             "vector_register_bytes": cpu.vector_register_bytes,
             "f32_lanes": self.mac_n,
             "vector_registers": cpu.vector_registers,
             "int8_macs_per_lane": self.mac_k,
-            "peak_tops": {t: round(self.peak_ops(t) / 1e12, 3) for t in self.rates},
-            "dram_bandwidth_gbps": self.dram_bytes_per_s / 1e9,
-            "ridge_op_per_byte_i8": round(self.ridge("i8"), 1),
+            **self._roofline_json(),
             "l1d_kib": cpu.l1d_bytes // 1024,
             "l2_kib": cpu.l2_bytes // 1024,
             "l3_kib": cpu.l3_bytes // 1024,
