@@ -1,0 +1,47 @@
+"""The host recipes tuned on lerobot's policies (lit_tests/inputs/lerobot/recipes/, as `tune` wrote
+them) are the ones docs/PERFORMANCE.md section 4b describes, for the exports committed beside them."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+
+from iree_dsa_tuner.recipe import load_recipe
+
+REPO = Path(__file__).resolve().parent.parent
+LEROBOT = REPO / "lit_tests" / "inputs" / "lerobot"
+RECIPES = LEROBOT / "recipes"
+DOCS = REPO / "docs" / "PERFORMANCE.md"
+
+
+def _doc_rows() -> dict[str, tuple[str, float]]:
+    """export name -> (the recipe's variant, its speed-up over IREE's default) from section 4b."""
+    rows = {}
+    for line in DOCS.read_text().splitlines():
+        m = re.match(r"\| [^|]+ \| (\w+) \| \d+ \| ([^ |]+)[^|]* \| ([0-9.]+)x \|$", line)
+        if m:
+            rows[m.group(1)] = (m.group(2), float(m.group(3)))
+    return rows
+
+
+def test_section_4b_names_every_recipe_shipped():
+    assert set(_doc_rows()) == {p.name.split(".")[0] for p in RECIPES.glob("*.recipe.toml")}
+
+
+@pytest.mark.parametrize("name", sorted(p.name.split(".")[0] for p in RECIPES.glob("*.recipe.toml")))
+def test_a_shipped_recipe_is_for_the_committed_export_and_gives_the_documented_speedup(name):
+    recipe = load_recipe(RECIPES / f"{name}.spec.recipe.toml")
+    model = LEROBOT / f"{name}.mlir"
+    assert recipe.model_sha256 == hashlib.sha256(model.read_bytes()).hexdigest(), "the export changed"
+    variant, speedup = _doc_rows()[name]
+    times = recipe.whole_model_us
+    # The recipe's build is the variant the docs name: the one with its spec when it kept one.
+    assert variant.endswith("+spec") == bool(recipe.spec), (variant, recipe.spec)
+    if recipe.spec:
+        assert (RECIPES / recipe.spec).is_file()
+    assert round(times["default"] / times[variant], 2) == speedup
+    # Never below IREE's default: the one promise a recipe makes.
+    assert times[variant] < times["default"]
