@@ -45,3 +45,13 @@ def test_a_shipped_recipe_is_for_the_committed_export_and_gives_the_documented_s
     assert round(times["default"] / times[variant], 2) == speedup
     # Never below IREE's default: the one promise a recipe makes.
     assert times[variant] < times["default"]
+
+
+@pytest.mark.parametrize("manifest", ["diffusion_policy.toml", "pi0.toml"])
+def test_the_lerobot_manifests_read_and_name_the_committed_exports(manifest):
+    # `task` runs these from the exports with their archives (a copy beside the .irpa files with
+    # `parameters = ["model=NAME.irpa"]` per stage; docs/PERFORMANCE.md 4d).
+    from iree_dsa_tuner.task.manifest import load_manifest
+
+    m = load_manifest(LEROBOT / manifest)
+    assert m.stages and all(s.mlir.is_file() and s.mlir.parent == LEROBOT for s in m.stages)
