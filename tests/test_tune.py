@@ -280,3 +280,27 @@ def test_progress_prints_every_measurement_and_a_best_that_never_goes_up():
         if m:
             current.append(float(m.group(1)))
     assert all(seq == sorted(seq, reverse=True) for seq in per_dispatch)
+
+
+def test_a_dispatch_only_an_initializer_runs_is_not_searched_and_a_big_one_first():
+    # A dispatch no call of the model runs (an initializer's, once at load) costs the model nothing
+    # per call: searching it spent ACT's budget. The rest are searched largest default x calls first.
+    from iree_dsa_tuner.core.measurement import Measurement
+    from iree_dsa_tuner.search.driver import SearchHooks, search_problems
+
+    problems = compile_model(MODEL).problems()
+    load_only, small, big = problems[0].dispatch, problems[1].dispatch, problems[2].dispatch
+    asked, lines = [], []
+
+    def measure(problem, config, estimate_us=None):
+        asked.append((problem.dispatch, config))
+        us = {small: 10.0, big: 1000.0}.get(problem.dispatch, 50.0)
+        return Measurement("ok", us, us, 1, runner="fixed", dispatch=problem.dispatch)
+
+    hooks = SearchHooks(measure=measure, calls=lambda p: {load_only: 0, small: 1, big: 1}[p.dispatch])
+    outcome = search_problems(problems, get_target("dsa-e1"), hooks, TuneOptions(budget=3), progress=lines.append)
+    assert not any(d == load_only for d, _ in asked)
+    assert [s["reason"] for s in outcome.skipped if s["dispatch"] == load_only] == [
+        "runs once at load (in an initializer), not per call of the model"]
+    searches = [line for line in lines if line.startswith("[search ")]
+    assert big in searches[0] and small in searches[1]

@@ -129,12 +129,17 @@ def search_hooks(artifacts: ModelArtifacts, target, options: TuneOptions, runner
         return target.untuned_config(problem, iree_default) if iree_default is not None else None
 
     counts: dict[str, int] = {}
+    at_load: set[str] = set()
 
     def calls(problem) -> int:
-        """Calls of the dispatch per call of the model (the host program; a dispatch it does not call
-        runs once, at load)."""
+        """Calls of the dispatch per call of the model, from the host program: 0 for one only an
+        initializer runs (once, at load); 1 where the program cannot say."""
         if not counts:
-            counts.update(artifacts.calls() or {"": 0})
+            program = artifacts.host_program()
+            counts.update(program.calls() or {"": 0})
+            at_load.update(c.symbol for c in program.load_calls)
+        if problem.dispatch not in counts and problem.dispatch in at_load:
+            return 0
         return max(1, counts.get(problem.dispatch, 1))
 
     return SearchHooks(

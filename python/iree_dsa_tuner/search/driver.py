@@ -369,6 +369,10 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         except KeyError as e:  # a type the target does not compute in: refused, by name
             outcome.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind, "reason": str(e)})
             continue
+        if hooks.calls(problem) == 0:  # no call of the model runs it: its time is not the model's
+            outcome.skipped.append({"dispatch": problem.dispatch, "kind": problem.kind,
+                                    "reason": "runs once at load (in an initializer), not per call of the model"})
+            continue
         key = hooks.twin_key(problem)
         if key in seen_keys:
             twins.append((result, seen_keys[key]))
