@@ -304,3 +304,24 @@ def test_a_dispatch_only_an_initializer_runs_is_not_searched_and_a_big_one_first
         "runs once at load (in an initializer), not per call of the model"]
     searches = [line for line in lines if line.startswith("[search ")]
     assert big in searches[0] and small in searches[1]
+
+
+@pytest.mark.parametrize("budget_s", [None, 600.0])
+def test_under_a_time_budget_the_defaults_are_measured_largest_work_x_calls_first(budget_s):
+    from iree_dsa_tuner.core.measurement import Measurement
+    from iree_dsa_tuner.search.driver import SearchHooks, search_problems
+
+    problems = compile_model(MODEL).problems()  # 8x512x256, 8x256x512, 8x128x256
+    calls = {problems[0].dispatch: 1, problems[1].dispatch: 1, problems[2].dispatch: 8}  # the last: 2x the work
+    defaults = []
+
+    def measure(problem, config, estimate_us=None):
+        if config is None:
+            defaults.append(problem.dispatch)
+        return Measurement("ok", 100.0, 100.0, 1, runner="fixed", dispatch=problem.dispatch)
+
+    outcome = search_problems(problems, get_target("dsa-e1"), SearchHooks(measure=measure, calls=lambda p: calls[p.dispatch]),
+                              TuneOptions(budget=2, time_budget_s=budget_s))
+    first = problems[2].dispatch if budget_s else problems[0].dispatch
+    assert defaults[0] == first
+    assert [d.dispatch for d in outcome.dispatches] == [p.dispatch for p in problems]  # reported in model order
