@@ -308,6 +308,12 @@ class _Reader:
         return value
 
 
+def _identity(r: "_Reader", kind: str) -> dict:
+    """The fields every description starts with: its name, kind, summary and file."""
+    return {"name": r.string("target.name"), "kind": kind,
+            "summary": r.string("target.summary", required=False, default=""), "source": r.source}
+
+
 def _is_power_of_two(x: float) -> bool:
     n = int(x)
     return n == x and n > 0 and n & (n - 1) == 0
@@ -369,10 +375,7 @@ def parse_description(data: dict, source: str) -> TargetDescription:
     extras = {k: v for k, v in data.items() if k not in
               ("schema", "target", "compute", "memory", "dma", "launch", "space", "funnel", "iree", "cpu_model")}
     return TargetDescription(
-        name=r.string("target.name"),
-        kind=kind,
-        summary=r.string("target.summary", required=False, default=""),
-        source=source,
+        **_identity(r, kind),
         clock_hz=clock_hz,
         cores=cores,
         mac_m=mac_m,
@@ -460,10 +463,7 @@ def _parse_cpu(r: _Reader, data: dict) -> TargetDescription:
                        vector_registers=r.integer("cpu.vector_registers"), vector_register_bytes=vector_bytes,
                        l1d_bytes=l1d, l2_bytes=l2, l3_bytes=l3)
     return TargetDescription(
-        name=r.string("target.name"),
-        kind="cpu",
-        summary=r.string("target.summary", required=False, default=""),
-        source=r.source,
+        **_identity(r, "cpu"),
         clock_hz=clock_hz,
         cores=cores,
         mac_m=fma_ports,
