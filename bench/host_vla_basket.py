@@ -200,14 +200,14 @@ def refusal(artifacts) -> str | None:
 
 def conv_route_presets(artifacts) -> dict | None:
     """The flag presets `tune --target host` gives a model with a batch-1 conv (commands/tune.py):
-    IREE's plus the conv route's flags alone and with data tiling; None without such a conv."""
+    IREE's plus the conv route's flags alone and with data tiling (either path); None without such a conv."""
     from iree_dsa_tuner.ir.artifacts import route_batch1_convs
-    from iree_dsa_tuner.recipe import DATA_TILING_FLAG, FLAG_PRESETS
+    from iree_dsa_tuner.recipe import FLAG_PRESETS, route_presets
 
     _, route = route_batch1_convs(artifacts, say=common.progress)
     if not route:
         return None
-    return dict(FLAG_PRESETS, **{"conv-route": route.flags, "conv-route+dt": route.flags + (DATA_TILING_FLAG,)})
+    return dict(FLAG_PRESETS, **route_presets(route.flags))
 
 
 def _recipe_name(result) -> str:

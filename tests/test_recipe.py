@@ -183,7 +183,7 @@ def test_data_tiling_presets_are_left_out_of_a_model_without_contractions():
     # of several equal builds winning is chance). Each acts only on what it names.
     from types import SimpleNamespace
 
-    from iree_dsa_tuner.flags import DATA_TILING_FLAG, DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG
+    from iree_dsa_tuner.flags import DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, uses_data_tiling
     from iree_dsa_tuner.model_level import presets_that_apply
     from iree_dsa_tuner.recipe import FLAG_PRESETS
 
@@ -193,17 +193,33 @@ def test_data_tiling_presets_are_left_out_of_a_model_without_contractions():
 
     kept, skipped = presets_that_apply(model("none"), FLAG_PRESETS)
     assert "default" in kept and "aggressive-fusion" in kept
-    assert skipped and all(DATA_TILING_FLAG in FLAG_PRESETS[name] or IM2COL_FLAG in FLAG_PRESETS[name]
+    assert skipped and all(uses_data_tiling(FLAG_PRESETS[name]) or IM2COL_FLAG in FLAG_PRESETS[name]
                            or DECOMPOSE_ATTENTION_FLAG in FLAG_PRESETS[name] for name in skipped)
-    assert not any(DATA_TILING_FLAG in flags or IM2COL_FLAG in flags or DECOMPOSE_ATTENTION_FLAG in flags
+    assert not any(uses_data_tiling(flags) or IM2COL_FLAG in flags or DECOMPOSE_ATTENTION_FLAG in flags
                    for flags in kept.values())
+    assert {"gdt", "im2col+gdt", "attn-decomposed+gdt"} <= set(skipped)
     # An attention op alone: decomposed, it is two matmuls, so data tiling comes with it; alone, not.
     kept, skipped = presets_that_apply(model("attention"), FLAG_PRESETS)
     assert {"attn-decomposed", "attn-decomposed+dt"} <= set(kept) and "dt" in skipped and "im2col" in skipped
     kept, skipped = presets_that_apply(model("contraction"), FLAG_PRESETS)
-    assert "dt+uk-mmt4d" in kept and "im2col" in skipped and "attn-decomposed+dt" in skipped
+    assert {"dt", "gdt"} <= set(kept) and "im2col" in skipped and "attn-decomposed+dt" in skipped
     kept, skipped = presets_that_apply(model("convolution"), FLAG_PRESETS)
     assert "im2col+dt" in kept and skipped == [n for n, f in FLAG_PRESETS.items() if DECOMPOSE_ATTENTION_FLAG in f]
     # A refused batch-1 conv still counts: the conv route + data tiling acts on it.
     skipped = presets_that_apply(model("none", batch1_convs=["conv"]), FLAG_PRESETS)[1]
     assert skipped == [n for n, f in FLAG_PRESETS.items() if DECOMPOSE_ATTENTION_FLAG in f]
+
+
+def test_data_tiling_is_on_with_exactly_one_of_its_two_flags():
+    # IREE 3.13 turns data tiling off, silently, when both paths' flags are given
+    # (docs/DATA_TILING.md): no preset may carry both, and a recipe with both does not use it.
+    from iree_dsa_tuner.flags import DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG, uses_data_tiling
+    from iree_dsa_tuner.recipe import FLAG_PRESETS, route_presets
+
+    assert uses_data_tiling((GLOBAL_DATA_TILING_FLAG,)) and uses_data_tiling(("--x", DATA_TILING_FLAG))
+    assert not uses_data_tiling((DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG)) and not uses_data_tiling(())
+    route = route_presets(("--iree-preprocessing-transform-spec-filename=taps.mlir",))
+    for name, flags in {**FLAG_PRESETS, **route}.items():
+        assert not (DATA_TILING_FLAG in flags and GLOBAL_DATA_TILING_FLAG in flags), name
+    assert uses_data_tiling(route["conv-route+gdt"]) and not uses_data_tiling(route["conv-route"])
+    assert Recipe("m.mlir", "0" * 64, "host", flags=(GLOBAL_DATA_TILING_FLAG,)).uses_data_tiling

@@ -26,6 +26,12 @@ IM2COL_FLAG = "--iree-global-opt-use-im2col-for-convs"
 TRANSFORM_FLAG = "--iree-preprocessing-transform-spec-filename"
 FUSE_DEQUANTISATION_FLAG = "--iree-dispatch-creation-enable-aggressive-fusion"
 DATA_TILING_FLAG = "--iree-opt-data-tiling"
+# Data tiling from GlobalOptimization: encodings set and materialized before dispatch formation
+# (docs/DATA_TILING.md). It builds where the default path does not: lerobot's ACT (a layer norm
+# fused with its pack: 32 KiB vectors) and Diffusion Policy's UNet taps (1-D convs as matmuls).
+# Never both flags: together they turn data tiling off, silently (docs/DATA_TILING.md).
+GLOBAL_DATA_TILING_FLAG = "--iree-global-opt-data-tiling"
+DATA_TILING_FLAGS = (DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG)
 # Attention as matmul -> softmax pieces -> matmul, before dispatch formation: IREE 3.13's CPU
 # attention op runs at ~1 GFLOP/s; decomposed, its two matmuls reach data tiling (SigLIP layer,
 # one thread: 426 -> 126-223 ms with data tiling, 2026-12-01). The online form first, because
@@ -36,6 +42,11 @@ DECOMPOSE_ATTENTION_FLAG = ("--iree-preprocessing-pass-pipeline=builtin.module(u
 
 # A spec made under extra flags names them in its header; `verify` reads them back.
 FLAGS_HEADER = "// iree-dsa-tune: flags: "
+
+
+def uses_data_tiling(flags) -> bool:
+    """Whether `flags` turn data tiling on (either path; both at once turn it off)."""
+    return sum(f in flags for f in DATA_TILING_FLAGS) == 1
 
 
 def with_target_cpu(flags: tuple[str, ...], cpu: str) -> tuple[str, ...]:
@@ -76,7 +87,7 @@ def read_flags_header(spec_text: str) -> tuple[str, ...]:
 
 
 __all__ = [
-    "CPU_FLAG", "DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "HOST_CPU_FLAG", "HOST_FLAGS",
-    "IM2COL_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header", "read_flags_header", "target_cpu_of",
+    "CPU_FLAG", "DATA_TILING_FLAG", "DATA_TILING_FLAGS", "GLOBAL_DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "HOST_CPU_FLAG", "HOST_FLAGS",
+    "IM2COL_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header", "read_flags_header", "target_cpu_of", "uses_data_tiling",
     "with_target_cpu",
 ]

@@ -35,11 +35,11 @@ from typing import Callable
 
 from .core.selection import select_dispatches
 from .errors import InputError
-from .flags import DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, target_cpu_of
+from .flags import DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, target_cpu_of, uses_data_tiling
 from .ir.artifacts import compile_model
 from .ir.host_program import read_host_program
 from .pipeline import tune
-from .recipe import DATA_TILING_FLAG, FLAG_PRESETS, Recipe, model_sha256
+from .recipe import FLAG_PRESETS, Recipe, model_sha256
 from .runners.whole_model import Variant, WholeModelTimer, beats, slower_functions
 from .search.options import TuneOptions
 from .search.results import TuneResult
@@ -195,7 +195,7 @@ def presets_that_apply(artifacts, presets: dict[str, tuple[str, ...]]) -> tuple[
             return False
         if DECOMPOSE_ATTENTION_FLAG in flags:
             return has_attention
-        return DATA_TILING_FLAG not in flags or has_contraction
+        return not uses_data_tiling(flags) or has_contraction
 
     skipped = [name for name, flags in presets.items() if not acts(flags)]
     return {name: flags for name, flags in presets.items() if name not in skipped}, skipped

@@ -68,7 +68,7 @@ def tune_model(model: str | Path, target, options: TuneOptions, *, db=None, iree
 def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: bool, functions, weights, rounds,
                       parameters, progress) -> ModelTuning:
     from .model_level import tune_recipe
-    from .recipe import DATA_TILING_FLAG, FLAG_PRESETS
+    from .recipe import FLAG_PRESETS, route_presets
 
     presets, taken = None, []
     if routes:
@@ -79,7 +79,7 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
             # The route's flags compete as presets, unless a preset already builds the same flags
             # (the route of IREE 3.13 is im2col, which the im2col presets already time).
             known = {frozenset(flags) for flags in FLAG_PRESETS.values()}
-            extra = {"conv-route": route.flags, "conv-route+dt": route.flags + (DATA_TILING_FLAG,)}
+            extra = route_presets(route.flags)
             presets = dict(FLAG_PRESETS, **{name: flags for name, flags in extra.items()
                                             if frozenset(flags) not in known})
     extra = {"parameters": parameters} if parameters is not None else {}

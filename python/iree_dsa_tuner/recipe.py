@@ -47,26 +47,39 @@ SCHEMA = "iree-dsa-recipe/1"
 # dequantisation into its matvec; matmul tile bytes is data tiling's own coarse tile knob.
 FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     "default": (),
-    "dt": ("--iree-opt-data-tiling",),
-    "dt+uk-mmt4d": ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=mmt4d"),
-    "dt+uk-all": ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"),
-    "dt+inner-tiled": ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-inner-tiled"),
-    "dt+tile-bytes-16k": ("--iree-opt-data-tiling", "--iree-llvmcpu-matmul-tile-bytes=16384"),
-    "dt+tile-bytes-64k": ("--iree-opt-data-tiling", "--iree-llvmcpu-matmul-tile-bytes=65536"),
+    # No `dt+uk-mmt4d`: on x86-64 and AArch64 the mmt4d ukernel is IREE's default once data tiling
+    # is on, so it was the `dt` build again under another name (docs/DATA_TILING.md).
+    "dt": (flags.DATA_TILING_FLAG,),
+    "dt+uk-all": (flags.DATA_TILING_FLAG, "--iree-llvmcpu-enable-ukernels=all"),
+    "dt+inner-tiled": (flags.DATA_TILING_FLAG, "--iree-llvmcpu-enable-inner-tiled"),
+    "dt+tile-bytes-16k": (flags.DATA_TILING_FLAG, "--iree-llvmcpu-matmul-tile-bytes=16384"),
+    "dt+tile-bytes-64k": (flags.DATA_TILING_FLAG, "--iree-llvmcpu-matmul-tile-bytes=65536"),
+    # The other data-tiling path: it builds where `dt` fails (ACT, the UNet's conv taps).
+    "gdt": (flags.GLOBAL_DATA_TILING_FLAG,),
     "aggressive-fusion": ("--iree-dispatch-creation-enable-aggressive-fusion",),
     # Convolutions as im2col + matmul, so data tiling and the mmt4d kernels reach them. IREE
     # 3.13's direct conv codegen is its weak spot on these policies: Diffusion Policy's
     # ResNet-18 encoder went 88 -> 41 ms with im2col, 25 ms with data tiling too (2026-12-01).
     "im2col": (flags.IM2COL_FLAG,),
     "im2col+dt": (flags.IM2COL_FLAG, flags.DATA_TILING_FLAG),
-    "im2col+dt+uk-mmt4d": (flags.IM2COL_FLAG, flags.DATA_TILING_FLAG, "--iree-llvmcpu-enable-ukernels=mmt4d"),
+    "im2col+gdt": (flags.IM2COL_FLAG, flags.GLOBAL_DATA_TILING_FLAG),
     # Attention ops decomposed into matmuls and softmax pieces (models with an attention op only).
     "attn-decomposed": (flags.DECOMPOSE_ATTENTION_FLAG,),
     "attn-decomposed+dt": (flags.DECOMPOSE_ATTENTION_FLAG, flags.DATA_TILING_FLAG),
     "attn-decomposed+dt+uk-all": (flags.DECOMPOSE_ATTENTION_FLAG, flags.DATA_TILING_FLAG,
                                   "--iree-llvmcpu-enable-ukernels=all"),
+    "attn-decomposed+gdt": (flags.DECOMPOSE_ATTENTION_FLAG, flags.GLOBAL_DATA_TILING_FLAG),
 }
-DATA_TILING_FLAG = flags.DATA_TILING_FLAG
+
+
+def route_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The presets a batch-1 conv route adds (docs/CONV.md): its flags alone and with either
+    data-tiling path (the UNet's 1-D conv taps build only with the global one)."""
+    return {"conv-route": tuple(route_flags),
+            "conv-route+dt": tuple(route_flags) + (flags.DATA_TILING_FLAG,),
+            "conv-route+gdt": tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG,)}
+
+
 
 
 def model_sha256(model: str | Path) -> str:
@@ -95,7 +108,7 @@ class Recipe:
 
     @property
     def uses_data_tiling(self) -> bool:
-        return DATA_TILING_FLAG in self.flags
+        return flags.uses_data_tiling(self.flags)
 
     def spec_path(self) -> Path | None:
         if not self.spec:

@@ -129,11 +129,14 @@ class ModelArtifacts:
             c = configured_dispatches.get(p.dispatch)
             configured = c.num_loops if c is not None else None
             if isinstance(p, RootOpProblem) and c is not None and "Mmt4dTilingExpert" in (c.translation_info or ""):
-                # Data tiling: the spec sees the encoded op, which then becomes an mmt4d; a
-                # tile-list config on it fails to build (IREE 3.13, docs/PERFORMANCE.md).
+                # Data tiling. The default path: the spec sees the encoded op, which then becomes an
+                # mmt4d, and a tile-list config on it fails to build. The global path: a spec can set
+                # the mmt4d's distribution tiles, which moved it by at most the noise on one thread
+                # (IREE 3.13, docs/DATA_TILING.md). Either way there is nothing to search.
                 out.append(UntunableDispatch(
-                    p.dispatch, f"{p.op_name}: data tiling makes it an mmt4d (Mmt4dTilingExpert) after a spec is "
-                                "applied; a tile-list spec on the encoded op fails to build", p.op_name))
+                    p.dispatch, f"{p.op_name}: data tiling lowers it as an mmt4d (Mmt4dTilingExpert), whose tiles a "
+                                "spec cannot set or that do not move it on one thread (docs/DATA_TILING.md)",
+                                p.op_name))
             elif isinstance(p, RootOpProblem) and configured is not None and configured != p.num_loops:
                 hint = ""
                 if isinstance(p, ConvolutionProblem) and not p.dim_groups.get("batch"):
