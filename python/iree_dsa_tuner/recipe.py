@@ -45,6 +45,7 @@ SCHEMA = "iree-dsa-recipe/1"
 # tiling packs constant weights once at compile time (4-6x on batch-1 GEMMs, IREE_NOTES);
 # ukernels replace the mmt4d codegen with hand-written kernels; aggressive fusion puts an INT4
 # dequantisation into its matvec; matmul tile bytes is data tiling's own coarse tile knob.
+TILE_BYTES_4M = "--iree-llvmcpu-matmul-tile-bytes=4194304"
 FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     "default": (),
     # No `dt+uk-mmt4d`: on x86-64 and AArch64 the mmt4d ukernel is IREE's default once data tiling
@@ -52,10 +53,14 @@ FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     "dt": (flags.DATA_TILING_FLAG,),
     "dt+uk-all": (flags.DATA_TILING_FLAG, "--iree-llvmcpu-enable-ukernels=all"),
     "dt+inner-tiled": (flags.DATA_TILING_FLAG, "--iree-llvmcpu-enable-inner-tiled"),
-    "dt+tile-bytes-16k": (flags.DATA_TILING_FLAG, "--iree-llvmcpu-matmul-tile-bytes=16384"),
-    "dt+tile-bytes-64k": (flags.DATA_TILING_FLAG, "--iree-llvmcpu-matmul-tile-bytes=65536"),
+    # Larger mmt4d distribution tiles: with IREE's (256 KiB, sized for 8 threads) a GEMM with many
+    # rows streams its whole weight once per 16-row tile; pi0's prefix layer (816 tokens, 134 MB
+    # FFN weights) went 3.4-3.7 s -> 2.3-2.6 s on one thread (docs/DATA_TILING.md 7). Smaller
+    # tiles (16 and 64 KiB) were never faster than `dt` on the six lerobot exports.
+    "dt+tile-bytes-4m": (flags.DATA_TILING_FLAG, TILE_BYTES_4M),
     # The other data-tiling path: it builds where `dt` fails (ACT, the UNet's conv taps).
     "gdt": (flags.GLOBAL_DATA_TILING_FLAG,),
+    "gdt+tile-bytes-4m": (flags.GLOBAL_DATA_TILING_FLAG, TILE_BYTES_4M),
     "aggressive-fusion": ("--iree-dispatch-creation-enable-aggressive-fusion",),
     # Convolutions as im2col + matmul, so data tiling and the mmt4d kernels reach them. IREE
     # 3.13's direct conv codegen is its weak spot on these policies: Diffusion Policy's
@@ -66,8 +71,7 @@ FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     # Attention ops decomposed into matmuls and softmax pieces (models with an attention op only).
     "attn-decomposed": (flags.DECOMPOSE_ATTENTION_FLAG,),
     "attn-decomposed+dt": (flags.DECOMPOSE_ATTENTION_FLAG, flags.DATA_TILING_FLAG),
-    "attn-decomposed+dt+uk-all": (flags.DECOMPOSE_ATTENTION_FLAG, flags.DATA_TILING_FLAG,
-                                  "--iree-llvmcpu-enable-ukernels=all"),
+    "attn-decomposed+dt+tile-bytes-4m": (flags.DECOMPOSE_ATTENTION_FLAG, flags.DATA_TILING_FLAG, TILE_BYTES_4M),
     "attn-decomposed+gdt": (flags.DECOMPOSE_ATTENTION_FLAG, flags.GLOBAL_DATA_TILING_FLAG),
 }
 
