@@ -56,7 +56,9 @@ FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     # Larger mmt4d distribution tiles: with IREE's (256 KiB, sized for 8 threads) a GEMM with many
     # rows streams its whole weight once per 16-row tile; pi0's prefix layer (816 tokens, 134 MB
     # FFN weights) went 3.4-3.7 s -> 2.3-2.6 s on one thread (docs/DATA_TILING.md 7). Smaller
-    # tiles (16 and 64 KiB) were never faster than `dt` on the six lerobot exports.
+    # tiles: 64 KiB won 4 of 10 constant-weight GEMMs of the basket (docs/PERFORMANCE.md 5);
+    # 16 KiB won one there and was never faster than `dt` on the six lerobot exports.
+    "dt+tile-bytes-64k": (flags.DATA_TILING_FLAG, "--iree-llvmcpu-matmul-tile-bytes=65536"),
     "dt+tile-bytes-4m": (flags.DATA_TILING_FLAG, TILE_BYTES_4M),
     # The other data-tiling path: it builds where `dt` fails (ACT, the UNet's conv taps).
     "gdt": (flags.GLOBAL_DATA_TILING_FLAG,),
