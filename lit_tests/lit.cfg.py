@@ -69,6 +69,14 @@ def _find_iree_tool(name):
     return path
 
 
+def _find_runtime_tool(name):
+    """iree-base-runtime's console script beside the running Python first, then PATH."""
+    path = shutil.which(name, path=os.path.dirname(sys.executable)) or shutil.which(name)
+    if not path:
+        lit_config.fatal(f"cannot find {name}: install iree-base-runtime (pip install -e '.[test]')")
+    return path
+
+
 def _find_filecheck():
     """The pip `filecheck` package's command, next to this Python or on PATH."""
     here = os.path.join(os.path.dirname(sys.executable), "filecheck")
@@ -115,6 +123,7 @@ host_flags = " ".join([
 # a prefix of anything here, but keep the rule in mind when adding more).
 config.substitutions.append(("%iree-compile", iree_compile))
 config.substitutions.append(("%iree-opt", iree_opt))
+config.substitutions.append(("%iree-benchmark-module", _quote(_find_runtime_tool("iree-benchmark-module"))))
 config.substitutions.append(("%host-flags", host_flags))
 config.substitutions.append(("%dsa-tune", f"{python} -m iree_dsa_tuner.cli"))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))

@@ -18,10 +18,10 @@ def add_parser(subparsers) -> None:
         "model is its time per call x its calls per call of the model (from the host program). IREE 3.13's "
         "local HAL has no per-dispatch profiler; this is the way to see which dispatches a recipe still "
         "leaves slow. Not in the sum: the host program's own work between dispatches. Benchmark buffers "
-        "are zeros, so data-dependent dispatches may differ from the real run, and never written, so a "
-        "dispatch that reads a large operand several times looks faster alone than in the model (pi0's "
-        "prefix FFN GEMMs: 0.36 s alone, about 1.1 s in the model; docs/DATA_TILING.md 7): confirm on the "
-        "whole model.",
+        "are zeros, so data-dependent dispatches may differ from the real run; they are written once before "
+        "timing, so an operand read many times costs what it costs in the model (IREE's own benchmarks leave "
+        "them unwritten: pi0's prefix FFN GEMM 0.68 s there, 1.97 s written; docs/DATA_TILING.md 7). "
+        "bench/perf_attribution.py samples the model itself.",
     )
     p.add_argument("model", metavar="MODEL.mlir")
     p.add_argument("--recipe", metavar="RECIPE.toml", help="the build `tune --target host` chose (its flags and spec)")

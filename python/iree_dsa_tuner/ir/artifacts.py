@@ -36,7 +36,7 @@ from ..errors import InputError
 
 CACHE_ENV = "IREE_DSA_CACHE_DIR"
 # Bump when the layout of an artifacts directory changes.
-_LAYOUT = "1"
+_LAYOUT = "2"  # 2: benchmark buffers written before they are timed
 # Attributes that carry a chosen config; stripped from the dumped benchmarks.
 CONFIG_ATTRIBUTES = ("lowering_config", "translation_info", "compilation_info")
 
@@ -228,9 +228,11 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _strip_configs(source: Path, dest: Path) -> list[str]:
-    """Write `source` without any config attribute; return its dispatch symbols."""
+    """Write `source` without any config attribute, its buffers written before they are timed
+    (`benchmark_buffers`); return its dispatch symbols."""
     from iree.compiler import ir
 
+    from .benchmark_buffers import write_buffers_first
     from .discovery import _walk, dispatch_functions
 
     with ir.Context():
@@ -239,6 +241,7 @@ def _strip_configs(source: Path, dest: Path) -> list[str]:
             for name in CONFIG_ATTRIBUTES:
                 if name in op.attributes:
                     del op.attributes[name]
+        write_buffers_first(module)
         symbols = [symbol for symbol, _ in dispatch_functions(module)]
         dest.write_text(module.operation.get_asm(assume_verified=True))
     return symbols

@@ -9,8 +9,9 @@ thread. A dispatch's time in the model is its time per call x its calls per call
 (read from the host program, `ir.host_program`).
 
 What this does not see: the host program's own work between dispatches (allocation, copies
-outside dispatches, waits), and inputs: benchmark buffers are zeros, so a dispatch whose time
-depends on its data (masks, NaNs) may differ. The sum of the dispatches beside the measured
+outside dispatches, waits), and inputs: benchmark buffers are zeros (written before timing, so
+their memory is real, `ir.benchmark_buffers`), so a dispatch whose time depends on its data
+(masks, NaNs) may differ. The sum of the dispatches beside the measured
 whole-model time says how much that is.
 """
 
@@ -103,6 +104,20 @@ def _time_function(vmfb: Path, function: str, repetitions: int, min_run_s: float
     return statistics.median(run(batch, repetitions))
 
 
+def _with_buffers_written(benchmark: Path, work: Path) -> Path:
+    """The dumped benchmark with its buffers written before they are timed (ir.benchmark_buffers)."""
+    from iree.compiler import ir
+
+    from ..ir.benchmark_buffers import write_buffers_first
+
+    out = work / ("written." + benchmark.name)
+    with ir.Context():
+        module = ir.Module.parse(benchmark.read_text())
+        write_buffers_first(module)
+        out.write_text(module.operation.get_asm(assume_verified=True))
+    return out
+
+
 def profile_build(model: str | Path, target_flags: tuple[str, ...], flags: tuple[str, ...] = (),
                   spec: str | Path | None = None, *, calls: dict[str, int] | None = None, jobs: int = 1,
                   repetitions: int = 5, min_run_s: float = 0.02, timeout_s: float = 600.0,
@@ -125,8 +140,9 @@ def profile_build(model: str | Path, target_flags: tuple[str, ...], flags: tuple
 
         def build(path: Path) -> tuple[Path, Path | None, str]:
             out = work / (path.stem + ".vmfb")
-            try:  # the dumped module holds the build's configs: compile it as it is
-                compile_to_vmfb(path, out, target_flags=target_flags, timeout_s=timeout_s, retries=0)
+            try:  # the dumped module holds the build's configs: compiled as it is, its buffers written first
+                compile_to_vmfb(_with_buffers_written(path, work), out, target_flags=target_flags,
+                                timeout_s=timeout_s, retries=0)
                 return path, out, ""
             except CompileError as e:
                 return path, None, str(e).splitlines()[0]
