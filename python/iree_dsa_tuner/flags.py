@@ -49,6 +49,15 @@ def uses_data_tiling(flags) -> bool:
     return sum(f in flags for f in DATA_TILING_FLAGS) == 1
 
 
+def global_data_tiling_twin(flags) -> tuple[str, ...] | None:
+    """`flags` with the default data-tiling path swapped for the global one, or None when they
+    do not use the default path. Only on the global path does a spec reach the mmt4d
+    (docs/DATA_TILING.md 1-2); everything else in `flags` is kept, in order."""
+    if not uses_data_tiling(flags) or DATA_TILING_FLAG not in flags:
+        return None
+    return tuple(GLOBAL_DATA_TILING_FLAG if f == DATA_TILING_FLAG else f for f in flags)
+
+
 def with_target_cpu(flags: tuple[str, ...], cpu: str) -> tuple[str, ...]:
     """`flags` compiling for `cpu` (any target CPU they named replaced)."""
     return tuple(f for f in flags if not f.startswith(CPU_FLAG)) + (f"{CPU_FLAG}{cpu}",)
@@ -87,7 +96,7 @@ def read_flags_header(spec_text: str) -> tuple[str, ...]:
 
 
 __all__ = [
-    "CPU_FLAG", "DATA_TILING_FLAG", "DATA_TILING_FLAGS", "GLOBAL_DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "HOST_CPU_FLAG", "HOST_FLAGS",
+    "CPU_FLAG", "DATA_TILING_FLAG", "DATA_TILING_FLAGS", "GLOBAL_DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "global_data_tiling_twin", "HOST_CPU_FLAG", "HOST_FLAGS",
     "IM2COL_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header", "read_flags_header", "target_cpu_of", "uses_data_tiling",
     "with_target_cpu",
 ]

@@ -34,8 +34,9 @@ from textwrap import shorten
 from typing import Callable
 
 from .core.selection import select_dispatches
-from .errors import InputError
-from .flags import DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, target_cpu_of, uses_data_tiling
+from .errors import CompileError, InputError
+from .flags import (DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, global_data_tiling_twin, target_cpu_of,
+                    uses_data_tiling)
 from .ir.artifacts import compile_model
 from .ir.host_program import read_host_program
 from .pipeline import tune
@@ -299,10 +300,11 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                                      else " (no preset beats IREE's default beyond the noise)"))
 
         # The dispatches the chosen flags leave tunable, tuned and confirmed on the functions running them.
-        flagged = compile_model(model, target.compile_flags + tuple(best.flags))
+        search_name, search_flags, flagged = _search_build(model, target, best, variants, notes, say)
         flagged.parameters = parameters  # the spec's numerics read the weights it was timed with
         calls = _dispatch_calls(flagged.configured_text)
         result, spec_text, spec_functions, incumbent = None, "", [], None
+        chosen_flags = tuple(best.flags)
         if functions:
             # Only what the named functions run: a spec for another function could not be confirmed.
             theirs = {symbol for f in timed for symbol in calls.get(f, {})}
@@ -314,12 +316,16 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         if result is None and options.time_budget_s:
             # --time-budget covers the whole tune: the search gets what the presets left, less
             # the spec's verification (one build of the model with it, the numerics of each tuned
-            # dispatch) and its confirmation (one build, then both builds timed in up to 3x the
-            # rounds). Without the verification's share, Diffusion Policy's encoder took 332 s of 300.
-            left = options.time_budget_s - (time.perf_counter() - t0) - (2 * compile_s + 2 * 3 * rounds * round_s)
+            # dispatch) and its confirmation (one build, then both builds timed in twice the
+            # rounds, settling included). Without the verification's share, Diffusion Policy's
+            # encoder took 332 s of 300. A round of the chosen build costs its share of the
+            # average round: pi0's prefix default (9.6 s a call) made the average 2x the chosen
+            # build's, and a reserve from the average left the search nothing.
+            reserve = 2 * compile_s + 2 * 2 * rounds * round_s * _share_of_average(best, variants, default.functions)
+            left = options.time_budget_s - (time.perf_counter() - t0) - reserve
             if left < 1:
-                notes.append(f"the time budget of {options.time_budget_s:g} s was spent on the flag presets: "
-                             "no dispatch searched")
+                notes.append(f"the time budget of {options.time_budget_s:g} s was spent on the flag presets "
+                             f"(and {reserve:.0f} s kept for confirming a spec): no dispatch searched")
                 result = TuneResult(str(model), getattr(target, "name", str(target)), options.strategy)
             else:
                 say(f"searching dispatches for up to {left:.0f} s of the {options.time_budget_s:g} s budget")
@@ -329,7 +335,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         if not result.dispatches:
             reasons = sorted({s["reason"] for s in result.skipped})
             if reasons:
-                notes.append(f"no dispatch is tunable under {best.name}: " + "; ".join(reasons[:2]))
+                notes.append(f"no dispatch is tunable under {search_name}: " + "; ".join(reasons[:2]))
         elif result.spec_text:
             in_spec = {d.dispatch for d in result.dispatches if d.chosen == "tuned"}
             spec_functions = functions_holding(in_spec, calls, timed)
@@ -337,10 +343,13 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 notes.append(f"the spec's dispatches ({', '.join(sorted(in_spec))}) are run by none of the timed "
                              f"functions ({_functions_text(timed)}): not kept")
             else:
-                with_spec = Variant(f"{best.name}+spec", best.flags, spec=timer.work_dir / "candidate.spec.mlir")
+                with_spec = Variant(f"{search_name}+spec", search_flags, spec=timer.work_dir / "candidate.spec.mlir")
                 with_spec.spec.write_text(result.spec_text)
                 timer.compile(with_spec)
                 incumbent = Variant(best.name + " (again)", best.flags, vmfb=best.vmfb)
+                if search_flags != tuple(best.flags):
+                    # Other flags build every dispatch differently: only the whole model can say.
+                    spec_functions = list(timed)
                 say(f"confirming the spec on {_functions_text(spec_functions)} (the functions running its dispatches)")
                 timer.time([incumbent, with_spec], rounds, functions=spec_functions)
                 variants.append(with_spec)
@@ -348,13 +357,13 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 verdicts[with_spec.name] = (f"{verdict(with_spec, incumbent)} (against {best.name}'s build timed "
                                             f"again beside it on {_functions_text(spec_functions)})")
                 if kept:
-                    spec_text = result.spec_text
+                    spec_text, chosen_flags = result.spec_text, search_flags
                     say(f"spec kept: {_functions_text(spec_functions)} {incumbent.median_us:.1f} -> "
                         f"{with_spec.median_us:.1f} us")
                 else:
                     notes.append(f"the spec's dispatch-level win did not show on {_functions_text(spec_functions)} "
                                  f"(the functions running its dispatches): {verdict(with_spec, incumbent)}; not kept")
-        recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), tuple(best.flags),
+        recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), chosen_flags,
                         whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
                         functions=tuple(timed), weights=dict(timer.weights),
                         function_us={v.name: {f: v.function_median_us(f) for f in v.functions}
@@ -364,6 +373,46 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                             verdicts, spec_functions, incumbent, parameters)
     finally:
         timer.close()
+
+
+def _share_of_average(best: Variant, variants: list[Variant], functions: list[str]) -> float:
+    """`best`'s time over the average of the timed variants' (1.0 when either is unknown)."""
+    totals = [t for t in (v.total_us(functions) for v in variants if not v.error) if t]
+    mine = best.total_us(functions)
+    return mine / (sum(totals) / len(totals)) if totals and mine else 1.0
+
+
+def _search_build(model: Path, target, best: Variant, timed: list[Variant], notes: list[str],
+                  say) -> tuple[str, tuple[str, ...], object]:
+    """(name, flags, `ModelArtifacts`) the dispatch search runs on: the chosen preset's, or, when
+    it tiles data on IREE's default path, the same flags on the global path, where a spec can set
+    the mmt4d's distribution (docs/DATA_TILING.md 7). The whole model then decides between the
+    two (the spec's confirmation runs every timed function). The twin is searched only when it
+    was timed among the presets and the chosen one is not faster beyond the noise (a spec on a
+    slower build rarely wins back the gap: pi0's prefix ran 3.05 s under gdt+tile-bytes-4m
+    against 2.43 s under dt+tile-bytes-4m, and its mmt4d tiles moved a dispatch by 1-7%), and
+    only when it builds and gives the search an mmt4d; otherwise the chosen preset's build is."""
+    flags = tuple(best.flags)
+    twin = global_data_tiling_twin(flags)
+    rival = next((v for v in timed if tuple(v.flags) == twin), None) if twin is not None else None
+    if twin is not None and (rival is None or rival.error or rival.dropped or beats(best, rival)):
+        why = ("was not timed" if rival is None else "did not build" if rival.error
+               else "was slower than it on the whole model")
+        notes.append(f"searched under {best.name}, not on the global data-tiling path: its twin there {why}")
+        twin = None
+    if twin is not None:
+        name = rival.name
+        try:
+            built = compile_model(model, target.compile_flags + twin)
+            if any(getattr(p, "is_mmt4d", False) for p in built.problems()):
+                say(f"searching under {name}: the same flags on the global data-tiling path, where a spec reaches "
+                    "the mmt4d dispatches")
+                return name, twin, built
+            notes.append(f"{name} makes no mmt4d dispatch: searched under {best.name}")
+        except (InputError, CompileError) as e:
+            notes.append(f"{name} (searched for its mmt4d tiles) does not build: {shorten(str(e), 200)}; "
+                         f"searched under {best.name}")
+    return best.name, flags, compile_model(model, target.compile_flags + flags)
 
 
 def _target_cpu(target) -> str:

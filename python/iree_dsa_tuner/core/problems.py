@@ -177,11 +177,20 @@ class RootOpProblem:
         }
 
 
+# Data tiling's packed GEMMs: loops (B,) M1, N1, K1, M0, N0, K0. Only IREE's global data-tiling
+# path puts them in a dispatch's source, where a spec can set their distribution.
+MMT4D_OPS = ("linalg.mmt4d", "linalg.batch_mmt4d")
+
+
 @dataclass(frozen=True)
 class ContractionProblem(RootOpProblem):
     """A contraction: groups `batch`, `m`, `n`, `k` (lists; `[]` where absent)."""
 
     kind = "contraction"
+
+    @property
+    def is_mmt4d(self) -> bool:
+        return self.op_name in MMT4D_OPS
 
     def _group_size(self, name: str) -> int:
         return math.prod(self.loop_sizes[i] for i in self.dim_groups.get(name, ()))

@@ -31,7 +31,7 @@ from ..compiler import check_input_file, compile_to_vmfb, run_iree_tool
 from ..flags import FUSE_DEQUANTISATION_FLAG, HOST_CPU_FLAG, HOST_FLAGS
 from ..core.config import CompilationConfig
 from ..core.fingerprint import host_cpu_model, host_isa_flags, iree_version
-from ..core.problems import ConvolutionProblem, Problem, RootOpProblem, UntunableDispatch
+from ..core.problems import MMT4D_OPS, ConvolutionProblem, Problem, RootOpProblem, UntunableDispatch
 from ..errors import InputError
 
 CACHE_ENV = "IREE_DSA_CACHE_DIR"
@@ -128,15 +128,16 @@ class ModelArtifacts:
         for p in problems:
             c = configured_dispatches.get(p.dispatch)
             configured = c.num_loops if c is not None else None
-            if isinstance(p, RootOpProblem) and c is not None and "Mmt4dTilingExpert" in (c.translation_info or ""):
-                # Data tiling. The default path: the spec sees the encoded op, which then becomes an
-                # mmt4d, and a tile-list config on it fails to build. The global path: a spec can set
-                # the mmt4d's distribution tiles, which moved it by at most the noise on one thread
-                # (IREE 3.13, docs/DATA_TILING.md). Either way there is nothing to search.
+            if (isinstance(p, RootOpProblem) and c is not None and "Mmt4dTilingExpert" in (c.translation_info or "")
+                    and p.op_name not in MMT4D_OPS):
+                # Data tiling's default path: the spec sees the encoded op, which then becomes an
+                # mmt4d, and a config on it is dropped or fails to build (IREE 3.13,
+                # docs/DATA_TILING.md 1). On the global path the dispatch holds the mmt4d itself
+                # and its distribution tiles are searched (`targets.host.mmt4d_space`).
                 out.append(UntunableDispatch(
-                    p.dispatch, f"{p.op_name}: data tiling lowers it as an mmt4d (Mmt4dTilingExpert), whose tiles a "
-                                "spec cannot set or that do not move it on one thread (docs/DATA_TILING.md)",
-                                p.op_name))
+                    p.dispatch, f"{p.op_name}: data tiling (--iree-opt-data-tiling) lowers it as an mmt4d after a "
+                                "spec is applied, so no spec can set its tiles; under --iree-global-opt-data-tiling "
+                                "they are searched (docs/DATA_TILING.md)", p.op_name))
             elif isinstance(p, RootOpProblem) and configured is not None and configured != p.num_loops:
                 hint = ""
                 if isinstance(p, ConvolutionProblem) and not p.dim_groups.get("batch"):

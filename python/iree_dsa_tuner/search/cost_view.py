@@ -30,6 +30,12 @@ class CostView:
         self.space_size = f.size
         self.bound_us = f.roofline.bound_seconds * 1e6
 
+    @property
+    def spread(self) -> float:
+        """The slowest legal candidate's estimate over the fastest's (1.0: the model sees no choice)."""
+        legal = self.total_s[self.legal_idx]
+        return float(legal.max() / legal.min()) if len(legal) and legal.min() > 0 else float("inf")
+
     def estimate_us(self, c) -> float:
         i = self.index.get(c)
         return float(self.total_s[i] * 1e6) if i is not None else float("inf")

@@ -29,6 +29,10 @@ from .base import Target
 from ..description import TargetDescription, parse_description, read_description_data
 from .mapping import (
     ATTENTION_PIPELINE,
+    MMT4D_PIPELINE,
+    mmt4d_group_tiles,
+    mmt4d_loop_types,
+    mmt4d_tile_lists,
     attention_group_tiles,
     attention_loop_types,
     attention_tile_lists,
@@ -278,10 +282,100 @@ def softmax_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, 
                     bandwidth=bandwidth)
 
 
+# ---- mmt4d under data tiling (docs/DATA_TILING.md 3, 7) -----------------------------------------
+
+def is_mmt4d(problem) -> bool:
+    """A packed GEMM in the dispatch itself (`core.problems.MMT4D_OPS`)."""
+    return bool(getattr(problem, "is_mmt4d", False))
+
+
+def mmt4d_shape(problem) -> GemmShape:
+    """An mmt4d as the space and the cost model see it: sizes in elements (M = M1 x M0, ...),
+    the outer loops (M1, N1, K1) as roles m, n, k, the inner tile's loops as m0, n0, k0, so a
+    tile counts inner tiles (`inner("m")` is M1)."""
+    batch = len(problem.loop_sizes) == 7
+    names = (("batch",) if batch else ()) + ("m", "n", "k", "m0", "n0", "k0")
+    size = dict(zip(names, problem.loop_sizes))
+    return GemmShape(size.get("batch", 1), size["m"] * size["m0"], size["n"] * size["n0"], size["k"] * size["k0"],
+                     problem.lhs_type, problem.rhs_type, problem.out_type, has_consumer=bool(problem.fused_ops),
+                     loop_roles=names, loop_is_inner=tuple(n in ("m", "n", "k") for n in names),
+                     loop_sizes=tuple(problem.loop_sizes), kind="mmt4d")
+
+
+def _inner_tile(shape: GemmShape, role: str) -> int:
+    return shape.group_sizes(role)[0] if shape.group_sizes(role) else 1
+
+
+def mmt4d_space(problem, desc: TargetDescription) -> CandidateSpace:
+    """Mmt4dTilingExpert: the workgroup's M1 and N1 tiles, every divisor of each (a tile that
+    does not divide leaves a partial workgroup), nothing else (`mapping.mmt4d_tile_lists`)."""
+    shape = mmt4d_shape(problem)
+    choices = {
+        "tile_m": tuple(_divisors(shape.inner("m"))),
+        "tile_n": tuple(_divisors(shape.inner("n"))),
+        "tile_k": (shape.inner("k"),),
+        "vec_m": (1,),
+        "vec_n": (1,),
+        "vec_k": (1,),
+        "parallelism": (desc.cores,),
+        "dma_stages": (1,),
+        "fusion": (0,),
+        "quant_block": (0,),
+    }
+    return CandidateSpace(shape, desc.name, choices)
+
+
+def mmt4d_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray], geo=None) -> Estimate:
+    """The ukernel runs every inner tile at the same speed, so candidates differ in what they
+    re-read from memory. Workgroups run in order, N1 tiles fastest; within one, for each M1
+    row its N1 tiles, each inner tile over the whole K. So:
+    - the weight (B) is read once per workgroup row of M1 tiles, and once per M1 row inside a
+      workgroup when its N slice and one A row panel do not fit the L2 together;
+    - the activations (A) are read once when a workgroup's A and B slices fit the L2 together
+      (the next workgroup along N finds its A there), else once per workgroup along N;
+    - either is read once when it fits the L2 whole beside the other's slice.
+    Re-reads of what does not fit the L2 are charged at DRAM bandwidth: the L3 is shared with
+    other cores and jobs (pi0's 134 MB FFN weight re-read 51 times cost DRAM time on a part
+    with a 300 MB L3, docs/DATA_TILING.md 7). Compute: the FMA peak of one core (one thread
+    runs a dispatch here), the same for every candidate, plus a small cost per workgroup."""
+    model = desc.cpu
+    m1, n1, k = shape.inner("m"), shape.inner("n"), shape.k
+    m0, n0 = _inner_tile(shape, "m0"), _inner_tile(shape, "n0")
+    tm = np.minimum(np.asarray(cols["tile_m"]), m1).astype(float)
+    tn = np.minimum(np.asarray(cols["tile_n"]), n1).astype(float)
+    a_panel = m0 * k * shape.lhs_bytes  # one M1 row of A, whole K
+    a_slice, b_slice = tm * a_panel, tn * n0 * k * shape.rhs_bytes
+    l2 = model.l2_bytes
+    ob = shape.operand_bytes()
+    rows, cols_ = np.ceil(m1 / tm), np.ceil(n1 / tn)
+    b_reads = rows * np.where(b_slice + a_panel <= l2, 1.0, tm)
+    a_reads = np.where(a_slice + b_slice <= l2, 1.0, cols_)
+    # An operand that fits the L2 whole beside the other's slice is read once, however tiled.
+    b_reads = np.where(ob["rhs"] + a_slice <= l2, 1.0, b_reads)
+    a_reads = np.where(ob["lhs"] + b_slice <= l2, 1.0, a_reads)
+    moved = ob["lhs"] * a_reads + ob["rhs"] * b_reads + ob["out"]
+    bandwidth = np.full(len(tm), desc.dram_bytes_per_s, dtype=float)
+    memory_s = moved / bandwidth
+    per_core = desc.peak_ops(desc.compute_type(shape.lhs_type, shape.rhs_type)) / max(1, desc.cores)
+    compute_s = np.full(len(tm), 2.0 * shape.batch * shape.m * shape.n * shape.k / per_core)
+    workgroups = shape.batch * rows * cols_
+    overhead_s = workgroups * model.loop_overhead_cycles * 100 / desc.clock_hz
+    launch_s = np.full(len(tm), desc.launch_s)
+    roofline = np.maximum(compute_s, memory_s)
+    # Not max(compute, memory): every candidate does the same compute, and the ukernel does not
+    # hide DRAM stalls (pi0's FFN at IREE's tiles took 1.1 s for 0.41 s of FMAs), so the
+    # ranking is by traffic, then by workgroups.
+    return Estimate(compute_s=compute_s, memory_s=memory_s, latency_s=overhead_s, launch_s=launch_s,
+                    roofline_s=roofline, total_s=compute_s + memory_s + overhead_s + launch_s,
+                    busy_cores=np.ones(len(tm), dtype=np.int64), bandwidth=bandwidth)
+
+
 def host_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray], geo=None) -> Estimate:
     """The host's L0 model: the softmax estimate for a softmax, the CPU register-blocking one otherwise."""
     if shape.kind == "softmax":
         return softmax_estimate(shape, desc, cols, geo)
+    if shape.kind == "mmt4d":
+        return mmt4d_estimate(shape, desc, cols, geo)
     return cpu_estimate(shape, desc, cols, geo)
 
 
@@ -296,6 +390,8 @@ def host_space(problem, desc: TargetDescription) -> CandidateSpace:
         return attention_space(problem, desc)
     if _is_softmax(problem):
         return softmax_space(problem, desc)
+    if is_mmt4d(problem):
+        return mmt4d_space(problem, desc)
     shape = gemm_shape(problem)
     host_knobs = desc.extras.get("host_space", {})
     vector_m = tuple(int(v) for v in host_knobs.get("vector_m", (1,)))
@@ -346,6 +442,11 @@ class HostTarget(Target):
             config = CompilationConfig(PIPELINE, dist, vec, red)
             config.check_against(problem.loop_types)
             return config
+        if is_mmt4d(problem):
+            shape = mmt4d_shape(problem)
+            config = CompilationConfig(MMT4D_PIPELINE, *mmt4d_tile_lists(shape, candidate.tile_m, candidate.tile_n))
+            config.check_against(mmt4d_loop_types(shape))
+            return config
         shape = gemm_shape(problem)
         dist, vec, red = tile_lists(shape, candidate.tile_m, candidate.tile_n,
                                     candidate.vec_m, candidate.vec_n, candidate.vec_k)
@@ -369,6 +470,14 @@ class HostTarget(Target):
                 raise ConfigError(f"host softmax configs use {PIPELINE}, got {config.pipeline}")
             t = softmax_group_tiles(shape, config)
             return TilingCandidate(t["tile_m"], 1, t["vec_k"], t["vec_m"], 1, t["vec_k"],
+                                   parallelism=self.describe().cores)
+        if is_mmt4d(problem):
+            shape = mmt4d_shape(problem)
+            config.check_against(mmt4d_loop_types(shape))
+            if config.pipeline != MMT4D_PIPELINE:
+                raise ConfigError(f"host mmt4d configs use {MMT4D_PIPELINE}, got {config.pipeline}")
+            t = mmt4d_group_tiles(shape, config)
+            return TilingCandidate(t["tile_m"], t["tile_n"], shape.inner("k"), 1, 1, 1,
                                    parallelism=self.describe().cores)
         shape = gemm_shape(problem)
         config.check_against(loop_types(shape))

@@ -174,3 +174,49 @@ def softmax_group_tiles(shape: GemmShape, config: CompilationConfig) -> dict[str
         if inner:
             out["vec_m"] = config.vector_common_parallel[i] or dist
     return out
+
+
+# ---- mmt4d (data tiling's packed GEMM, Mmt4dTilingExpert; docs/DATA_TILING.md) --------------
+#
+# `linalg.mmt4d` loops are (M1, N1, K1, M0, N0, K0), `linalg.batch_mmt4d`'s (B, M1, ..., K0):
+# outer tile counts, then the inner tile IREE's encoding fixed before any spec runs. Its
+# pipeline tiles and distributes with `distribution`, then hands each inner tile to the mmt4d
+# ukernel, which takes the whole K. So only the distribution over M1 and N1 is a choice;
+# the other levels are IREE's own, always: one inner tile per vector step over the whole K0.
+# `targets.host.mmt4d_shape` gives the loops roles m, n, k (outer) and m0, n0, k0 (inner).
+MMT4D_PIPELINE = "Mmt4dTilingExpert"
+
+
+def mmt4d_loop_types(shape: GemmShape) -> tuple[str, ...]:
+    return tuple("reduction" if r in ("k", "k0") else "parallel" for r in shape.loop_roles)
+
+
+def mmt4d_tile_lists(shape: GemmShape, tile_m: int,
+                     tile_n: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """`tile_m` / `tile_n`: the M1 / N1 tiles (in inner tiles) of one workgroup."""
+    distribution, parallel, reduction = [], [], []
+    for role, size in zip(shape.loop_roles, shape.loop_sizes):
+        distribution.append({"m": tile_m, "n": tile_n, "batch": 1}.get(role, 0))
+        parallel.append({"batch": 1, "m": 1, "n": 1, "m0": size, "n0": size}.get(role, 0))
+        reduction.append({"k": 1, "k0": size}.get(role, 0))
+    return tuple(distribution), tuple(parallel), tuple(reduction)
+
+
+def mmt4d_group_tiles(shape: GemmShape, config: CompilationConfig) -> dict[str, int]:
+    """Inverse of `mmt4d_tile_lists`: the M1 and N1 distribution tiles (0 reads as whole).
+    Any other vector level is refused: it is not one `mmt4d_tile_lists` can write, and off
+    IREE's own it ran 11-17x slower without the ukernel (docs/DATA_TILING.md 3)."""
+    n_loops = len(shape.loop_roles)
+    for level in ("distribution", "vector_common_parallel", "vector_reduction"):
+        if len(getattr(config, level)) != n_loops:
+            raise ConfigError(f"{level} has {len(getattr(config, level))} entries but the op has {n_loops} loops")
+    out = {"tile_m": 1, "tile_n": 1}
+    for i, (role, size) in enumerate(zip(shape.loop_roles, shape.loop_sizes)):
+        if role in ("m", "n"):
+            out["tile_" + role] = config.distribution[i] or size
+    _, parallel, reduction = mmt4d_tile_lists(shape, out["tile_m"], out["tile_n"])
+    if tuple(config.vector_common_parallel) != parallel or tuple(config.vector_reduction) != reduction:
+        raise ConfigError(f"an mmt4d's vector levels must be one inner tile over the whole K0 ({list(parallel)} / "
+                          f"{list(reduction)}); got {list(config.vector_common_parallel)} / "
+                          f"{list(config.vector_reduction)}")
+    return out
