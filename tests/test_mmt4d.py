@@ -176,3 +176,17 @@ def test_a_default_path_recipe_stays_on_its_path_when_the_global_one_is_slower(t
     assert _search_build(model, cpu_target("avx2"), timed("default", (), 1.0), [], notes, lambda t: None)[:2] \
         == ("default", ())
     assert not notes
+
+
+@pytest.mark.parametrize("isa", ISAS)
+def test_rereads_of_an_operand_that_fits_the_l3_share_cost_less_than_dram_rereads(isa):
+    # The whole M1 in one workgroup row re-reads A (6.7 MB) once per N1 slice: from the L3 when
+    # it fits half of a core's share, from DRAM when the L3 is too small to keep it.
+    import dataclasses
+
+    shape = mmt4d_shape(packed_gemm(51, 128, 2048))
+    cols = {"tile_m": np.array([51]), "tile_n": np.array([1])}
+    desc = cpu_target(isa).describe()
+    big = desc.with_changes(cpu=dataclasses.replace(desc.cpu, l3_bytes=64 << 20))
+    small = desc.with_changes(cpu=dataclasses.replace(desc.cpu, l3_bytes=4 << 20))
+    assert host_estimate(shape, big, cols).memory_s[0] < host_estimate(shape, small, cols).memory_s[0] / 5

@@ -334,9 +334,9 @@ def mmt4d_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np
     - the activations (A) are read once when a workgroup's A and B slices fit the L2 together
       (the next workgroup along N finds its A there), else once per workgroup along N;
     - either is read once when it fits the L2 whole beside the other's slice.
-    Re-reads of what does not fit the L2 are charged at DRAM bandwidth: the L3 is shared with
-    other cores and jobs (pi0's 134 MB FFN weight re-read 51 times cost DRAM time on a part
-    with a 300 MB L3, docs/DATA_TILING.md 7). Compute: the FMA peak of one core (one thread
+    Re-reads of an operand that fits half of one core's share of the L3 come from the L3; of a
+    larger one, from DRAM (pi0's 134 MB FFN weight re-read 51 times cost DRAM time on a
+    2-core share of a 300 MB L3, docs/DATA_TILING.md 7). Compute: the FMA peak of one core (one thread
     runs a dispatch here), the same for every candidate, plus a small cost per workgroup."""
     model = desc.cpu
     m1, n1, k = shape.inner("m"), shape.inner("n"), shape.k
@@ -353,9 +353,19 @@ def mmt4d_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np
     # An operand that fits the L2 whole beside the other's slice is read once, however tiled.
     b_reads = np.where(ob["rhs"] + a_slice <= l2, 1.0, b_reads)
     a_reads = np.where(ob["lhs"] + b_slice <= l2, 1.0, a_reads)
+    # The first read of each operand comes from DRAM; a re-read from the L3 when the operand fits
+    # half of one core's share of it (the rest is other data and other jobs), else from DRAM.
+    l3_share = model.l3_bytes / max(1, desc.cores) / 2
+
+    def reread_bandwidth(nbytes: float) -> float:
+        return model.cache_bytes_per_s if nbytes <= l3_share else desc.dram_bytes_per_s
+
     moved = ob["lhs"] * a_reads + ob["rhs"] * b_reads + ob["out"]
     bandwidth = np.full(len(tm), desc.dram_bytes_per_s, dtype=float)
-    memory_s = moved / bandwidth
+    memory_s = ((ob["lhs"] + ob["rhs"] + ob["out"]) / desc.dram_bytes_per_s
+                + ob["lhs"] * (a_reads - 1) / reread_bandwidth(ob["lhs"])
+                + ob["rhs"] * (b_reads - 1) / reread_bandwidth(ob["rhs"]))
+    bandwidth = np.where(memory_s > 0, moved / np.maximum(memory_s, 1e-30), bandwidth)
     per_core = desc.peak_ops(desc.compute_type(shape.lhs_type, shape.rhs_type)) / max(1, desc.cores)
     compute_s = np.full(len(tm), 2.0 * shape.batch * shape.m * shape.n * shape.k / per_core)
     workgroups = shape.batch * rows * cols_
