@@ -428,6 +428,13 @@ def host_space(problem, desc: TargetDescription) -> CandidateSpace:
     return CandidateSpace(shape, desc.name, choices)
 
 
+def _check_config(config: CompilationConfig, loop_types: tuple[str, ...], pipeline: str, kind: str) -> None:
+    """IREE's legality rules for the op's loops, and the one pipeline the host uses for `kind`."""
+    config.check_against(loop_types)
+    if config.pipeline != pipeline:
+        raise ConfigError(f"host {kind} configs use {pipeline}, got {config.pipeline}")
+
+
 class HostTarget(Target):
     """llvm-cpu on a CPU; measured for real by iree-benchmark-module."""
 
@@ -467,33 +474,24 @@ class HostTarget(Target):
     def from_config(self, problem, config: CompilationConfig) -> TilingCandidate:
         if _is_attention(problem):
             shape = attention_shape(problem)
-            config.check_against(attention_loop_types(shape))
-            if config.pipeline != ATTENTION_PIPELINE:
-                raise ConfigError(f"host attention configs use {ATTENTION_PIPELINE}, got {config.pipeline}")
+            _check_config(config, attention_loop_types(shape), ATTENTION_PIPELINE, "attention")
             t = attention_group_tiles(shape, config)
             return TilingCandidate(t["tile_m"], t["tile_n"], t["tile_k"], t["vec_m"], t["vec_n"], t["vec_k"],
                                    parallelism=self.describe().cores)
         if _is_softmax(problem):
             shape = softmax_shape(problem)
-            config.check_against(problem.loop_types)
-            if config.pipeline != PIPELINE:
-                raise ConfigError(f"host softmax configs use {PIPELINE}, got {config.pipeline}")
+            _check_config(config, problem.loop_types, PIPELINE, "softmax")
             t = softmax_group_tiles(shape, config)
             return TilingCandidate(t["tile_m"], 1, t["vec_k"], t["vec_m"], 1, t["vec_k"],
                                    parallelism=self.describe().cores)
         if is_mmt4d(problem):
             shape = mmt4d_shape(problem)
-            config.check_against(mmt4d_loop_types(shape))
-            if config.pipeline != MMT4D_PIPELINE:
-                raise ConfigError(f"host mmt4d configs use {MMT4D_PIPELINE}, got {config.pipeline}")
+            _check_config(config, mmt4d_loop_types(shape), MMT4D_PIPELINE, "mmt4d")
             t = mmt4d_group_tiles(shape, config)
             return TilingCandidate(t["tile_m"], t["tile_n"], shape.inner("k"), 1, 1, 1,
                                    parallelism=self.describe().cores)
         shape = gemm_shape(problem)
-        config.check_against(loop_types(shape))
-        pipeline = PIPELINE_BY_KIND.get(shape.kind, PIPELINE)
-        if config.pipeline != pipeline:
-            raise ConfigError(f"host {shape.kind} configs use {pipeline}, got {config.pipeline}")
+        _check_config(config, loop_types(shape), PIPELINE_BY_KIND.get(shape.kind, PIPELINE), shape.kind)
         t = group_tiles(shape, config)
         return TilingCandidate(t["tile_m"], t["tile_n"], shape.inner("k"), t["vec_m"], t["vec_n"], t["vec_k"],
                                parallelism=self.describe().cores)
