@@ -75,6 +75,10 @@ FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     "attn-decomposed+dt": (flags.DECOMPOSE_ATTENTION_FLAG, flags.DATA_TILING_FLAG),
     "attn-decomposed+dt+tile-bytes-4m": (flags.DECOMPOSE_ATTENTION_FLAG, flags.DATA_TILING_FLAG, TILE_BYTES_4M),
     "attn-decomposed+gdt": (flags.DECOMPOSE_ATTENTION_FLAG, flags.GLOBAL_DATA_TILING_FLAG),
+    # The global twin of the SigLIP layer's winner: only on the global path can the search reach
+    # its mmt4d tiles (model_level searches a default-path winner there when the twin was as fast).
+    "attn-decomposed+gdt+tile-bytes-4m": (flags.DECOMPOSE_ATTENTION_FLAG, flags.GLOBAL_DATA_TILING_FLAG,
+                                          TILE_BYTES_4M),
 }
 
 
