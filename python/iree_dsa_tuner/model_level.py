@@ -313,15 +313,18 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 notes.append(f"{_functions_text(timed)} run(s) no dispatch to tune under {best.name}")
                 result = TuneResult(str(model), getattr(target, "name", str(target)), options.strategy)
             options = dataclasses.replace(options, dispatches=wanted)
+        total_budget_s = options.time_budget_s  # the whole tune's; `options` gets the search's share below
         if result is None and options.time_budget_s:
             # --time-budget covers the whole tune: the search gets what the presets left, less
-            # the spec's verification (one build of the model with it, the numerics of each tuned
-            # dispatch) and its confirmation (one build, then both builds timed in twice the
-            # rounds, settling included). Without the verification's share, Diffusion Policy's
-            # encoder took 332 s of 300. A round of the chosen build costs its share of the
-            # average round: pi0's prefix default (9.6 s a call) made the average 2x the chosen
-            # build's, and a reserve from the average left the search nothing.
-            reserve = 2 * compile_s + 2 * 2 * rounds * round_s * _share_of_average(best, variants, default.functions)
+            # the spec's verification (one build of the model with it, then its numerics, about
+            # as long again) and its confirmation (one build, then both builds timed in twice the
+            # rounds, settling included, and cut to what the budget has left). Without the
+            # verification's share, Diffusion Policy's encoder took 332 s of 300; with one build
+            # for it, the UNet's (a 251 M-parameter numpy reference) took 377 s. A round of the
+            # chosen build costs its share of the average round: pi0's prefix default (9.6 s a
+            # call) made the average 2x the chosen build's, and a reserve from the average left
+            # the search nothing.
+            reserve = 3 * compile_s + 2 * 2 * rounds * round_s * _share_of_average(best, variants, default.functions)
             left = options.time_budget_s - (time.perf_counter() - t0) - reserve
             if left < 1:
                 notes.append(f"the time budget of {options.time_budget_s:g} s was spent on the flag presets "
@@ -351,9 +354,15 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                     # Other flags build every dispatch differently: only the whole model can say.
                     spec_functions = list(timed)
                 say(f"confirming the spec on {_functions_text(spec_functions)} (the functions running its dispatches)")
+                t_confirm = time.perf_counter()
                 timer.time([incumbent, with_spec], rounds, functions=spec_functions)
                 variants.append(with_spec)
-                kept = timer.settle(with_spec, incumbent, most_rounds=3 * rounds)
+                most_rounds = 3 * rounds
+                if options.time_budget_s:  # settling rounds only while the budget lasts
+                    per_round = (time.perf_counter() - t_confirm) / max(1, rounds)
+                    remaining = total_budget_s - (time.perf_counter() - t0)
+                    most_rounds = rounds + max(0, min(2 * rounds, int(remaining // max(per_round, 1e-6))))
+                kept = timer.settle(with_spec, incumbent, most_rounds=most_rounds)
                 verdicts[with_spec.name] = (f"{verdict(with_spec, incumbent)} (against {best.name}'s build timed "
                                             f"again beside it on {_functions_text(spec_functions)})")
                 if kept:
