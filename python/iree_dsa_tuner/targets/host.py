@@ -325,6 +325,11 @@ def mmt4d_space(problem, desc: TargetDescription) -> CandidateSpace:
     return CandidateSpace(shape, desc.name, choices)
 
 
+# A workgroup's fixed cost in loop iterations' overhead (its setup and tile bookkeeping): it only
+# breaks ties between distributions that move the same bytes, toward fewer workgroups.
+_WORKGROUP_LOOPS = 100
+
+
 def mmt4d_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray], geo=None) -> Estimate:
     """The ukernel runs every inner tile at the same speed, so candidates differ in what they
     re-read from memory. Workgroups run in order, N1 tiles fastest; within one, for each M1
@@ -360,16 +365,15 @@ def mmt4d_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np
     def reread_bandwidth(nbytes: float) -> float:
         return model.cache_bytes_per_s if nbytes <= l3_share else desc.dram_bytes_per_s
 
-    moved = ob["lhs"] * a_reads + ob["rhs"] * b_reads + ob["out"]
-    bandwidth = np.full(len(tm), desc.dram_bytes_per_s, dtype=float)
     memory_s = ((ob["lhs"] + ob["rhs"] + ob["out"]) / desc.dram_bytes_per_s
                 + ob["lhs"] * (a_reads - 1) / reread_bandwidth(ob["lhs"])
                 + ob["rhs"] * (b_reads - 1) / reread_bandwidth(ob["rhs"]))
-    bandwidth = np.where(memory_s > 0, moved / np.maximum(memory_s, 1e-30), bandwidth)
+    moved = ob["lhs"] * a_reads + ob["rhs"] * b_reads + ob["out"]
+    bandwidth = moved / memory_s  # effective: DRAM and L3 re-reads together (compulsory bytes > 0)
     per_core = desc.peak_ops(desc.compute_type(shape.lhs_type, shape.rhs_type)) / max(1, desc.cores)
     compute_s = np.full(len(tm), 2.0 * shape.batch * shape.m * shape.n * shape.k / per_core)
     workgroups = shape.batch * rows * cols_
-    overhead_s = workgroups * model.loop_overhead_cycles * 100 / desc.clock_hz
+    overhead_s = workgroups * model.loop_overhead_cycles * _WORKGROUP_LOOPS / desc.clock_hz
     launch_s = np.full(len(tm), desc.launch_s)
     roofline = np.maximum(compute_s, memory_s)
     # Not max(compute, memory): every candidate does the same compute, and the ukernel does not
