@@ -306,6 +306,49 @@ def test_a_dispatch_only_an_initializer_runs_is_not_searched_and_a_big_one_first
     assert big in searches[0] and small in searches[1]
 
 
+class _FakeClock:
+    """`time` for the search driver: it moves only when a fake measurement says so."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+def test_a_measurement_expected_to_end_past_the_deadline_is_not_started(monkeypatch):
+    # One measurement started just before the deadline overran a 300 s budget by a whole UNet
+    # measurement: a candidate is measured only when it should end in time, judged by what this
+    # dispatch's measurements (its default's first) took.
+    from iree_dsa_tuner.core.measurement import Measurement
+    from iree_dsa_tuner.search import driver
+    from iree_dsa_tuner.search.driver import SearchHooks, search_problems
+
+    clock = _FakeClock()
+    monkeypatch.setattr(driver, "time", clock)
+    problems = compile_model(MODEL).problems()[:1]
+    ends = []
+
+    def measure(problem, config, estimate_us=None):
+        clock.now += 10.0  # every build-and-time takes 10 s
+        ends.append(clock.now)
+        return Measurement("ok", 100.0 if config is None else 90.0, 100.0, 1, runner="fixed",
+                           dispatch=problem.dispatch)
+
+    remeasured = []
+
+    def remeasure_default(problem):  # the drift check after the search: would end at 50 s
+        remeasured.append(problem.dispatch)
+        return measure(problem, None)
+
+    hooks = SearchHooks(measure=measure, calls=lambda p: 1, remeasure_default=remeasure_default)
+    outcome = search_problems(problems, get_target("dsa-e1"), hooks, TuneOptions(budget=50, time_budget_s=45.0))
+    # The default ends at 10 s, then candidates at 20, 30 and 40 s; a fifth would end at 50 s.
+    assert ends == [10.0, 20.0, 30.0, 40.0]
+    assert outcome.dispatches[0].measured == 3
+    assert remeasured == []
+
+
 @pytest.mark.parametrize("budget_s", [None, 600.0])
 def test_under_a_time_budget_the_defaults_are_measured_largest_work_x_calls_first(budget_s):
     from iree_dsa_tuner.core.measurement import Measurement

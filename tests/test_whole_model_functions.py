@@ -134,9 +134,10 @@ class _ScriptedTimer:
 
     settle = model_level.WholeModelTimer.settle
 
-    def __init__(self, script, entries, tmp_path):
+    def __init__(self, script, entries, tmp_path, clock=None):
         self.script, self.functions, self.weights, self.work_dir = script, list(entries), {}, tmp_path
         self.timed_on: dict[str, list[str]] = {}  # variant name -> the functions it was timed on
+        self.clock = clock  # a _FakeClock: each variant timed on a function for one round costs CALL_S
 
     def compile(self, v):
         v.vmfb = self.work_dir / f"{v.name}.vmfb"
@@ -149,6 +150,8 @@ class _ScriptedTimer:
             for f in functions:
                 us = self.script[(tuple(v.flags), v.spec is not None)][f]
                 v.rounds_us.setdefault(f, []).extend(around(us)[:rounds] if rounds == 3 else [us] * rounds)
+                if self.clock is not None:
+                    self.clock.now += CALL_S * rounds
                 if f not in self.timed_on[v.name]:
                     self.timed_on[v.name].append(f)
         return variants
@@ -158,6 +161,18 @@ class _ScriptedTimer:
 
 
 DT_UK = ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all")
+CALL_S = 10.0  # seconds a scripted round of one variant on one function takes on the fake clock
+VERIFY_S = 5.0
+
+
+class _FakeClock:
+    """`time` for model_level: it moves only when the scripted timer or search says so."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
 
 
 @pytest.fixture
@@ -172,21 +187,33 @@ def scripted(monkeypatch, tmp_path):
         {f: [] for f in (functions or ["proj", "attn_scores"])}, []))
     state = SimpleNamespace(timer=None, tuned=[])
 
-    def run(script, spec_dispatches, functions=None):
+    def run(script, spec_dispatches, functions=None, time_budget_s=None):
+        # Under a time budget the clock is fake: timing costs CALL_S per variant, function and
+        # round, the search takes the whole share it is given, and its verification VERIFY_S.
+        clock = _FakeClock() if time_budget_s else None
+        if clock is not None:
+            monkeypatch.setattr(model_level, "time", clock)
+        state.clock = clock
+
         def make_timer(model, flags, entries, weights=None):
-            state.timer = _ScriptedTimer(script, entries, tmp_path)
+            state.timer = _ScriptedTimer(script, entries, tmp_path, clock)
             return state.timer
 
         def fake_tune(artifacts, target, options, db=None, progress=None):
             state.tuned.append(options.dispatches)
+            state.search_budget_s = options.time_budget_s
             dispatches = [DispatchResult(d, "", chosen="tuned") for d in spec_dispatches
                           if not options.dispatches or d in options.dispatches]
-            return TuneResult("m", "host", "pruned", dispatches, spec_text="// spec" if dispatches else "")
+            result = TuneResult("m", "host", "pruned", dispatches, spec_text="// spec" if dispatches else "")
+            if clock is not None:
+                clock.now += options.time_budget_s + VERIFY_S
+                result.verify_seconds = VERIFY_S
+            return result
 
         monkeypatch.setattr(model_level, "WholeModelTimer", make_timer)
         monkeypatch.setattr(model_level, "tune", fake_tune)
         target = SimpleNamespace(compile_flags=HASWELL, name="host")
-        result = tune_recipe(TWO_FUNCTIONS, target, TuneOptions(), functions=functions,
+        result = tune_recipe(TWO_FUNCTIONS, target, TuneOptions(time_budget_s=time_budget_s), functions=functions,
                              presets={"default": (), "dt+uk-all": DT_UK})
         return result, state
 
@@ -239,6 +266,38 @@ def test_named_functions_are_the_only_ones_timed_and_tuned(scripted):
     assert result.functions == ["proj"] and result.recipe.flags == DT_UK
     assert state.tuned == [("proj_dispatch_0_matmul",)]  # attn_scores' dispatch: not this recipe's business
     assert result.spec_functions == ["proj"] and result.spec_text
+
+
+# ---- --time-budget covers the whole tune --------------------------------------------------------
+
+FASTER_DT = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
+             (DT_UK, False): {"proj": 400.0, "attn_scores": 90.0},
+             (DT_UK, True): {"proj": 200.0, "attn_scores": 90.0}}
+
+
+def test_the_presets_the_search_and_the_confirmation_share_one_budget(scripted):
+    # A preset round (2 variants x 2 functions) costs 40 s on the fake clock; 400 s in all.
+    result, state = scripted(FASTER_DT, ["proj_dispatch_0_matmul"], time_budget_s=400.0)
+    assert result.spec_text == "// spec"
+    assert list(result.phases) == ["start", "presets", "search", "verification", "confirmation"]
+    assert result.phases["presets"] <= 0.5 * 400.0  # model_level.PRESET_SHARE
+    assert result.phases["verification"] == VERIFY_S
+    assert state.search_budget_s > 0
+    assert result.seconds == pytest.approx(sum(result.phases.values()))
+    assert result.seconds <= 400.0
+    assert "of the 400 s budget" in result.phases_text(400.0)
+
+
+def test_a_budget_spent_by_the_first_preset_round_gets_no_more_preset_rounds(scripted):
+    # On a loaded machine the UNet's presets alone took 483 s of a 300 s budget: after the first
+    # round, more rounds only while they end within the presets' share of the budget.
+    result, state = scripted(FASTER_DT, ["proj_dispatch_0_matmul"], time_budget_s=60.0)
+    default, dt = result.variants[0], result.variants[1]
+    assert [len(default.rounds_us[f]) for f in ("proj", "attn_scores")] == [1, 1]
+    assert [len(dt.rounds_us[f]) for f in ("proj", "attn_scores")] == [1, 1]
+    assert result.recipe.flags == DT_UK
+    assert not result.spec_text and any("budget" in n for n in result.notes)
+    assert result.seconds <= 60.0
 
 
 # ---- the host program ----------------------------------------------------------------------------

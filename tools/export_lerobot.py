@@ -37,6 +37,11 @@ Models (--list prints them):
                          prefix, returning the hidden states and the layer's K/V cache entries
     pi0_vision_layer     pi0: one SigLIP vision-tower layer (So400m: width 1152, MLP 4304, 16 heads) over
                          the 256 patches of a 224x224 camera
+    pi05_expert_layer    pi0.5: one action-expert layer (gemma_300m, adaptive RMSNorm conditioned on the
+                         flow-matching time, gated residuals) at a denoising step: 50 action tokens attending
+                         to a 968-token prefix KV cache (3 cameras x 256 + the 200-token prompt, which holds
+                         the discretized state) + themselves. pi0.5's prefix and vision layers are pi0's
+                         (gemma_2b, SigLIP So400m): not exported again.
 
 SmolVLA is not exported: lerobot's SmolVLMWithExpertModel reads the VLM's config and processor with
 `AutoConfig.from_pretrained("HuggingFaceTB/SmolVLM2-500M-Video-Instruct")` (a model-hub download) even
@@ -64,7 +69,7 @@ from torch import nn  # noqa: E402
 SEED = 20261201
 SCOPE = "model"
 MODELS = ("act", "diffusion_encoder", "diffusion_unet", "pi0_expert_layer", "pi0_prefix_layer",
-          "pi0_vision_layer")
+          "pi0_vision_layer", "pi05_expert_layer")  # append only: a model's seed is SEED + its index
 
 
 def _features(spec: dict[str, tuple[str, tuple[int, ...]]]):
@@ -243,7 +248,7 @@ class _PrefixKV:
 class GemmaLayerStep(nn.Module):
     """One lerobot PiGemma decoder layer with its rotary embedding, as PiGemmaModel.forward runs it."""
 
-    def __init__(self, config, with_prefix_cache: bool):
+    def __init__(self, config, with_prefix_cache: bool, adarms: bool = False):
         super().__init__()
         from transformers.models.gemma.modeling_gemma import GemmaRotaryEmbedding
 
@@ -252,33 +257,41 @@ class GemmaLayerStep(nn.Module):
         self.layer = _get_pi_gemma_decoder_layer_base()(config, 0)
         self.rotary_emb = GemmaRotaryEmbedding(config)
         self.with_prefix_cache = with_prefix_cache
+        self.adarms = adarms  # pi0.5's expert: the last input is the time conditioning (adarms_cond)
 
-    def forward(self, hidden, attention_mask, position_ids, prefix_keys=None, prefix_values=None):
+    def forward(self, hidden, attention_mask, position_ids, prefix_keys=None, prefix_values=None, adarms_cond=None):
         cache = _PrefixKV(prefix_keys, prefix_values)
         position_embeddings = self.rotary_emb(hidden, position_ids)
+        extra = {"adarms_cond": adarms_cond} if self.adarms else {}
         out = self.layer(hidden, attention_mask=attention_mask, position_ids=position_ids,
-                         past_key_values=cache, position_embeddings=position_embeddings)
+                         past_key_values=cache, position_embeddings=position_embeddings, **extra)
         if self.with_prefix_cache:
             return out
         return out, cache.new[0], cache.new[1]  # the prefix pass keeps its K/V for the denoising steps
 
 
-def build_pi0_expert_layer(gen: torch.Generator, args) -> tuple[nn.Module, list[torch.Tensor], dict]:
+def _denoise_step_masks(prefix_pad: torch.Tensor, suffix_att: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """PI0Pytorch.denoise_step (and PI05's), verbatim: the 2-D mask, the 4-D additive one, the positions."""
     from lerobot.policies.common.vla_utils import make_att_2d_masks, prepare_attention_masks_4d
 
+    n_suffix = suffix_att.shape[1]
+    suffix_pad = torch.ones(1, n_suffix, dtype=torch.bool)
+    prefix_len = prefix_pad.shape[1]
+    prefix_pad_2d = prefix_pad[:, None, :].expand(1, n_suffix, prefix_len)
+    full_2d = torch.cat([prefix_pad_2d, make_att_2d_masks(suffix_pad, suffix_att)], dim=2)
+    position_ids = torch.sum(prefix_pad, dim=-1)[:, None] + torch.cumsum(suffix_pad, dim=1) - 1
+    return prepare_attention_masks_4d(full_2d), position_ids
+
+
+def build_pi0_expert_layer(gen: torch.Generator, args) -> tuple[nn.Module, list[torch.Tensor], dict]:
     pi0, vlm_hf, expert_hf = _pi0_hf_configs()
     module = GemmaLayerStep(expert_hf, with_prefix_cache=True).eval()
     prefix_pad, _ = _pi0_prefix_masks()
     # PI0Pytorch.embed_suffix: a state token (att 1), then chunk_size action tokens (att 1, 0, 0, ...).
     n_suffix = 1 + pi0.chunk_size
-    suffix_pad = torch.ones(1, n_suffix, dtype=torch.bool)
     suffix_att = torch.tensor([1.0, 1.0] + [0.0] * (pi0.chunk_size - 1))[None, :]
-    # PI0Pytorch.denoise_step, verbatim: the 2-D mask, then the 4-D additive one, then the positions.
+    mask_4d, position_ids = _denoise_step_masks(prefix_pad, suffix_att)
     prefix_len = prefix_pad.shape[1]
-    prefix_pad_2d = prefix_pad[:, None, :].expand(1, n_suffix, prefix_len)
-    full_2d = torch.cat([prefix_pad_2d, make_att_2d_masks(suffix_pad, suffix_att)], dim=2)
-    mask_4d = prepare_attention_masks_4d(full_2d)
-    position_ids = torch.sum(prefix_pad, dim=-1)[:, None] + torch.cumsum(suffix_pad, dim=1) - 1
     kv = (1, expert_hf.num_key_value_heads, prefix_len, expert_hf.head_dim)
     inputs = [_randn(gen, 1, n_suffix, expert_hf.hidden_size), mask_4d, position_ids,
               _randn(gen, *kv), _randn(gen, *kv)]
@@ -295,6 +308,57 @@ def build_pi0_expert_layer(gen: torch.Generator, args) -> tuple[nn.Module, list[
                        f"additive mask (1, 1, {n_suffix}, {prefix_len + n_suffix})",
                        f"position ids (1, {n_suffix}) int64",
                        f"prefix keys {kv} (after RoPE)", f"prefix values {kv}"],
+            "outputs": [f"suffix hidden states (1, {n_suffix}, {expert_hf.hidden_size})"]}
+    return module, inputs, desc
+
+
+# pi0.5 (lerobot 0.6.1, pi05/): the expert conditions its RMSNorms on the flow-matching time (adaRMS,
+# use_adarms=[False, True]) and its suffix is the action chunk alone; the state is discretized into
+# the prompt, which is longer (tokenizer_max_length 200).
+PI05_LANG_VALID = 64  # of the 200 prompt tokens: the task text and the state, the rest padding
+
+
+def build_pi05_expert_layer(gen: torch.Generator, args) -> tuple[nn.Module, list[torch.Tensor], dict]:
+    from transformers.models.auto import CONFIG_MAPPING
+
+    from lerobot.policies.pi05.configuration_pi05 import PI05Config
+    from lerobot.policies.pi05.modeling_pi05 import get_gemma_config
+
+    pi05 = PI05Config(device="cpu")
+    expert = get_gemma_config(pi05.action_expert_variant)
+    expert_hf = CONFIG_MAPPING["gemma"](
+        head_dim=expert.head_dim, hidden_size=expert.width, intermediate_size=expert.mlp_dim,
+        num_attention_heads=expert.num_heads, num_hidden_layers=expert.depth,
+        num_key_value_heads=expert.num_kv_heads, vocab_size=257152, hidden_activation="gelu_pytorch_tanh",
+        dtype="float32", use_adarms=True, adarms_cond_dim=expert.width)
+    expert_hf._attn_implementation = "eager"  # noqa: SLF001  (PI05Pytorch.denoise_step sets it)
+    module = GemmaLayerStep(expert_hf, with_prefix_cache=True, adarms=True).eval()
+    n_lang = pi05.tokenizer_max_length
+    prefix_pad = torch.tensor([True] * (PI0_CAMERAS * PI0_IMAGE_TOKENS) + [True] * PI05_LANG_VALID
+                              + [False] * (n_lang - PI05_LANG_VALID))[None, :]
+    # PI05Pytorch.embed_suffix: chunk_size action tokens (att 1, 0, 0, ...), no state token.
+    n_suffix = pi05.chunk_size
+    suffix_att = torch.tensor([1.0] + [0.0] * (n_suffix - 1))[None, :]
+    mask_4d, position_ids = _denoise_step_masks(prefix_pad, suffix_att)
+    prefix_len = prefix_pad.shape[1]
+    kv = (1, expert_hf.num_key_value_heads, prefix_len, expert_hf.head_dim)
+    inputs = [_randn(gen, 1, n_suffix, expert_hf.hidden_size), mask_4d, position_ids,
+              _randn(gen, *kv), _randn(gen, *kv), _randn(gen, 1, expert_hf.hidden_size)]
+    desc = {"policy": "pi05", "part": "one action-expert layer (PiGemma decoder layer with adaRMS) at a denoising step",
+            "config": {"class": "PI05Config", "defaults_changed": {}, "action_expert_variant":
+                       pi05.action_expert_variant, "width": expert_hf.hidden_size,
+                       "mlp_dim": expert_hf.intermediate_size, "num_heads": expert_hf.num_attention_heads,
+                       "num_kv_heads": expert_hf.num_key_value_heads, "head_dim": expert_hf.head_dim,
+                       "use_adarms": True, "adarms_cond_dim": expert.width,
+                       "attn_implementation": "eager", "dtype": pi05.dtype, "chunk_size": pi05.chunk_size,
+                       "prefix_tokens": prefix_len,
+                       "prefix": f"{PI0_CAMERAS} cameras x {PI0_IMAGE_TOKENS} + {n_lang} prompt tokens "
+                                 f"({PI05_LANG_VALID} valid)"},
+            "inputs": [f"suffix embeddings (1, {n_suffix}, {expert_hf.hidden_size})",
+                       f"additive mask (1, 1, {n_suffix}, {prefix_len + n_suffix})",
+                       f"position ids (1, {n_suffix}) int64",
+                       f"prefix keys {kv} (after RoPE)", f"prefix values {kv}",
+                       f"time conditioning (1, {expert_hf.hidden_size}) (adarms_cond: the time MLP's output)"],
             "outputs": [f"suffix hidden states (1, {n_suffix}, {expert_hf.hidden_size})"]}
     return module, inputs, desc
 
@@ -359,6 +423,7 @@ BUILDERS = {
     "pi0_expert_layer": build_pi0_expert_layer,
     "pi0_prefix_layer": build_pi0_prefix_layer,
     "pi0_vision_layer": build_pi0_vision_layer,
+    "pi05_expert_layer": build_pi05_expert_layer,
 }
 
 

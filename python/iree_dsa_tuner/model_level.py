@@ -59,6 +59,7 @@ class RecipeResult:
     spec_functions: list[str] = field(default_factory=list)  # where the spec was confirmed (its dispatches run)
     spec_baseline: Variant | None = None  # the chosen flags' build, timed again beside the spec's there
     parameters: object | None = None  # `parameters.Parameters` the model was timed with; None: it reads none
+    phases: dict[str, float] = field(default_factory=dict)  # where `seconds` went, in order (`PHASES`)
 
     def to_json(self) -> dict:
         return {"functions": self.functions, "weights": {f: self.recipe.weights.get(f, 1.0) for f in self.functions},
@@ -68,7 +69,19 @@ class RecipeResult:
                 "variants": [dict(v.to_json(), verdict=self.verdicts.get(v.name, "")) for v in self.variants],
                 "notes": self.notes, "dispatches": self.tune_result.to_json() if self.tune_result else None,
                 "parameters": self.parameters.to_record() if self.parameters is not None else None,
-                "seconds": round(self.seconds, 2)}
+                "seconds": round(self.seconds, 2),
+                "phases": {name: round(s, 2) for name, s in self.phases.items()}}
+
+    def phases_text(self, budget_s: float | None = None) -> str:
+        """One line: where the tune's time went, against the budget when there was one."""
+        parts = ", ".join(f"{name} {s:.0f} s" for name, s in self.phases.items())
+        of = f" of the {budget_s:g} s budget" if budget_s else ""
+        return f"time: {self.seconds:.0f} s{of} ({parts})"
+
+
+# The phases of a whole-model tune, in order. "start": compiling the model and finding its
+# routes before the presets; "search": the dispatch search without its verification.
+PHASES = ("start", "presets", "search", "verification", "confirmation")
 
 
 # ---- which entry function runs which dispatch ----------------------------------------------
@@ -238,13 +251,17 @@ def _functions_text(functions: list[str]) -> str:
 
 def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dict[str, tuple[str, ...]] | None = None,
                 rounds: int = 3, db=None, functions: list[str] | None = None, weights: dict[str, float] | None = None,
-                progress: Callable[[str], None] | None = None, parameters=None) -> RecipeResult:
+                progress: Callable[[str], None] | None = None, parameters=None,
+                started: float | None = None) -> RecipeResult:
     """`functions`: the entry functions to time (default: every public one); `weights`: how many
     times each counts in the model's total (default 1); `parameters`: the archives its weights
-    are read from (default: random ones from `options.seed` when it reads any)."""
+    are read from (default: random ones from `options.seed` when it reads any); `started`: the
+    `time.perf_counter()` the caller's tune began at (the time budget counts from it)."""
     from .parameters import resolve_parameters
 
-    t0 = time.perf_counter()
+    t0 = time.perf_counter() if started is None else started
+    total_budget_s = options.time_budget_s  # the whole tune's; `options` gets the search's share below
+    phases: dict[str, float] = {}
     say = progress or (lambda text: None)
     model = Path(model)
     if parameters is None:
@@ -270,6 +287,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
     try:
         say(f"building {len(presets)} flag presets, {max(1, options.jobs)} at a time")
         t_build = time.perf_counter()
+        phases["start"] = t_build - t0
         variants = compile_variants(timer, [Variant(name, flags) for name, flags in presets.items()], options.jobs)
         compile_s = (time.perf_counter() - t_build) / math.ceil(len(variants) / max(1, options.jobs))
         for v in variants:
@@ -283,13 +301,19 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         # Successive halving: a preset far behind the fastest after one round gets no more rounds
         # (13 presets x 3 rounds of a 2 s UNet step took the whole 300 s budget).
         contenders = drop_far_behind(variants, default.functions)
-        if rounds > 1:
-            timer.time(contenders, rounds - 1)
+        # Under --time-budget the presets' later rounds (settling included) end by PRESET_SHARE of
+        # it: on a loaded machine the UNet's presets alone took 483 s of a 300 s budget.
+        presets_end = t0 + PRESET_SHARE * total_budget_s if total_budget_s else None
+        extra = rounds_that_fit(rounds - 1, presets_end, round_s * len(contenders))
+        if extra > 0:
+            timer.time(contenders, extra)
         # The fastest-looking preset gets extra rounds against the default when the noise
         # hides its lead (settle), so a noisy round cannot throw away a real win.
         candidate = settle_candidate(default, variants[1:])
         if candidate is not None:
-            timer.settle(candidate, default, most_rounds=3 * rounds)
+            done = 1 + extra
+            timer.settle(candidate, default, most_rounds=done + rounds_that_fit(3 * rounds - done, presets_end,
+                                                                                2 * round_s))
         best = choose_preset(default, variants[1:])
         for v in variants[1:]:
             verdicts[v.name] = verdict(v, default)
@@ -299,6 +323,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                                      "function(s))" if best is not default
                                      else " (no preset beats IREE's default beyond the noise)"))
 
+        phases["presets"] = time.perf_counter() - t_build
         # The dispatches the chosen flags leave tunable, tuned and confirmed on the functions running them.
         search_name, search_flags, flagged = _search_build(model, target, best, variants, notes, say)
         flagged.parameters = parameters  # the spec's numerics read the weights it was timed with
@@ -313,7 +338,6 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 notes.append(f"{_functions_text(timed)} run(s) no dispatch to tune under {best.name}")
                 result = TuneResult(str(model), getattr(target, "name", str(target)), options.strategy)
             options = dataclasses.replace(options, dispatches=wanted)
-        total_budget_s = options.time_budget_s  # the whole tune's; `options` gets the search's share below
         if result is None and options.time_budget_s:
             # --time-budget covers the whole tune: the search gets what the presets left, less
             # the spec's verification (one build of the model with it, then its numerics, about
@@ -334,7 +358,10 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 say(f"searching dispatches for up to {left:.0f} s of the {options.time_budget_s:g} s budget")
                 options = dataclasses.replace(options, time_budget_s=left)
         if result is None:
+            t_search = time.perf_counter()
             result = tune(flagged, target, options, db=db, progress=progress)
+            phases["search"] = time.perf_counter() - t_search - result.verify_seconds
+            phases["verification"] = result.verify_seconds
         if not result.dispatches:
             reasons = sorted({s["reason"] for s in result.skipped})
             if reasons:
@@ -348,6 +375,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             else:
                 with_spec = Variant(f"{search_name}+spec", search_flags, spec=timer.work_dir / "candidate.spec.mlir")
                 with_spec.spec.write_text(result.spec_text)
+                t_confirm_build = time.perf_counter()
                 timer.compile(with_spec)
                 incumbent = Variant(best.name + " (again)", best.flags, vmfb=best.vmfb)
                 if search_flags != tuple(best.flags):
@@ -355,13 +383,16 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                     spec_functions = list(timed)
                 say(f"confirming the spec on {_functions_text(spec_functions)} (the functions running its dispatches)")
                 t_confirm = time.perf_counter()
-                timer.time([incumbent, with_spec], rounds, functions=spec_functions)
+                # Two rounds at least (one round has no spread to judge the noise by), more as the
+                # budget allows: a round is both builds, about twice the chosen build's share of a
+                # preset round. Then settling rounds while the budget lasts.
+                confirm_end = t0 + total_budget_s if total_budget_s else None
+                pair_round_s = 2 * round_s * _share_of_average(best, variants, default.functions)
+                confirm_rounds = max(min(2, rounds), rounds_that_fit(rounds, confirm_end, pair_round_s))
+                timer.time([incumbent, with_spec], confirm_rounds, functions=spec_functions)
                 variants.append(with_spec)
-                most_rounds = 3 * rounds
-                if options.time_budget_s:  # settling rounds only while the budget lasts
-                    per_round = (time.perf_counter() - t_confirm) / max(1, rounds)
-                    remaining = total_budget_s - (time.perf_counter() - t0)
-                    most_rounds = rounds + max(0, min(2 * rounds, int(remaining // max(per_round, 1e-6))))
+                per_round = (time.perf_counter() - t_confirm) / confirm_rounds
+                most_rounds = confirm_rounds + rounds_that_fit(3 * rounds - confirm_rounds, confirm_end, per_round)
                 kept = timer.settle(with_spec, incumbent, most_rounds=most_rounds)
                 verdicts[with_spec.name] = (f"{verdict(with_spec, incumbent)} (against {best.name}'s build timed "
                                             f"again beside it on {_functions_text(spec_functions)})")
@@ -372,6 +403,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 else:
                     notes.append(f"the spec's dispatch-level win did not show on {_functions_text(spec_functions)} "
                                  f"(the functions running its dispatches): {verdict(with_spec, incumbent)}; not kept")
+                phases["confirmation"] = time.perf_counter() - t_confirm_build
         recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), chosen_flags,
                         whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
                         functions=tuple(timed), weights=dict(timer.weights),
@@ -379,9 +411,21 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                                      for v in variants + ([incumbent] if incumbent else []) if v.functions},
                         parameters=parameters.to_record() if parameters is not None else {})
         return RecipeResult(recipe, spec_text, variants, result, timed, notes, time.perf_counter() - t0,
-                            verdicts, spec_functions, incumbent, parameters)
+                            verdicts, spec_functions, incumbent, parameters, phases)
     finally:
         timer.close()
+
+
+# Of --time-budget, the share by which the flag presets' rounds after the first must end.
+PRESET_SHARE = 0.5
+
+
+def rounds_that_fit(wanted: int, end: float | None, round_s: float) -> int:
+    """How many of `wanted` rounds of `round_s` seconds each end by `end` (a perf_counter time;
+    None: no budget, all of them)."""
+    if end is None or wanted <= 0:
+        return max(0, wanted)
+    return max(0, min(wanted, int((end - time.perf_counter()) // max(round_s, 1e-6))))
 
 
 def _share_of_average(best: Variant, variants: list[Variant], functions: list[str]) -> float:

@@ -13,6 +13,7 @@ Amdahl order through the same search.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -70,6 +71,7 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
     from .model_level import tune_recipe
     from .recipe import FLAG_PRESETS, route_presets
 
+    started = time.perf_counter()  # --time-budget covers the routes' compile too
     presets, taken = None, []
     if routes:
         # A batch-1 conv is tunable only under the route's flags: they compete as presets.
@@ -84,7 +86,7 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
                                             if frozenset(flags) not in known})
     extra = {"parameters": parameters} if parameters is not None else {}
     result = tune_recipe(model, target, options, db=db, rounds=rounds, functions=functions or None,
-                         weights=weights, progress=progress, presets=presets, **extra)
+                         weights=weights, progress=progress, presets=presets, started=started, **extra)
     report = result.tune_result
     report.spec_text = result.spec_text  # only a spec the whole model confirmed
     return ModelTuning(report, taken, result, tuple(result.recipe.flags))

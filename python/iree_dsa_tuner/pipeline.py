@@ -168,7 +168,9 @@ def _tune(artifacts: ModelArtifacts, problems, target, options: TuneOptions, db,
 
         result.proposer = proposer_name(options.proposer)
     if verify:
+        t_verify = time.perf_counter()
         _verify(artifacts, problems, result, target, progress)
+        result.verify_seconds = time.perf_counter() - t_verify
     return result
 
 

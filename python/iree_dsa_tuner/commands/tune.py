@@ -45,10 +45,11 @@ def add_parser(subparsers) -> None:
                    help="pruned (L0 ranks, L1 measures top-k, then refines; default), random, exhaustive, evolutionary")
     p.add_argument("--budget", type=int, default=16, metavar="N", help="measurements per dispatch (default 16)")
     p.add_argument("--time-budget", type=float, default=None, metavar="S",
-                   help="seconds the tune may take: on the host the flag presets come first and the dispatch "
-                        "search gets what they leave (less the spec's confirmation); dispatches are searched "
-                        "largest default time x calls first, each with its share of the time left; those not "
-                        "reached are skipped and say so (verification of the winners comes after)")
+                   help="seconds the whole tune may take: on the host the flag presets come first (rounds after "
+                        "the first end by half of it) and the dispatch search gets what they leave, less the "
+                        "spec's verification and confirmation; dispatches are searched largest default time x "
+                        "calls first, each with its share of the time left, a candidate only when it should "
+                        "end in time; those not reached are skipped and say so")
     p.add_argument("--jobs", type=int, default=usable_cores(), metavar="J",
                    help="parallel compiles: flag presets and candidates (timings stay serial, never beside a "
                         f"compile; default: every usable core, here {usable_cores()})")
@@ -275,7 +276,7 @@ def _report(args, target, report, routes, recipe_result, extra_flags, stdout, pa
         for note in route.notes:
             print(f"{route.what}: {note}")
     if recipe_result is not None:
-        print("\n" + recipe_table(recipe_result))
+        print("\n" + recipe_table(recipe_result, args.time_budget))
     if args.json:
         document = report.to_json()
         document["compile_flags"] = list(shown_flags)
@@ -332,7 +333,7 @@ def _report(args, target, report, routes, recipe_result, extra_flags, stdout, pa
     return 0
 
 
-def recipe_table(result) -> str:
+def recipe_table(result, budget_s: float | None = None) -> str:
     """Every variant's median per entry function and their total; then, per function, IREE's
     default against the recipe's build, so a function the recipe slowed cannot hide in a total."""
     default = result.variants[0]
@@ -360,6 +361,7 @@ def recipe_table(result) -> str:
         ratio = f" ({before / after:.2f}x)" if before and after else ""
         lines.append(f"whole model @{f}: IREE default {_fmt(before)} us -> recipe {_fmt(after)} us{ratio}")
     lines += [f"note: {n}" for n in result.notes]
+    lines.append(result.phases_text(budget_s))
     return "\n".join(lines)
 
 

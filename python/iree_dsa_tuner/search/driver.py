@@ -58,6 +58,12 @@ class _DispatchTuning:
         self.timed, self.calibration_points = timed, calibration_points
         self.options, self.progress = options, progress
         self.deadline: float | None = None
+        # Wall seconds one candidate costs (its compile, its timing), from what this dispatch has
+        # measured; seeded with its default's measurement. A measurement is started only when it
+        # is expected to end before the deadline: one started just before it overran a 300 s
+        # budget by a whole UNet measurement.
+        self.candidate_s: float | None = None
+        self.timing_s: float | None = None
         self.prepare = None  # parallel compile hook (SearchHooks.prepare)
         self.remeasure_default = None
         self.extra_estimates: dict[TilingCandidate, float] = {}
@@ -85,8 +91,14 @@ class _DispatchTuning:
         except (ConfigError, ValueError) as e:
             return str(e)
 
-    def over_deadline(self) -> bool:
-        return self.deadline is not None and time.perf_counter() > self.deadline
+    def over_deadline(self, expected_s: float | None = 0.0) -> bool:
+        """True when work expected to take `expected_s` seconds would end past the deadline."""
+        return self.deadline is not None and time.perf_counter() + (expected_s or 0.0) > self.deadline
+
+    def _learn(self, attr: str, seconds: float) -> None:
+        """Fold one observed duration into a running estimate (the mean of the old one and it)."""
+        old = getattr(self, attr)
+        setattr(self, attr, seconds if old is None else 0.5 * (old + seconds))
 
     def measure_batch(self, cands):
         cands = list(cands)
@@ -97,27 +109,32 @@ class _DispatchTuning:
         out = []
         for start in range(0, len(cands), step):
             chunk = cands[start:start + step]
-            if parallel and not self.over_deadline():
-                self.prepare(self.problem, [cfg for cfg in map(self.config_of, chunk)
-                                            if isinstance(cfg, CompilationConfig)])
+            if parallel and not self.over_deadline(self.candidate_s):
+                t0 = time.perf_counter()
+                configs = [cfg for cfg in map(self.config_of, chunk) if isinstance(cfg, CompilationConfig)]
+                self.prepare(self.problem, configs)
+                if configs:
+                    self._learn("candidate_s", (time.perf_counter() - t0) / len(configs) + (self.timing_s or 0.0))
             out.extend(self._measure_each(chunk, len(out)))
         return out
 
     def _measure_each(self, cands, done_before: int):
         out = []
         for c in cands:
-            if self.over_deadline():
+            if self.over_deadline(self.timing_s):
                 out.append(MeasureOutcome(None, Status.OVER_BUDGET, "time budget exhausted"))
                 continue
             config = self.config_of(c)
             if not isinstance(config, CompilationConfig):
                 out.append(MeasureOutcome(None, Status.ILLEGAL, f"illegal: {config}"))
                 continue
+            t0 = time.perf_counter()
             m = self.timed(self.problem, config, self.estimate_us(c))
             if m.details.get("cached"):
                 self.result.cached += 1
             else:
                 self.result.measured += 1
+                self._learn("timing_s", time.perf_counter() - t0)
             self._report(len(self.ctx.trials) + done_before + len(out) + 1, m)
             if m.ok:
                 if c in self.view.index:  # proposals outside the space have no model terms to fit
@@ -405,7 +422,9 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
             continue
         _log(progress, f"[{n}/{len(problems)}] {problem.dispatch}: space {view.space_size}, "
                        f"{len(view.ranked)} survive the funnel; measuring the default")
+        t_base = time.perf_counter()
         base = hooks.measure(problem, None)
+        base_s = time.perf_counter() - t_base
         bases[problem.dispatch] = base
         if base.status == Status.TIMEOUT:
             # Every candidate would be timed against a default that cannot finish: skip it.
@@ -418,6 +437,8 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         work.prepare = hooks.prepare
         work.remeasure_default = hooks.remeasure_default
         work.deadline = deadline
+        if not base.details.get("cached"):  # a candidate costs about what its default's build and timing did
+            work.candidate_s = work.timing_s = base_s
         work.ctx = SearchContext(view.legal, view.ranked, work.estimate_us, work.measure_batch,
                                  options.budget - reserve, seed=options.seed, incumbent_us=result.default_us)
         work.l1_seconds = time.perf_counter() - t0
@@ -469,7 +490,7 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
 
     # ---- phase 3: the gated best per dispatch ---------------------------------------------
     for work in works:
-        _choose(work, hooks if proposer is not None else None, progress)
+        _choose(work, hooks if proposer is not None else None, progress, deadline)
     for twin_result, work in twins:
         keep = {k: getattr(twin_result, k) for k in ("dispatch", "shape", "trials")}
         twin_result.__dict__.update({k: v for k, v in work.result.__dict__.items() if k not in keep})
@@ -498,8 +519,9 @@ def _near_bound(result: DispatchResult) -> str:
     return ""
 
 
-def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress) -> None:
-    """The dispatch's best trial (through gate (c) when proposals ran), then tuned or default."""
+def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress, deadline: float | None = None) -> None:
+    """The dispatch's best trial (through gate (c) when proposals ran), then tuned or default.
+    IREE's default is timed again (the drift check) only if that should end by `deadline`."""
     result, problem = work.result, work.problem
     t0 = time.perf_counter()
     result.trials = work.ctx.trials
@@ -511,7 +533,9 @@ def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress) -> None:
     result.tuned_us = tuned.time_us if tuned is not None else None
     result.elite_us = elite_trial.time_us if elite_trial is not None else None
     best = elite_trial if elite_trial is not None and (tuned is None or elite_trial.time_us < tuned.time_us) else tuned
-    if work.remeasure_default is not None:
+    # Timing the 12 UNet defaults again after the search took 18 s past its 95 s share.
+    in_time = deadline is None or time.perf_counter() + (work.timing_s or 0.0) <= deadline
+    if work.remeasure_default is not None and in_time:
         end = work.remeasure_default(problem)
         if end.ok:
             result.default_end_us = end.median_us

@@ -111,6 +111,7 @@ class TuneResult:
     verify_notes: list[str] = field(default_factory=list)
     numerics: list[dict] = field(default_factory=list)  # the final spec's numerics, per function output
     seconds: float = 0.0
+    verify_seconds: float = 0.0  # of `seconds`, what building and checking the spec took
     target_description: dict = field(default_factory=dict)
     proposer: str = ""
 
@@ -125,6 +126,7 @@ class TuneResult:
         return {
             "model": self.model, "target": self.target, "strategy": self.strategy,
             "verified": self.verified, "verify_notes": self.verify_notes, "seconds": round(self.seconds, 2),
+            "verify_seconds": round(self.verify_seconds, 2),
             "total_default_us": total_default, "total_best_us": total_best,
             "speedup": (total_default / total_best) if total_best else None,
             "coverage": {

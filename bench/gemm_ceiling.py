@@ -1,0 +1,172 @@
+"""The f32 GEMM ceiling of pi0's layers: IREE's best build of each GEMM beside BLAS, one thread.
+
+    python bench/gemm_ceiling.py [--rounds 3] [--only expert|vision|prefix ...]
+                                 [--presets default gdt gdt+tile-bytes-4m] [--torch-python PY] [--json OUT]
+
+Issue 19 asks why the tuned pi0 layers stay behind PyTorch eager. Their recipes spend 90-97% of
+their time in f32 GEMMs (`iree-dsa-tune profile --recipe`), so a layer can be no faster than IREE's
+fastest build of those GEMMs. This script measures that ceiling. Each GEMM is the layer's own
+shape (M tokens x K -> N), with the weight held in a `util.global`. IREE packs such a weight once,
+at initialisation, when data tiling is on, as it does for the exports' parameters. It is compiled
+under each named flag preset (`recipe.FLAG_PRESETS`; the pi0 recipes use the global data-tiling
+ones) and timed as a whole call with iree-benchmark-module (local-sync, one thread). Beside it:
+numpy's BLAS sgemm (`common.numpy_matmul_times`, OpenBLAS pinned to one thread) and, with
+--torch-python, PyTorch's (torch.set_num_threads(1), the same shapes).
+
+All builds and libraries run interleaved, round by round; each figure is the median over rounds
+of the median of 3 repetitions. GF/s counts the GEMM's useful FLOPs (2 M N K): IREE's f32 inner
+tile on AVX-512 has 16 rows, so M = 51 is computed as 64 rows (80% of the work is useful).
+Prints one table: per GEMM, each build's ms and GF/s, BLAS's, and the best IREE build over BLAS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import common
+
+from iree_dsa_tuner.recipe import FLAG_PRESETS
+from iree_dsa_tuner.runners.host import exclusive_timing
+
+# (layer, what, M, K, N): the GEMMs of the three exported pi0 layers (tools/export_lerobot.py).
+GEMMS = (
+    ("expert", "q proj", 51, 1024, 2048),
+    ("expert", "gate/up proj", 51, 1024, 4096),
+    ("expert", "down proj", 51, 4096, 1024),
+    ("vision", "qkv/o proj", 256, 1152, 1152),
+    ("vision", "fc1", 256, 1152, 4304),
+    ("vision", "fc2", 256, 4304, 1152),
+    ("prefix", "q/o proj", 816, 2048, 2048),
+    ("prefix", "gate/up proj", 816, 2048, 16384),
+    ("prefix", "down proj", 816, 16384, 2048),
+)
+
+_TORCH_TIMER = r"""
+import json, sys, time, torch
+torch.set_num_threads(1)
+job = json.loads(sys.argv[1])
+a = torch.randn(job["m"], job["k"]); b = torch.randn(job["k"], job["n"])
+a @ b
+times = []
+for _ in range(job["repetitions"]):
+    t0 = time.perf_counter()
+    for _ in range(job["iterations"]):
+        a @ b
+    times.append((time.perf_counter() - t0) / job["iterations"] * 1e6)
+print(json.dumps({"times_us": times, "torch": torch.__version__}))
+"""
+
+
+def model_text(m: int, k: int, n: int) -> str:
+    return f"""util.global private @weight = #util.byte_pattern<1> : tensor<{k}x{n}xf32>
+func.func @main(%a: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
+  %b = util.global.load @weight : tensor<{k}x{n}xf32>
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<{m}x{n}xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) outs(%init : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %c : tensor<{m}x{n}xf32>
+}}
+"""
+
+
+class Gemm:
+    """One GEMM shape; `m, n, k, weights_nk` make it a `common.numpy_matmul_times` entry."""
+
+    def __init__(self, layer: str, what: str, m: int, k: int, n: int):
+        self.layer, self.what, self.m, self.k, self.n = layer, what, m, k, n
+        self.weights_nk = False
+
+    @property
+    def label(self) -> str:
+        return f"{self.layer} {self.what} {self.m}x{self.k}x{self.n}"
+
+    @property
+    def gflop(self) -> float:
+        return 2.0 * self.m * self.n * self.k * 1e-9
+
+
+def iree_us(vmfb: Path, gemm: Gemm, iterations: int) -> float:
+    with exclusive_timing():
+        times = common.benchmark_function(vmfb, [f"--input={gemm.m}x{gemm.k}xf32=1"], iterations=iterations,
+                                          repetitions=3)
+    return common.median(times)
+
+
+def numpy_us(gemm: Gemm, iterations: int) -> float:
+    with exclusive_timing():
+        times, _ = common.numpy_matmul_times(gemm, iterations=iterations, repetitions=3)
+    return common.median(times)
+
+
+def torch_us(python: str, gemm: Gemm, iterations: int) -> float:
+    job = {"m": gemm.m, "k": gemm.k, "n": gemm.n, "iterations": iterations, "repetitions": 3}
+    with exclusive_timing():
+        proc = subprocess.run([python, "-c", _TORCH_TIMER, json.dumps(job)], capture_output=True, text=True,
+                              env=common.numpy_environment(), timeout=600, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"torch timer failed: {proc.stderr.strip()[-400:]}")
+    return common.median(json.loads(proc.stdout.strip().splitlines()[-1])["times_us"])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (median over them)")
+    ap.add_argument("--only", nargs="*", choices=sorted({g[0] for g in GEMMS}), help="these layers' GEMMs only")
+    ap.add_argument("--presets", nargs="*", default=["default", "gdt", "gdt+tile-bytes-4m"],
+                    help="flag presets to build each GEMM with ('default': IREE's own choice)")
+    ap.add_argument("--torch-python", help="a python with torch: time PyTorch's GEMM too (one thread)")
+    ap.add_argument("--json", help="write every sample here")
+    args = ap.parse_args(argv)
+    unknown = [p for p in args.presets if p != "default" and p not in FLAG_PRESETS]
+    if unknown:
+        ap.error(f"unknown preset(s) {', '.join(unknown)}; known: {', '.join(FLAG_PRESETS)}")
+    gemms = [Gemm(*g) for g in GEMMS if not args.only or g[0] in args.only]
+    machine = common.print_header("f32 GEMM ceiling of pi0's layers: IREE's builds beside BLAS, one thread")
+    libraries = ["numpy"] + (["torch"] if args.torch_python else [])
+    rows, document = [], {"machine": machine, "gemms": []}
+    with tempfile.TemporaryDirectory(prefix="gemm-ceiling-") as tmp:
+        for gemm in gemms:
+            work = Path(tmp) / gemm.label.replace(" ", "_").replace("/", "-")
+            work.mkdir()
+            model = work / "model.mlir"
+            model.write_text(model_text(gemm.m, gemm.k, gemm.n))
+            common.progress(f"{gemm.label}: compiling {len(args.presets)} builds")
+            vmfbs = {p: common.compile_vmfb(model, work / f"{p}.vmfb", extra_flags=tuple(FLAG_PRESETS.get(p, ())))
+                     for p in args.presets}
+            # About 0.1 s per repetition at 60 GF/s.
+            iterations = common.iterations_for(gemm.gflop / 60 * 1e6)
+            samples: dict[str, list[float]] = {name: [] for name in [*args.presets, *libraries]}
+            for r in range(args.rounds):
+                common.progress(f"    round {r + 1}/{args.rounds}")
+                for p, vmfb in vmfbs.items():
+                    samples[p].append(iree_us(vmfb, gemm, iterations))
+                samples["numpy"].append(numpy_us(gemm, iterations))
+                if args.torch_python:
+                    samples["torch"].append(torch_us(args.torch_python, gemm, iterations))
+            us = {name: common.median(v) for name, v in samples.items()}
+            best = min(args.presets, key=lambda p: us[p])
+            blas = min(us[lib] for lib in libraries)
+            row = [gemm.label]
+            for name in [*args.presets, *libraries]:
+                row.append(f"{us[name] / 1e3:.2f} ({gemm.gflop / us[name] * 1e6:.0f})")
+            row += [best, f"{blas / us[best]:.2f}x"]
+            rows.append(row)
+            document["gemms"].append({"label": gemm.label, "m": gemm.m, "k": gemm.k, "n": gemm.n,
+                                      "samples_us": samples, "median_us": us, "best_iree": best})
+    headers = ["GEMM (M x K x N)", *(f"{n} ms (GF/s)" for n in [*args.presets, *libraries]), "best IREE",
+               "BLAS / best IREE"]
+    common.print_table(headers, rows, title=f"median of {args.rounds} interleaved rounds; "
+                                            "BLAS / best IREE below 1: IREE's best build is slower than BLAS")
+    common.write_json(args.json, document)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
