@@ -340,22 +340,16 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             options = dataclasses.replace(options, dispatches=wanted)
         if result is None and options.time_budget_s:
             # --time-budget covers the whole tune: the search gets what the presets left, less
-            # the spec's verification (one build of the model with it, then its numerics, about
-            # as long again) and its confirmation (one build, then both builds timed in twice the
-            # rounds, settling included, and cut to what the budget has left). Without the
-            # verification's share, Diffusion Policy's encoder took 332 s of 300; with one build
-            # for it, the UNet's (a 251 M-parameter numpy reference) took 377 s. A round of the
-            # chosen build costs its share of the average round: pi0's prefix default (9.6 s a
-            # call) made the average 2x the chosen build's, and a reserve from the average left
-            # the search nothing.
-            reserve = 3 * compile_s + 2 * 2 * rounds * round_s * _share_of_average(best, variants, default.functions)
+            # what verifying and confirming a spec will take (`spec_reserve_s`).
+            reserve = spec_reserve_s(best, default, variants, compile_s, rounds, round_s)
             left = options.time_budget_s - (time.perf_counter() - t0) - reserve
             if left < 1:
                 notes.append(f"the time budget of {options.time_budget_s:g} s was spent on the flag presets "
                              f"(and {reserve:.0f} s kept for confirming a spec): no dispatch searched")
                 result = TuneResult(str(model), getattr(target, "name", str(target)), options.strategy)
             else:
-                say(f"searching dispatches for up to {left:.0f} s of the {options.time_budget_s:g} s budget")
+                say(f"searching dispatches for up to {left:.0f} s of the {options.time_budget_s:g} s budget "
+                    f"({reserve:.0f} s kept for verifying and confirming a spec)")
                 options = dataclasses.replace(options, time_budget_s=left)
         if result is None:
             t_search = time.perf_counter()
@@ -426,6 +420,26 @@ def rounds_that_fit(wanted: int, end: float | None, round_s: float) -> int:
     if end is None or wanted <= 0:
         return max(0, wanted)
     return max(0, min(wanted, int((end - time.perf_counter()) // max(round_s, 1e-6))))
+
+
+# The numpy reference of a spec's numerics costs about this many calls of IREE's default build
+# (Diffusion Policy's UNet: 10 s against a 1.8 s call).
+NUMPY_REFERENCE_CALLS = 5.0
+
+
+def spec_reserve_s(best: Variant, default: Variant, variants: list[Variant], compile_s: float, rounds: int,
+                   round_s: float) -> float:
+    """Seconds to keep for a spec after the search: its verification (a build of the model with it,
+    then the numpy reference) and its confirmation (another build, then both builds timed in twice
+    the rounds, settling included). A build costs what the chosen preset's did (`compile_s`, the
+    presets' average, when unknown): with three average builds kept, the UNet's verification and
+    confirmation took 72 s of a 46 s reserve and its tune 343 s of 300. A round of the chosen build costs
+    its share of the average round: pi0's prefix default (9.6 s a call) made the average 2x the
+    chosen build's, and a reserve from the average left the search nothing."""
+    functions = default.functions
+    build_s = best.compile_s or compile_s
+    numerics_s = NUMPY_REFERENCE_CALLS * (default.total_us(functions) or 0.0) * 1e-6
+    return 2 * build_s + numerics_s + 2 * 2 * rounds * round_s * _share_of_average(best, variants, functions)
 
 
 def _share_of_average(best: Variant, variants: list[Variant], functions: list[str]) -> float:

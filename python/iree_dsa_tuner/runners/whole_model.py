@@ -19,6 +19,7 @@ import math
 import statistics
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +65,7 @@ class Variant:
     rounds_us: dict[str, list[float]] = field(default_factory=dict)
     weights: dict[str, float] = field(default_factory=dict)
     dropped: str = ""  # why it got no more rounds (far behind the fastest after the first): never chosen
+    compile_s: float | None = None  # what building it took (beside the other builds of its batch)
 
     @property
     def functions(self) -> list[str]:
@@ -116,6 +118,7 @@ class Variant:
     def to_json(self) -> dict:
         return {"name": self.name, "flags": list(self.flags), "spec": str(self.spec) if self.spec else None,
                 "median_us": self.median_us, "noise": round(self.noise, 4), "error": self.error,
+                "compile_s": round(self.compile_s, 2) if self.compile_s is not None else None,
                 "functions": {f: {"median_us": self.function_median_us(f), "noise": round(self.function_noise(f), 4),
                                   "weight": self.weight(f), "rounds_us": [round(t, 2) for t in self.rounds_us[f]]}
                               for f in self.functions}}
@@ -213,10 +216,12 @@ class WholeModelTimer:
         key = hashlib.sha256(json.dumps([variant.flags, str(variant.spec)]).encode()).hexdigest()[:12]
         out = self.work_dir / f"{key}.vmfb"
         flags = tuple(variant.flags) + (tuning_spec_flags(variant.spec) if variant.spec else ())
+        t0 = time.perf_counter()
         try:
             compile_to_vmfb(self.model, out, extra_flags=flags, target_flags=self.target_flags,
                             timeout_s=self.timeout_s)
             variant.vmfb = out
+            variant.compile_s = time.perf_counter() - t0
         except (CompileError, InputError) as e:  # a variant IREE cannot build is a result, not a crash
             variant.error = str(e).splitlines()[0]
         return variant
