@@ -130,6 +130,22 @@ def iterations_for(estimate_us: float, seconds_per_repetition: float = 0.1, most
     return max(1, min(most, math.ceil(seconds_per_repetition * 1e6 / max(estimate_us, 1.0))))
 
 
+def constant_weight_matmul(m: int, n: int, k: int, t: str = "f32") -> str:
+    """An [m, k] x [k, n] matmul whose weight is a `util.global` (packed once at initialisation
+    under data tiling, as a deployed model's constant weights are); i8 accumulates in i32."""
+    acc, zero = ("i32", "0") if t == "i8" else (t, "0.0")
+    return f"""util.global private @weights = #util.byte_pattern<1> : tensor<{k}x{n}x{t}>
+func.func @main(%a: tensor<{m}x{k}x{t}>) -> tensor<{m}x{n}x{acc}> {{
+  %b = util.global.load @weights : tensor<{k}x{n}x{t}>
+  %zero = arith.constant {zero} : {acc}
+  %empty = tensor.empty() : tensor<{m}x{n}x{acc}>
+  %init = linalg.fill ins(%zero : {acc}) outs(%empty : tensor<{m}x{n}x{acc}>) -> tensor<{m}x{n}x{acc}>
+  %c = linalg.matmul ins(%a, %b : tensor<{m}x{k}x{t}>, tensor<{k}x{n}x{t}>) outs(%init : tensor<{m}x{n}x{acc}>) -> tensor<{m}x{n}x{acc}>
+  return %c : tensor<{m}x{n}x{acc}>
+}}
+"""
+
+
 # ---- numpy (OpenBLAS) on one thread, in a subprocess ---------------------------------------
 
 # Runs in a fresh interpreter whose environment pins OpenBLAS to one thread.
@@ -251,7 +267,8 @@ def progress(text: str) -> None:
 
 
 __all__ = [
-    "BasketEntry", "REPO", "benchmark_function", "compile_vmfb", "cost_view_class", "fidelity_functions", "fmt",
+    "BasketEntry", "REPO", "benchmark_function", "compile_vmfb", "constant_weight_matmul", "cost_view_class",
+    "fidelity_functions", "fmt",
     "gen_basket", "geomean",
     "iterations_for", "machine_summary", "median", "numpy_environment", "numpy_matmul_times",
     "print_header", "print_table", "progress", "relative_spread", "root_problem", "select_entries",

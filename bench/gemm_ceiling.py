@@ -1,6 +1,6 @@
 """The f32 GEMM ceiling of pi0's layers: IREE's best build of each GEMM beside BLAS, one thread.
 
-    python bench/gemm_ceiling.py [--rounds 3] [--only expert|vision|prefix ...]
+    python bench/gemm_ceiling.py [--rounds 3] [--only expert|vision|prefix ...] [--quick]
                                  [--presets default gdt gdt+tile-bytes-4m] [--torch-python PY] [--json OUT]
 
 Issue 19 asks why the tuned pi0 layers stay behind PyTorch eager. Their recipes spend 90-97% of
@@ -62,19 +62,6 @@ print(json.dumps({"times_us": times, "torch": torch.__version__}))
 """
 
 
-def model_text(m: int, k: int, n: int) -> str:
-    return f"""util.global private @weight = #util.byte_pattern<1> : tensor<{k}x{n}xf32>
-func.func @main(%a: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{
-  %b = util.global.load @weight : tensor<{k}x{n}xf32>
-  %zero = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<{m}x{n}xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  %c = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) outs(%init : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  return %c : tensor<{m}x{n}xf32>
-}}
-"""
-
-
 class Gemm:
     """One GEMM shape; `m, n, k, weights_nk` make it a `common.numpy_matmul_times` entry."""
 
@@ -123,11 +110,14 @@ def main(argv=None) -> int:
                     help="flag presets to build each GEMM with ('default': IREE's own choice)")
     ap.add_argument("--torch-python", help="a python with torch: time PyTorch's GEMM too (one thread)")
     ap.add_argument("--json", help="write every sample here")
+    ap.add_argument("--quick", action="store_true", help="one tiny GEMM, one round (a smoke run)")
     args = ap.parse_args(argv)
     unknown = [p for p in args.presets if p != "default" and p not in FLAG_PRESETS]
     if unknown:
         ap.error(f"unknown preset(s) {', '.join(unknown)}; known: {', '.join(FLAG_PRESETS)}")
     gemms = [Gemm(*g) for g in GEMMS if not args.only or g[0] in args.only]
+    if args.quick:
+        gemms, args.rounds = [Gemm("quick", "tiny", 16, 128, 128)], 1
     machine = common.print_header("f32 GEMM ceiling of pi0's layers: IREE's builds beside BLAS, one thread")
     libraries = ["numpy"] + (["torch"] if args.torch_python else [])
     rows, document = [], {"machine": machine, "gemms": []}
@@ -136,7 +126,7 @@ def main(argv=None) -> int:
             work = Path(tmp) / gemm.label.replace(" ", "_").replace("/", "-")
             work.mkdir()
             model = work / "model.mlir"
-            model.write_text(model_text(gemm.m, gemm.k, gemm.n))
+            model.write_text(common.constant_weight_matmul(gemm.m, gemm.n, gemm.k))
             common.progress(f"{gemm.label}: compiling {len(args.presets)} builds")
             vmfbs = {p: common.compile_vmfb(model, work / f"{p}.vmfb", extra_flags=tuple(FLAG_PRESETS.get(p, ())))
                      for p in args.presets}

@@ -40,20 +40,6 @@ VARIANTS = {
 }
 
 
-def model_text(m: int, n: int, k: int, t: str) -> str:
-    acc, zero = ("i32", "0") if t == "i8" else (t, "0.0")
-    return f"""util.global private @weights = #util.byte_pattern<1> : tensor<{k}x{n}x{t}>
-func.func @main(%a: tensor<{m}x{k}x{t}>) -> tensor<{m}x{n}x{acc}> {{
-  %b = util.global.load @weights : tensor<{k}x{n}x{t}>
-  %zero = arith.constant {zero} : {acc}
-  %empty = tensor.empty() : tensor<{m}x{n}x{acc}>
-  %init = linalg.fill ins(%zero : {acc}) outs(%empty : tensor<{m}x{n}x{acc}>) -> tensor<{m}x{n}x{acc}>
-  %c = linalg.matmul ins(%a, %b : tensor<{m}x{k}x{t}>, tensor<{k}x{n}x{t}>) outs(%init : tensor<{m}x{n}x{acc}>) -> tensor<{m}x{n}x{acc}>
-  return %c : tensor<{m}x{n}x{acc}>
-}}
-"""
-
-
 def dispatch_benchmarks(model: Path, flags: tuple[str, ...], out: Path, weights: str) -> list[tuple[str, Path, str]]:
     """(name, vmfb, function) of each per-call dispatch benchmark of `model` compiled with `flags`."""
     dump = out / "dump"
@@ -108,7 +94,7 @@ def main() -> int:
             work = Path(tmp) / f"{m}x{n}x{k}_{t}"
             work.mkdir()
             model = work / "model.mlir"
-            model.write_text(model_text(m, n, k, t))
+            model.write_text(common.constant_weight_matmul(m, n, k, t))
             common.progress(f"{label}: tuning, then compiling the variants")
             spec = tuned_spec(model, work, budget=4 if args.quick else 16)
             variants = dict(VARIANTS)

@@ -120,3 +120,12 @@ def test_host_cost_model_fidelity_quick_and_rescore(tmp_path):
                           timeout=300, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "f32_nk_1x256x512" in proc.stdout and "3/" in proc.stdout
+
+
+def test_gemm_ceiling_quick(tmp_path):
+    # bench/gemm_ceiling.py: IREE's builds of a GEMM beside numpy's BLAS, one table row per GEMM.
+    stdout, document = run_script("gemm_ceiling", "--presets", "default", "gdt", tmp_path=tmp_path)
+    assert "BLAS / best IREE" in stdout and "quick tiny 16x128x128" in stdout
+    (gemm,) = document["gemms"]
+    assert set(gemm["median_us"]) == {"default", "gdt", "numpy"} and gemm["best_iree"] in {"default", "gdt"}
+    assert all(t > 0 for t in gemm["median_us"].values())
