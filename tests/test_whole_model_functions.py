@@ -275,6 +275,22 @@ FASTER_DT = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
              (DT_UK, True): {"proj": 200.0, "attn_scores": 90.0}}
 
 
+def test_the_spec_reserve_counts_the_chosen_builds_and_at_most_one_build_for_numpy():
+    from iree_dsa_tuner.model_level import RESERVE_MARGIN, spec_reserve_s
+
+    def variant(name, call_s, compile_s):
+        return Variant(name, rounds_us={"main": [call_s * 1e6] * 3}, compile_s=compile_s)
+
+    # The UNet: a 1.86 s default call, its chosen build (0.25 s a call) took 27 s to build.
+    default, chosen = variant("default", 1.86, 12.0), variant("conv-route+gdt", 0.25, 27.0)
+    reserve = spec_reserve_s(chosen, default, [default, chosen], compile_s=13.0, rounds=3, round_s=0.0)
+    assert reserve == pytest.approx(RESERVE_MARGIN * (2 * 27.0 + 5 * 1.86))
+    # pi0's prefix: a 12.7 s default call, a 7.1 s build: numpy counts one build, not 63 s.
+    default, chosen = variant("default", 12.7, 5.2), variant("dt+tile-bytes-4m", 3.0, 7.1)
+    reserve = spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=0.0)
+    assert reserve == pytest.approx(RESERVE_MARGIN * 3 * 7.1)
+
+
 def test_the_presets_the_search_and_the_confirmation_share_one_budget(scripted):
     # A preset round (2 variants x 2 functions) costs 40 s on the fake clock; 400 s in all.
     result, state = scripted(FASTER_DT, ["proj_dispatch_0_matmul"], time_budget_s=400.0)
