@@ -82,9 +82,12 @@ def _tune(artifacts, db_path, executor):
         runner.close()
 
 
+WALL_CLOCK_KEYS = {"seconds", "verify_seconds", "compile_s", "phases"}  # how long things took, not what they found
+
+
 def _without_wall_clock(value):
     if isinstance(value, dict):
-        return {k: _without_wall_clock(v) for k, v in value.items() if k != "seconds"}
+        return {k: _without_wall_clock(v) for k, v in value.items() if k not in WALL_CLOCK_KEYS}
     if isinstance(value, list):
         return [_without_wall_clock(v) for v in value]
     return value
