@@ -74,7 +74,7 @@ class RecipeResult:
 
     def phases_text(self, budget_s: float | None = None) -> str:
         """One line: where the tune's time went, against the budget when there was one."""
-        parts = ", ".join(f"{name} {s:.0f} s" for name, s in self.phases.items())
+        parts = ", ".join(f"{name} {self.phases[name]:.0f} s" for name in PHASES if name in self.phases)
         of = f" of the {budget_s:g} s budget" if budget_s else ""
         return f"time: {self.seconds:.0f} s{of} ({parts})"
 
