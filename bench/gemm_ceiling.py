@@ -1,6 +1,6 @@
 """The f32 GEMM ceiling of pi0's layers: IREE's best build of each GEMM beside BLAS, one thread.
 
-    python bench/gemm_ceiling.py [--rounds 3] [--only expert|vision|prefix ...] [--quick]
+    python bench/gemm_ceiling.py [--rounds 3] [--only expert|vision|prefix ...] [--quick] [--k-split]
                                  [--presets default gdt gdt+tile-bytes-4m] [--torch-python PY] [--json OUT]
 
 Issue 19 asks why the tuned pi0 layers stay behind PyTorch eager. Their recipes spend 90-97% of
@@ -17,6 +17,10 @@ All builds and libraries run interleaved, round by round; each figure is the med
 of the median of 3 repetitions. GF/s counts the GEMM's useful FLOPs (2 M N K): IREE's f32 inner
 tile on AVX-512 has 16 rows, so M = 51 is computed as 64 rows (80% of the work is useful).
 Prints one table: per GEMM, each build's ms and GF/s, BLAS's, and the best IREE build over BLAS.
+
+--k-split adds the long-K route's build (ir/k_split.py, docs/DATA_TILING.md 9) for each GEMM the
+route cuts on this machine (its reduction's panels crowd the L2): the route's own preprocessing
+script with the flags of `k-split+gdt+tile-bytes-4m`; '-' where the route keeps the GEMM whole.
 """
 
 from __future__ import annotations
@@ -30,7 +34,9 @@ from pathlib import Path
 
 import common
 
-from iree_dsa_tuner.recipe import FLAG_PRESETS
+from iree_dsa_tuner.ir.k_split import k_split_flags, split_for
+from iree_dsa_tuner.recipe import FLAG_PRESETS, k_split_presets
+from iree_dsa_tuner.targets.host import machine_description
 from iree_dsa_tuner.runners.host import exclusive_timing
 
 # (layer, what, M, K, N): the GEMMs of the three exported pi0 layers (tools/export_lerobot.py).
@@ -45,6 +51,9 @@ GEMMS = (
     ("prefix", "gate/up proj", 816, 2048, 16384),
     ("prefix", "down proj", 816, 16384, 2048),
 )
+
+# The long-K route's build (--k-split): its script under the flags of the preset it won with.
+K_SPLIT = "k-split+gdt+tile-bytes-4m"
 
 _TORCH_TIMER = r"""
 import json, sys, time, torch
@@ -111,6 +120,8 @@ def main(argv=None) -> int:
     ap.add_argument("--torch-python", help="a python with torch: time PyTorch's GEMM too (one thread)")
     ap.add_argument("--json", help="write every sample here")
     ap.add_argument("--quick", action="store_true", help="one tiny GEMM, one round (a smoke run)")
+    ap.add_argument("--k-split", action="store_true",
+                    help="also build the long-K route's chunks where it cuts the GEMM on this machine")
     args = ap.parse_args(argv)
     unknown = [p for p in args.presets if p != "default" and p not in FLAG_PRESETS]
     if unknown:
@@ -118,8 +129,11 @@ def main(argv=None) -> int:
     gemms = [Gemm(*g) for g in GEMMS if not args.only or g[0] in args.only]
     if args.quick:
         gemms, args.rounds = [Gemm("quick", "tiny", 16, 128, 128)], 1
+        if args.k_split:  # a reduction the route cuts on any L2 up to 8 MiB
+            gemms.append(Gemm("quick", "long K", 16, 32768, 16))
     machine = common.print_header("f32 GEMM ceiling of pi0's layers: IREE's builds beside BLAS, one thread")
     libraries = ["numpy"] + (["torch"] if args.torch_python else [])
+    builds = [*args.presets, *([K_SPLIT] if args.k_split else [])]
     rows, document = [], {"machine": machine, "gemms": []}
     with tempfile.TemporaryDirectory(prefix="gemm-ceiling-") as tmp:
         for gemm in gemms:
@@ -127,12 +141,15 @@ def main(argv=None) -> int:
             work.mkdir()
             model = work / "model.mlir"
             model.write_text(common.constant_weight_matmul(gemm.m, gemm.n, gemm.k))
-            common.progress(f"{gemm.label}: compiling {len(args.presets)} builds")
-            vmfbs = {p: common.compile_vmfb(model, work / f"{p}.vmfb", extra_flags=tuple(FLAG_PRESETS.get(p, ())))
-                     for p in args.presets}
+            flags = {p: tuple(FLAG_PRESETS.get(p, ())) for p in args.presets}
+            split = split_for(gemm.k, 4, machine_description().cpu) if args.k_split else None
+            if split is not None:
+                flags[K_SPLIT] = k_split_presets(k_split_flags([split], work))[K_SPLIT]
+            common.progress(f"{gemm.label}: compiling {len(flags)} builds")
+            vmfbs = {p: common.compile_vmfb(model, work / f"{p}.vmfb", extra_flags=f) for p, f in flags.items()}
             # About 0.1 s per repetition at 60 GF/s.
             iterations = common.iterations_for(gemm.gflop / 60 * 1e6)
-            samples: dict[str, list[float]] = {name: [] for name in [*args.presets, *libraries]}
+            samples: dict[str, list[float]] = {name: [] for name in [*vmfbs, *libraries]}
             for r in range(args.rounds):
                 common.progress(f"    round {r + 1}/{args.rounds}")
                 for p, vmfb in vmfbs.items():
@@ -141,16 +158,16 @@ def main(argv=None) -> int:
                 if args.torch_python:
                     samples["torch"].append(torch_us(args.torch_python, gemm, iterations))
             us = {name: common.median(v) for name, v in samples.items()}
-            best = min(args.presets, key=lambda p: us[p])
+            best = min(vmfbs, key=lambda p: us[p])
             blas = min(us[lib] for lib in libraries)
             row = [gemm.label]
-            for name in [*args.presets, *libraries]:
-                row.append(f"{us[name] / 1e3:.2f} ({gemm.gflop / us[name] * 1e6:.0f})")
+            for name in [*builds, *libraries]:
+                row.append(f"{us[name] / 1e3:.2f} ({gemm.gflop / us[name] * 1e6:.0f})" if name in us else "-")
             row += [best, f"{blas / us[best]:.2f}x"]
             rows.append(row)
             document["gemms"].append({"label": gemm.label, "m": gemm.m, "k": gemm.k, "n": gemm.n,
                                       "samples_us": samples, "median_us": us, "best_iree": best})
-    headers = ["GEMM (M x K x N)", *(f"{n} ms (GF/s)" for n in [*args.presets, *libraries]), "best IREE",
+    headers = ["GEMM (M x K x N)", *(f"{n} ms (GF/s)" for n in [*builds, *libraries]), "best IREE",
                "BLAS / best IREE"]
     common.print_table(headers, rows, title=f"median of {args.rounds} interleaved rounds; "
                                             "BLAS / best IREE below 1: IREE's best build is slower than BLAS")

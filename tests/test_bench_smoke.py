@@ -129,3 +129,13 @@ def test_gemm_ceiling_quick(tmp_path):
     (gemm,) = document["gemms"]
     assert set(gemm["median_us"]) == {"default", "gdt", "numpy"} and gemm["best_iree"] in {"default", "gdt"}
     assert all(t > 0 for t in gemm["median_us"].values())
+
+
+def test_gemm_ceiling_quick_k_split(tmp_path):
+    # --k-split builds the long-K route's chunks only where the route cuts the GEMM: the long-K
+    # GEMM gets the build, the tiny one shows '-'.
+    stdout, document = run_script("gemm_ceiling", "--presets", "gdt", "--k-split", tmp_path=tmp_path)
+    tiny, long_k = document["gemms"]
+    assert set(tiny["median_us"]) == {"gdt", "numpy"}
+    assert set(long_k["median_us"]) == {"gdt", "k-split+gdt+tile-bytes-4m", "numpy"}
+    assert "k-split+gdt+tile-bytes-4m ms (GF/s)" in stdout and "quick long K 16x32768x16" in stdout

@@ -3,7 +3,8 @@
 What "tuning a model" means is the target's to say, not a command's:
 - a target that tunes the whole model (`Target.tunes_whole_model`: the host CPU) searches
   whole-model flag presets and a spec, each confirmed by timing every entry function
-  (`model_level.tune_recipe`); a batch-1 conv route competes there as a preset;
+  (`model_level.tune_recipe`); a batch-1 conv route and the long-K split (`ir.k_split`)
+  compete there as presets;
 - any other target (a DSA) tunes dispatch by dispatch (`pipeline.tune`), after the compile routes
   it always takes (`Target.always_routes_batch1_convs`: the batch-1 conv route and the INT4
   dequantisation fusion, `ir.artifacts.take_routes`).
@@ -68,20 +69,31 @@ def tune_model(model: str | Path, target, options: TuneOptions, *, db=None, iree
 
 def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: bool, functions, weights, rounds,
                       parameters, progress) -> ModelTuning:
+    from .ir.artifacts import cache_root
+    from .ir.k_split import plan_k_split_route
     from .model_level import tune_recipe
-    from .recipe import FLAG_PRESETS, route_presets
+    from .recipe import FLAG_PRESETS, k_split_presets, route_presets
 
     started = time.perf_counter()  # --time-budget covers the routes' compile too
     presets, taken = None, []
     if routes:
         # A batch-1 conv is tunable only under the route's flags: they compete as presets.
-        _, route = route_batch1_convs(compile_model(model, target.compile_flags), say=progress)
-        taken = [route] if route or route.notes else []
+        plain = compile_model(model, target.compile_flags)
+        _, route = route_batch1_convs(plain, say=progress)
+        # A long reduction split into chunks (ir/k_split.py) competes the same way.
+        k_route = plan_k_split_route(plain.problems(), target.describe().cpu, cache_root() / "routes")
+        if k_route and progress is not None:
+            progress(f"{k_route.what} for {len(k_route.dispatches)} dispatch(es): {k_route.notes[0]}")
+        taken = [r for r in (route, k_route) if r or r.notes]
+        extra = {}
         if route:
-            # The route's flags compete as presets, unless a preset already builds the same flags
+            extra.update(route_presets(route.flags))
+        if k_route:
+            extra.update(k_split_presets(k_route.flags))
+        if extra:
+            # The routes' flags compete as presets, unless a preset already builds the same flags
             # (the route of IREE 3.13 is im2col, which the im2col presets already time).
             known = {frozenset(flags) for flags in FLAG_PRESETS.values()}
-            extra = route_presets(route.flags)
             presets = dict(FLAG_PRESETS, **{name: flags for name, flags in extra.items()
                                             if frozenset(flags) not in known})
     extra = {"parameters": parameters} if parameters is not None else {}

@@ -281,8 +281,7 @@ def _report(args, target, report, routes, recipe_result, extra_flags, stdout, pa
         document = report.to_json()
         document["compile_flags"] = list(shown_flags)
         for route in routes:
-            key = "conv_route" if route.what.startswith("batch-1") else "dequantisation_route"
-            document[key] = route.to_json()
+            document[route.key] = route.to_json()
         if recipe_result is not None:
             document["recipe"] = recipe_result.to_json()
         document["parameters"] = parameters.to_record() if parameters is not None else None

@@ -342,9 +342,10 @@ def route_split_dequantisation(artifacts: ModelArtifacts, say=None):
     from .conv_route import ConvRoute
 
     split = _split_dequantisations(artifacts)
-    route = ConvRoute(dispatches=tuple(split), what="INT4 dequantisation fusion route (docs/INT4.md)")
+    route = ConvRoute(dispatches=tuple(split), what="INT4 dequantisation fusion route (docs/INT4.md)",
+                      key="dequantisation_route")
     if not split or FUSE_DEQUANTISATION_FLAG in artifacts.target_flags:
-        return artifacts, ConvRoute(what=route.what)
+        return artifacts, ConvRoute(what=route.what, key=route.key)
     fused = compile_model(artifacts.model, artifacts.target_flags + (FUSE_DEQUANTISATION_FLAG,))
     left = _split_dequantisations(fused)
     if len(left) >= len(split):

@@ -86,31 +86,42 @@ def taps_transform_text(widths: list[int]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verified_taps_script(widths: list[int]) -> str:
-    """The taps script parsed and verified by the MLIR bindings, as they print it (with its
-    header comment): a template slip fails here, not inside iree-compile."""
+def verified_script(text: str, what: str) -> str:
+    """A preprocessing transform script parsed and verified by the MLIR bindings, as they print it
+    (with its header comment): a template slip fails here, not inside iree-compile."""
     from iree.compiler import ir
 
-    text = taps_transform_text(widths)
     header = "".join(line + "\n" for line in text.splitlines() if line.startswith("//"))
     with ir.Context():
         module = ir.Module.parse(text)
         if not module.operation.verify():
-            raise ValueError("the conv1d taps script does not verify")
+            raise ValueError(f"the {what} script does not verify")
         return header + module.operation.get_asm(use_local_scope=True) + "\n"
 
 
-def _taps_file(widths: list[int], directory: Path) -> Path:
-    """The script, content-addressed (so the flag naming it also names its content)."""
-    text = verified_taps_script(widths)
+def verified_taps_script(widths: list[int]) -> str:
+    return verified_script(taps_transform_text(widths), "conv1d taps")
+
+
+# Each route's script, by the file-name prefix it is cached under -> the suffix it takes beside a
+# spec (`user_flags`).
+SCRIPT_SUFFIXES = {"conv1d-taps-": TAPS_FILE_SUFFIX, "k-split-": ".k-split.mlir"}
+
+
+def script_file(text: str, directory: Path, prefix: str) -> Path:
+    """`text` in `directory`, content-addressed (so the flag naming it also names its content)."""
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-    path = directory / f"conv1d-taps-{digest}.mlir"
+    path = directory / f"{prefix}{digest}.mlir"
     if not path.exists():
         directory.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(text)
         tmp.replace(path)
     return path
+
+
+def _taps_file(widths: list[int], directory: Path) -> Path:
+    return script_file(verified_taps_script(widths), directory, "conv1d-taps-")
 
 
 @dataclass
@@ -122,6 +133,7 @@ class ConvRoute:
     dispatches: tuple[str, ...] = ()  # the dispatches of the plain model the route is for
     notes: list[str] = field(default_factory=list)
     what: str = "batch-1 convolution route (docs/CONV.md)"
+    key: str = "conv_route"  # its entry in `tune --json`
 
     def __bool__(self) -> bool:
         return bool(self.flags)
@@ -161,15 +173,17 @@ def manual_hint(problem: ConvolutionProblem) -> str:
 
 
 def user_flags(flags: tuple[str, ...], spec_output: Path) -> tuple[str, ...]:
-    """`flags` with the taps script copied beside `spec_output` and named there (absolute path)."""
+    """`flags` with a route's transform script (taps or K split) copied beside `spec_output` and
+    named there (absolute path)."""
     out = []
     for f in flags:
-        if f.startswith(TRANSFORM_FLAG + "=") and Path(f.split("=", 1)[1]).name.startswith("conv1d-taps-"):
+        if f.startswith(TRANSFORM_FLAG + "="):
             source = Path(f.split("=", 1)[1])
-            dest = spec_output.with_name(spec_output.stem + TAPS_FILE_SUFFIX).resolve()
-            shutil.copyfile(source, dest)
-            f = f"{TRANSFORM_FLAG}={dest}"
+            suffix = next((s for prefix, s in SCRIPT_SUFFIXES.items() if source.name.startswith(prefix)), None)
+            if suffix is not None:
+                dest = spec_output.with_name(spec_output.stem + suffix).resolve()
+                if source.resolve() != dest:
+                    shutil.copyfile(source, dest)
+                f = f"{TRANSFORM_FLAG}={dest}"
         out.append(f)
     return tuple(out)
-
-

@@ -1,0 +1,24 @@
+// Three GEMMs for the long-K route (lit_tests/presets/k_split_route.test): a matmul and a
+// unit-batch batch_matmul (how iree-turbine exports torch's linear) with K = 256, and one with
+// K = 128 that the route must leave alone.
+func.func @proj(%a: tensor<8x256xf32>, %b: tensor<256x32xf32>) -> tensor<8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<8x256xf32>, tensor<256x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
+func.func @batch_proj(%a: tensor<1x8x256xf32>, %b: tensor<1x256x32xf32>) -> tensor<1x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x8x256xf32>, tensor<1x256x32xf32>) outs(%f : tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
+  return %r : tensor<1x8x32xf32>
+}
+func.func @short(%a: tensor<8x128xf32>, %b: tensor<128x32xf32>) -> tensor<8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<8x128xf32>, tensor<128x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
