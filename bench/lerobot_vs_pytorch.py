@@ -3,6 +3,7 @@
     python bench/lerobot_vs_pytorch.py DIR [--only NAME ...] [--repetitions 5] [--rounds 1]
                                        [--target-cpu host] [--no-check] [--no-recipe] [--json OUT]
                                        [--torch-python /work/venv-lerobot/bin/python]
+                                       [--baseline-recipes DIR]
 
 DIR holds what tools/export_lerobot.py wrote (it runs in a separate torch + lerobot environment):
 per model NAME, NAME.mlir (weights externalized, scope "model"), NAME.irpa, NAME.json (PyTorch's
@@ -26,6 +27,9 @@ Per model:
    round also runs `PY tools/export_lerobot.py --time-only --only NAME` (the same seeded model,
    eager, one thread), so both sides are timed under the same load; the PyTorch column is then the
    median of those runs, and the time recorded at export is shown beside it.
+6. A recipe against another (--baseline-recipes DIR: an earlier set of recipes, found there the same
+   way): the other recipe's build is compiled, checked and timed in the same rounds, and the table
+   gains its time and baseline / recipe (above 1: the recipe of DIR is slower).
 
 Prints a table: policy, PyTorch ms, IREE default ms, PyTorch / IREE (above 1: IREE is faster), the
 recipe's ms and ratio when there is one, the CPU (process) times of each (on a machine shared with
@@ -147,6 +151,12 @@ def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
         builds["recipe"] = recipe.compile_flags()
         row["recipe_file"] = str(recipe_file)
         row["recipe_flags"] = list(recipe.compile_flags())
+    baseline_file = find_recipe(args.baseline_recipes, name) if args.baseline_recipes else None
+    if baseline_file is not None:
+        baseline = load_recipe(baseline_file)
+        baseline.check_model(mlir)
+        builds["baseline"] = baseline.compile_flags()
+        row["baseline_file"] = str(baseline_file)
     vmfbs = {}
     for build, extra in builds.items():
         vmfb = work / f"{name}.{build}.vmfb"
@@ -205,15 +215,22 @@ def fmt(value, spec=".1f") -> str:
 def table(rows: list[dict]) -> str:
     head = ["policy", "PyTorch ms", "(at export)", "IREE default ms", "PyTorch/IREE", "recipe ms",
             "PyTorch/recipe", "CPU ms: PyTorch / IREE / recipe", "max rel err"]
+    baselines = any(r.get("baseline_ms") for r in rows)
+    if baselines:
+        head += ["baseline recipe ms", "baseline/recipe"]
     lines = [head]
     for r in rows:
         d, rc, pt = r.get("default_ms"), r.get("recipe_ms"), r["pytorch_ms"]
-        errs = [n["max_rel_err"] for key in ("default_numerics", "recipe_numerics") for n in r.get(key, [])]
+        errs = [n["max_rel_err"] for key in ("default_numerics", "recipe_numerics", "baseline_numerics")
+                for n in r.get(key, [])]
         cpu = " / ".join(fmt(r.get(k)) for k in ("pytorch_cpu_ms", "default_cpu_ms", "recipe_cpu_ms"))
         lines.append([r["name"], fmt(pt), fmt(r["pytorch_at_export_ms"]),
                       fmt(d) if d else r.get("default_error", "-")[:30], fmt(pt / d if d else None, ".2f"),
                       fmt(rc), fmt(pt / rc if rc else None, ".2f"), cpu,
                       format(max(errs), ".1e") if errs else "-"])
+        if baselines:
+            b = r.get("baseline_ms")
+            lines[-1] += [fmt(b), fmt(b / rc if b and rc else None, ".2f")]
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(head))]
     out = ["| " + " | ".join(str(c).ljust(w) for c, w in zip(line, widths)) + " |" for line in lines]
     out.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
@@ -244,6 +261,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-check", action="store_true", help="skip the numerics against PyTorch")
     ap.add_argument("--no-recipe", action="store_true", help="ignore recipes beside the models")
     ap.add_argument("--json", type=Path, help="write the rows here")
+    ap.add_argument("--baseline-recipes", type=Path,
+                    help="a directory of other recipes for the same models: time each beside the recipe")
     ap.add_argument("--write-docs", action="store_true",
                     help="replace the table between this bench's markers in docs/PERFORMANCE.md with this run's")
     ap.add_argument("--torch-python", help="the torch + lerobot environment's python: time PyTorch eager again, "
@@ -288,7 +307,7 @@ def main(argv=None) -> int:
                          f"--iree-llvmcpu-target-cpu={args.target_cpu}); medians of {args.rounds} x "
                          f"{args.repetitions} calls; ratio above 1 = IREE faster.")
     for r in rows:
-        for key in ("default_error", "recipe_error"):
+        for key in ("default_error", "recipe_error", "baseline_error"):
             if key in r:
                 print(f"{r['name']} {key}: {r[key]}")
     if args.json:

@@ -98,7 +98,9 @@ def add_parser(subparsers) -> None:
                         "into its contraction (--iree-dispatch-creation-enable-aggressive-fusion, docs/INT4.md); "
                         "and batch-1 convolutions are not routed (by default a model with one is compiled with the flags "
                         "that make it tunable, --iree-global-opt-use-im2col-for-convs for 2-D and a kernel-tap "
-                        "preprocessing script for 1-D, and the spec is only valid with them: docs/CONV.md)")
+                        "preprocessing script for 1-D, and the spec is only valid with them: docs/CONV.md); and on the "
+                        "host the long-K route does not compete as a preset (a GEMM whose reduction crowds the L2 cut into K "
+                        "chunks by a preprocessing script: docs/DATA_TILING.md 9)")
     p.add_argument("--rounds", type=int, default=3, metavar="N",
                    help="host: interleaved rounds of whole-model timing per decision (default 3)")
     p.add_argument("--function", action="append", default=[], metavar="NAME[=WEIGHT]",
