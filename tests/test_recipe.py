@@ -223,3 +223,22 @@ def test_data_tiling_is_on_with_exactly_one_of_its_two_flags():
         assert not (DATA_TILING_FLAG in flags and GLOBAL_DATA_TILING_FLAG in flags), name
     assert uses_data_tiling(route["conv-route+gdt"]) and not uses_data_tiling(route["conv-route"])
     assert Recipe("m.mlir", "0" * 64, "host", flags=(GLOBAL_DATA_TILING_FLAG,)).uses_data_tiling
+
+
+def test_verify_with_a_recipe_finds_the_dispatches_its_flags_make(tmp_path):
+    # A recipe on the global data-tiling path with a spec for its mmt4d dispatch: `verify --recipe`
+    # must look for the spec's dispatch in the recipe's build, not in the plain model (which has a
+    # plain matmul there, so every matcher was "not applied").
+    from conftest import INPUTS
+
+    model = INPUTS / "data_tiling" / "matmul_64x128x256.mlir"
+    spec = tmp_path / "spec.mlir"
+    made = cli("spec", model, "--plan", INPUTS / "plans" / "mmt4d_whole_rows.plan.json", "--target", "dsa-e1",
+               "--iree-flag=--iree-global-opt-data-tiling", "-o", spec)
+    assert made.returncode == 0, made.stderr
+    recipe = Recipe(str(model), model_sha256(model), "host", flags=("--iree-global-opt-data-tiling",),
+                    spec=spec.name, functions=("matmul",))
+    (tmp_path / "spec.recipe.toml").write_text(recipe.to_toml())
+    verified = cli("verify", model, "--recipe", tmp_path / "spec.recipe.toml", "--target", "dsa-e1")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "matmul_dispatch_2_mmt4d_8x16x256x8x8x1_f32" in verified.stdout and "1/1 applied; OK" in verified.stdout

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from iree_dsa_tuner.ir import compile_model
-from iree_dsa_tuner.tuning_spec.reference import NumpyModel
+from iree_dsa_tuner.tuning_spec.reference import NotEvaluable, NumpyModel
 from iree_dsa_tuner.tuning_spec.verify import _function_signatures
 
 from conftest import INPUTS
@@ -101,3 +101,73 @@ func.func @masked(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x8
   return %o : tensor<2x4x8xf32>
 }
 """)
+
+
+RESOURCE_TABLE = """
+func.func @scale(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %table = arith.constant dense_resource<torch_tensor_4_torch.float32> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]} ins(%x, %table : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      torch_tensor_4_torch.float32: "0x04000000BLOB"
+    }
+  }
+#-}
+"""
+
+
+def test_a_dense_resource_table_is_read_from_the_module_text():
+    # A torch export keeps small tables (pi0's rotary frequencies) as dense_resource blobs; the
+    # reference reads their bytes (after the 4-byte alignment) as the elements they hold.
+    table = np.array([1.0, 0.5, -2.0, 3.25], dtype=np.float32)
+    text = RESOURCE_TABLE.replace("BLOB", table.tobytes().hex().upper())
+    x = np.array([2.0, 4.0, 1.0, -1.0])
+    (out,) = NumpyModel(text)("scale", x)
+    np.testing.assert_array_equal(out, x * table)
+    # A blob that does not hold the tensor is a reason, not a wrong answer.
+    short = RESOURCE_TABLE.replace("BLOB", table[:3].tobytes().hex())
+    with pytest.raises(NotEvaluable, match="dense_resource"):
+        NumpyModel(short)("scale", x)
+
+
+MAX_WITH_INDEX = """
+func.func @amax(%x: tensor<2x5xf32>) -> (tensor<2xf32>, tensor<2xi64>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<2xf32>
+  %ei = tensor.empty() : tensor<2xi64>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %i0 = linalg.fill ins(%zero : i64) outs(%ei : tensor<2xi64>) -> tensor<2xi64>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>,
+                                          affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x5xf32>) outs(%m0, %i0 : tensor<2xf32>, tensor<2xi64>) {
+  ^bb0(%in: f32, %out: f32, %idx: i64):
+    %k = linalg.index 1 : index
+    %ki = arith.index_cast %k : index to i64
+    %m = arith.maximumf %in, %out : f32
+    %gt = arith.cmpf ogt, %in, %out : f32
+    %i = arith.select %gt, %ki, %idx : i64
+    linalg.yield %m, %i : f32, i64
+  } -> (tensor<2xf32>, tensor<2xi64>)
+  return %r#0, %r#1 : tensor<2xf32>, tensor<2xi64>
+}
+"""
+
+
+def test_a_max_with_its_index_is_torchs_max_dim():
+    # How a torch export lowers `x.max(dim)` (a softmax's running max): values and the first index
+    # of the maximum.
+    x = np.array([[1.0, 3.0, 3.0, -2.0, 0.5], [-1.0, -4.0, -0.5, -0.5, -9.0]])
+    values, indices = NumpyModel(MAX_WITH_INDEX)("amax", x)
+    np.testing.assert_array_equal(values, [3.0, -0.5])
+    np.testing.assert_array_equal(indices, [1, 2])

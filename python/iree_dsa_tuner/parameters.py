@@ -344,15 +344,24 @@ def to_archive_bytes(parameter: ParameterGlobal, value: np.ndarray) -> np.ndarra
 
 def from_archive_bytes(parameter: ParameterGlobal, raw: np.ndarray) -> np.ndarray:
     """The numpy form of an archive's bytes for `parameter` (bf16 as float32, i4 unpacked, i1 bool)."""
-    element = parameter.element
-    raw = np.asarray(raw, dtype=np.uint8).reshape(-1)
+    return elements_from_bytes(parameter.element, parameter.shape, raw)
+
+
+def elements_from_bytes(element: str, shape, raw) -> np.ndarray:
+    """A tensor of `element`s stored densely in `raw` as IREE stores them (an archive entry, a
+    `dense_resource` blob): bf16 read as float32, i4 unpacked, i1 (a byte each) as bool."""
+    shape = tuple(shape)
+    raw = np.frombuffer(raw, dtype=np.uint8) if isinstance(raw, (bytes, bytearray)) else \
+        np.asarray(raw, dtype=np.uint8).reshape(-1)
+    if element not in _ELEMENTS:
+        raise ValueError(f"no byte layout known for element type {element}")
     if element == "bf16":
-        return _from_bf16_bits(raw.view(np.uint16)).reshape(parameter.shape)
+        return _from_bf16_bits(raw.view(np.uint16)).reshape(shape)
     if element in ("i4", "si4", "ui4"):
-        return _unpack_nibbles(raw, math.prod(parameter.shape), element != "ui4").reshape(parameter.shape)
+        return _unpack_nibbles(raw, math.prod(shape), element != "ui4").reshape(shape)
     if element == "i1":
-        return (raw != 0).reshape(parameter.shape)
-    return raw.view(_ELEMENTS[element][1]).reshape(parameter.shape)
+        return (raw != 0).reshape(shape)
+    return raw.view(_ELEMENTS[element][1]).reshape(shape)
 
 
 def _metadata_text(parameter: ParameterGlobal) -> str:

@@ -74,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
             header = read_flags_header(Path(spec).read_text())
         except (OSError, UnicodeDecodeError):
             header = ()  # verify_spec reports an unreadable spec
-    model_flags = tuple(dict.fromkeys(f for f in header + tuple(args.iree_flag) if f not in extra_flags))
+    # The recipe's flags, the header's and the user's: the spec matches the dispatches all of them
+    # make, so the model is discovered under them too (a recipe on the data-tiling path has mmt4d
+    # dispatches that the plain model does not).
+    model_flags = tuple(dict.fromkeys(extra_flags + header + tuple(args.iree_flag)))
     if header:
         print(f"compile flags from the spec's header: {' '.join(header)}", file=human_output(args))
     target_flags = target_compile_flags(args)
@@ -90,8 +93,7 @@ def run(args: argparse.Namespace) -> int:
         artifacts = compile_model(args.model, target_flags + model_flags)
         artifacts.reference_flags = target_flags
     report = verify_spec(args.model, spec, target_flags=target_flags, artifacts=artifacts,
-                         check_numerics=not args.no_numerics, seed=args.seed, extra_flags=extra_flags,
-                         parameters=parameters)
+                         check_numerics=not args.no_numerics, seed=args.seed, parameters=parameters)
     if args.json:
         emit_json(args, report.to_json())
     if args.json != JSON_TO_STDOUT:

@@ -19,6 +19,8 @@ tuned dispatch alone against a numpy model of its root op (`dispatch_alone.py`).
 from __future__ import annotations
 
 import math
+import re
+import weakref
 
 import numpy as np
 from iree.compiler import ir
@@ -146,8 +148,40 @@ def _to_space(array: np.ndarray, dims: list[int | None], n_loops: int) -> np.nda
     return a.reshape(shape)
 
 
+# `dense_resource<KEY>` constants (a torch export's small tables, such as rotary frequencies): the
+# bindings can make such an attribute but not read its bytes, so each model's blobs are read from
+# its text's resource section, `{-# dialect_resources: { builtin: { KEY: "0x..." } } #-}` (the
+# first 4 bytes of a blob are its alignment). Per parsing context: keys are only unique in a module.
+_RESOURCE_BLOBS: "weakref.WeakKeyDictionary[ir.Context, dict[str, bytes]]" = weakref.WeakKeyDictionary()
+_BLOB = re.compile(r'^\s*(?:"([^"]+)"|([\w.$-]+))\s*:\s*"0x([0-9A-Fa-f]*)"', re.MULTILINE)
+
+
+def resource_blobs(text: str) -> dict[str, bytes]:
+    """KEY -> the element bytes of each builtin resource blob in a module's text."""
+    start = text.rfind("{-#")
+    if start < 0:
+        return {}
+    return {m.group(1) or m.group(2): bytes.fromhex(m.group(3))[4:] for m in _BLOB.finditer(text, start)}
+
+
+def _resource_constant(attr: ir.Attribute, text: str, element: str):
+    from ..parameters import elements_from_bytes
+
+    key = text[len("dense_resource<"):text.index(">")]
+    blob = _RESOURCE_BLOBS.get(attr.context, {}).get(key)
+    if blob is None:
+        raise NotEvaluable(f"constant {text[:60]} (its blob is not in the module's text)")
+    try:
+        value = elements_from_bytes(element, ir.ShapedType(attr.type).shape, blob)
+    except ValueError as e:  # a length or element type the blob does not fit
+        raise NotEvaluable(f"constant {text[:60]} ({e})") from None
+    return as_type(value, element)
+
+
 def _constant(attr: ir.Attribute, element: str):
     text = str(attr)
+    if text.startswith("dense_resource<"):
+        return _resource_constant(attr, text, element)
     if isinstance(attr, (ir.FloatAttr,)) or element in FLOAT_ELEMENTS and not text.startswith("dense"):
         return np.float64(ir.FloatAttr(attr).value)
     if isinstance(attr, ir.IntegerAttr):
@@ -271,7 +305,10 @@ def _eval_generic(op: ir.Operation, values: dict) -> list[np.ndarray]:
             results.append(as_type(np.transpose(value, order).reshape(init.shape), element))
         return results
     if len(op.results) != 1:
-        raise NotEvaluable("a reduction with several outputs")
+        pair = _max_with_index(block, args, inits, out_dims, reduction, n_in)
+        if pair is None:
+            raise NotEvaluable("a reduction with several outputs (other than a max and its index)")
+        return [as_type(v, e) for v, e in zip(pair, out_elements)]
     # A reduction with another combiner: evaluate the body's non-accumulator part
     # over the whole space, then fold it along the reduction loops.
     yield_op = list(block.operations)[-1].operation
@@ -295,6 +332,33 @@ def _eval_generic(op: ir.Operation, values: dict) -> list[np.ndarray]:
     order = [kept.index(d) for d in out_dims[0] if d is not None]
     folded = np.transpose(folded, order).reshape(inits[0].shape)
     return [as_type(COMBINERS[combine.name](inits[0], folded), out_elements[0])]
+
+
+def _max_with_index(block: ir.Block, args: list, inits: list, out_dims: list, reduction: list[int], n_in: int):
+    """torch's `max(dim)` (values and indices; a softmax's running max), as a torch export lowers it:
+    `m = maximumf(in, m)` and `i = select(cmpf ogt(in, m), index(d), i)` over one reduction loop `d`.
+    The index is the first position of the maximum, and the initial index where nothing beats the
+    initial maximum. None: the body is anything else."""
+    ops = [o.operation for o in block.operations]
+    if n_in != 1 or len(reduction) != 1 or len(ops) != 6 or out_dims[0] != out_dims[1]:
+        return None
+    index, cast, maximum, compare, select, yield_op = ops
+    x, m_arg, i_arg = block.arguments[0], block.arguments[1], block.arguments[2]
+    if not (index.name == "linalg.index" and ir.IntegerAttr(index.attributes["dim"]).value == reduction[0]
+            and cast.name == "arith.index_cast" and cast.operands[0] == index.results[0]
+            and maximum.name == "arith.maximumf" and set(maximum.operands) == {x, m_arg}
+            and compare.name == "arith.cmpf" and list(compare.operands) == [x, m_arg]
+            and ir.IntegerAttr(compare.attributes["predicate"]).value == 2  # ogt
+            and select.name == "arith.select" and list(select.operands) == [compare.results[0], cast.results[0], i_arg]
+            and list(yield_op.operands) == [maximum.results[0], select.results[0]]):
+        return None
+    axis = reduction[0]
+    values = np.asarray(args[0], dtype=np.float64)
+    kept = [d for d in range(values.ndim) if d != axis]
+    order = [kept.index(d) for d in out_dims[0] if d is not None]
+    best = np.transpose(values.max(axis=axis), order).reshape(inits[0].shape)
+    first = np.transpose(values.argmax(axis=axis), order).reshape(inits[1].shape)
+    return np.maximum(inits[0], best), np.where(best > inits[0], first, inits[1])
 
 
 def _static(op: ir.Operation, name: str) -> list[int]:
@@ -401,6 +465,7 @@ class NumpyModel:
         self._ctx = ir.Context()
         with self._ctx:
             self.module = ir.Module.parse(text)
+        _RESOURCE_BLOBS[self._ctx] = resource_blobs(text)
         self.functions = {}
         self._globals = {}  # util.global: name -> the op (its value is read on first load)
         for op in self.module.body.operations:
