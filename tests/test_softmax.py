@@ -242,7 +242,7 @@ def test_spec_applies_to_its_softmax_only(tmp_path):
 
 @pytest.mark.slow
 def test_softmax_dispatch_is_checked_alone_against_numpy(tmp_path, inputs):
-    """Where the whole function is not evaluable (pi0's dense_resource constants), the softmax
+    """Where the whole function is not evaluable (an op the numpy reference does not know), the softmax
     dispatch is rebuilt alone from its executable source (linalg.softmax), compiled with the
     spec, its config confirmed on the decomposed root, and compared with numpy's softmax."""
     from iree_dsa_tuner.ir import compile_model
