@@ -55,6 +55,9 @@ def test_the_chunk_divides_k_and_bytes_count_by_element_type():
     # are not matched.
     assert plan_splits([gemm(8, 64, 16384), gemm(816, 2048, 16384)], AVX512) == [KSplit(16384, 2048)]
     assert plan_splits([gemm(816, 2048, 16384, op="linalg.mmt4d")], AVX512) == []
+    # Nor are generic contractions: the script matches the named ops only.
+    assert plan_splits([gemm(816, 2048, 16384, op="linalg.generic")], AVX512) == []
+    assert plan_splits([gemm(816, 2048, 16384, op="linalg.batch_matmul")], AVX512) == [KSplit(16384, 2048)]
 
 
 def test_the_script_is_valid_transform_ir(tmp_path):

@@ -73,7 +73,9 @@ def plan_splits(problems, cpu) -> list[KSplit]:
     """The reductions of `problems` worth splitting on a CPU described by `cpu`, one per length."""
     splits: dict[int, KSplit] = {}
     for p in problems:
-        if not isinstance(p, ContractionProblem) or p.is_mmt4d or len(p.dim_groups.get("k", ())) != 1:
+        # Only the named ops the script matches: a generic contraction would leave the route's
+        # build the same as its base preset's, and one of two equal builds winning is chance.
+        if not isinstance(p, ContractionProblem) or p.op_name not in _K_LOOP or len(p.dim_groups.get("k", ())) != 1:
             continue
         element_bytes = max(1, max(element_bits(p.lhs_type), element_bits(p.rhs_type)) // 8)
         split = split_for(p.K, element_bytes, cpu) if p.K not in splits else None
