@@ -1,6 +1,7 @@
 """The f32 GEMM ceiling of pi0's layers: IREE's best build of each GEMM beside BLAS, one thread.
 
     python bench/gemm_ceiling.py [--rounds 3] [--only expert|vision|prefix ...] [--quick] [--k-split]
+                                 [--k-chunks 4096 1024 ...]
                                  [--presets default gdt gdt+tile-bytes-4m] [--torch-python PY] [--json OUT]
 
 Issue 19 asks why the tuned pi0 layers stay behind PyTorch eager. Their recipes spend 90-97% of
@@ -21,6 +22,8 @@ Prints one table: per GEMM, each build's ms and GF/s, BLAS's, and the best IREE 
 --k-split adds the long-K route's build (ir/k_split.py, docs/DATA_TILING.md 9) for each GEMM the
 route cuts on this machine (its reduction's panels crowd the L2): the route's own preprocessing
 script with the flags of `k-split+gdt+tile-bytes-4m`; '-' where the route keeps the GEMM whole.
+--k-chunks W... adds one such build per chunk width W for each GEMM whose K it divides (K W-wide
+chunks, whatever the route would choose): how the chunk width was chosen.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from pathlib import Path
 
 import common
 
-from iree_dsa_tuner.ir.k_split import k_split_flags, split_for
+from iree_dsa_tuner.ir.k_split import KSplit, k_split_flags, split_for
 from iree_dsa_tuner.recipe import FLAG_PRESETS, k_split_presets
 from iree_dsa_tuner.targets.host import machine_description
 from iree_dsa_tuner.runners.host import exclusive_timing
@@ -87,6 +90,10 @@ class Gemm:
         return 2.0 * self.m * self.n * self.k * 1e-9
 
 
+def chunk_build(width: int) -> str:
+    return f"k-chunks-{width}"
+
+
 def iree_us(vmfb: Path, gemm: Gemm, iterations: int) -> float:
     with exclusive_timing():
         times = common.benchmark_function(vmfb, [f"--input={gemm.m}x{gemm.k}xf32=1"], iterations=iterations,
@@ -122,6 +129,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="one tiny GEMM, one round (a smoke run)")
     ap.add_argument("--k-split", action="store_true",
                     help="also build the long-K route's chunks where it cuts the GEMM on this machine")
+    ap.add_argument("--k-chunks", nargs="*", type=int, default=[], metavar="W",
+                    help="also build the route's script with these chunk widths, where they divide K")
     args = ap.parse_args(argv)
     unknown = [p for p in args.presets if p != "default" and p not in FLAG_PRESETS]
     if unknown:
@@ -133,7 +142,7 @@ def main(argv=None) -> int:
             gemms.append(Gemm("quick", "long K", 16, 32768, 16))
     machine = common.print_header("f32 GEMM ceiling of pi0's layers: IREE's builds beside BLAS, one thread")
     libraries = ["numpy"] + (["torch"] if args.torch_python else [])
-    builds = [*args.presets, *([K_SPLIT] if args.k_split else [])]
+    builds = [*args.presets, *([K_SPLIT] if args.k_split else []), *(chunk_build(w) for w in args.k_chunks)]
     rows, document = [], {"machine": machine, "gemms": []}
     with tempfile.TemporaryDirectory(prefix="gemm-ceiling-") as tmp:
         for gemm in gemms:
@@ -145,6 +154,10 @@ def main(argv=None) -> int:
             split = split_for(gemm.k, 4, machine_description().cpu) if args.k_split else None
             if split is not None:
                 flags[K_SPLIT] = k_split_presets(k_split_flags([split], work))[K_SPLIT]
+            for width in args.k_chunks:
+                if width < gemm.k and gemm.k % width == 0:
+                    chunks = k_split_flags([KSplit(gemm.k, width)], work)
+                    flags[chunk_build(width)] = k_split_presets(chunks)[K_SPLIT]
             common.progress(f"{gemm.label}: compiling {len(flags)} builds")
             vmfbs = {p: common.compile_vmfb(model, work / f"{p}.vmfb", extra_flags=f) for p, f in flags.items()}
             # About 0.1 s per repetition at 60 GF/s.

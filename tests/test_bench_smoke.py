@@ -134,8 +134,10 @@ def test_gemm_ceiling_quick(tmp_path):
 def test_gemm_ceiling_quick_k_split(tmp_path):
     # --k-split builds the long-K route's chunks only where the route cuts the GEMM: the long-K
     # GEMM gets the build, the tiny one shows '-'.
-    stdout, document = run_script("gemm_ceiling", "--presets", "gdt", "--k-split", tmp_path=tmp_path)
+    # --k-chunks builds chunks of a given width where it divides K.
+    stdout, document = run_script("gemm_ceiling", "--presets", "gdt", "--k-split", "--k-chunks", "8192",
+                                  tmp_path=tmp_path)
     tiny, long_k = document["gemms"]
     assert set(tiny["median_us"]) == {"gdt", "numpy"}
-    assert set(long_k["median_us"]) == {"gdt", "k-split+gdt+tile-bytes-4m", "numpy"}
+    assert set(long_k["median_us"]) == {"gdt", "k-split+gdt+tile-bytes-4m", "k-chunks-8192", "numpy"}
     assert "k-split+gdt+tile-bytes-4m ms (GF/s)" in stdout and "quick long K 16x32768x16" in stdout

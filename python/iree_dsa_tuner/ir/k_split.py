@@ -7,8 +7,8 @@ cache-level tile, and no lowering config a spec sets makes it block K. A pair of
 takes (M0 + N0) x K x element bytes: 2 MiB for pi0's FFN down projection (K = 16384, 16 x 16
 f32 tiles on AVX-512), the whole L2, so every panel is streamed from the L3 again for each tile it
 meets. Cut into 2048-wide chunks (eight matmuls, each accumulating into the last one's result),
-the same GEMM ran 1342 -> 655 ms on one thread, and the whole prefix layer 2998 -> 2123 ms
-(2026-12-01, `bench/gemm_ceiling.py --k-split`).
+the same GEMM ran 1494 -> 660 ms on one thread (`bench/gemm_ceiling.py --k-split`), and the whole
+prefix layer 2824 -> 2107 ms (`bench/lerobot_vs_pytorch.py --baseline-recipes`; 2026-12-01).
 
 The split is a preprocessing transform script (`--iree-preprocessing-transform-spec-filename`):
 each `linalg.matmul` / `linalg.batch_matmul` with one of the long reductions this model has is
@@ -18,7 +18,8 @@ It changes the whole build, so it is a route: its flags compete as presets in th
 
 Which reductions: those whose panel pair exceeds half the L2 (`cpu.l2_bytes`, read off the
 machine). The chunk is the widest divisor of K, a multiple of the vector lanes, whose pair takes
-at most an eighth of the L2 (2048 on that machine; 1024 ran as fast, 4096 slower). M0 and N0 are
+at most an eighth of the L2 (2048 on that machine; 1024 ran as fast, 4096 and 512 slower,
+`gemm_ceiling.py --k-chunks`; K = 2048 GEMMs cut further only got slower). M0 and N0 are
 taken as the f32 lanes of a vector register (16 with AVX-512, 8 with AVX2), IREE's f32 tiles.
 """
 
