@@ -94,7 +94,7 @@ def k_split_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     """The preset the long-K route adds (ir/k_split.py): its script on the global data-tiling path
     with the large mmt4d tiles its model won with (pi0's prefix layer, the one such model so far).
     The split is for data-tiled kernels, so there is none without data tiling; on the default path
-    IREE 3.13 does not build it (the sum of the chunks' partial products fails with "large vector
+    IREE 3.13 does not build it (the pack of a weight slice gets a 1x512x16 f32 vector: "large vector
     sizes" on the prefix layer, 2026-12-01)."""
     return {"k-split+gdt+tile-bytes-4m": tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG, TILE_BYTES_4M)}
 

@@ -79,11 +79,15 @@ def taps_transform_text(widths: list[int]) -> str:
             if w > 1:  # unrolled: static slices, so IREE dumps a benchmark per dispatch
                 lines.append(f"    transform.loop.unroll %loop factor = {w} : !transform.op<\"scf.for\">")
             lines += ["    transform.yield", "  }"]
-    lines += ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",
-              "    %r = transform.foreach_match in %root"]
-    lines += [f"        @match_{n} -> @taps_{n}" + ("," if i + 1 < len(pairs) else "") for i, n in enumerate(pairs)]
-    lines += ["      : (!transform.any_op) -> !transform.any_op", "    transform.yield", "  }", "}"]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + foreach_match_main(pairs, "taps")) + "\n"
+
+
+def foreach_match_main(names: list[str], action: str) -> list[str]:
+    """A preprocessing script's entry and the module's end: each `@match_NAME` -> `@ACTION_NAME`."""
+    lines = ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",
+             "    %r = transform.foreach_match in %root"]
+    lines += [f"        @match_{n} -> @{action}_{n}" + ("," if i + 1 < len(names) else "") for i, n in enumerate(names)]
+    return lines + ["      : (!transform.any_op) -> !transform.any_op", "    transform.yield", "  }", "}"]
 
 
 def verified_script(text: str, what: str) -> str:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..core.problems import ContractionProblem, element_bits
 from ..flags import TRANSFORM_FLAG
-from .conv_route import ConvRoute, script_file, verified_script
+from .conv_route import ConvRoute, foreach_match_main, script_file, verified_script
 
 WHAT = "long-K split route (docs/DATA_TILING.md 9)"
 
@@ -124,11 +124,7 @@ def k_split_script_text(splits: list[KSplit]) -> str:
                 "    transform.yield",
                 "  }",
             ]
-    lines += ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",
-              "    %r = transform.foreach_match in %root"]
-    lines += [f"        @match_{n} -> @split_{n}" + ("," if i + 1 < len(pairs) else "") for i, n in enumerate(pairs)]
-    lines += ["      : (!transform.any_op) -> !transform.any_op", "    transform.yield", "  }", "}"]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + foreach_match_main(pairs, "split")) + "\n"
 
 
 def plan_k_split_route(problems, cpu, directory: Path, taken_flags: tuple[str, ...] = ()) -> ConvRoute:
