@@ -1,6 +1,6 @@
-"""The f32 GEMM ceiling of pi0's layers: IREE's best build of each GEMM beside BLAS, one thread.
+"""The f32 GEMM ceiling of pi0's layers and ACT's: IREE's best build of each GEMM beside BLAS, one thread.
 
-    python bench/gemm_ceiling.py [--rounds 3] [--only expert|vision|prefix ...] [--quick] [--k-split]
+    python bench/gemm_ceiling.py [--rounds 3] [--only expert|vision|prefix|act ...] [--quick] [--k-split]
                                  [--k-chunks 4096 1024 ...]
                                  [--presets default gdt gdt+tile-bytes-4m] [--torch-python PY] [--json OUT]
 
@@ -20,8 +20,9 @@ tile on AVX-512 has 16 rows, so M = 51 is computed as 64 rows (80% of the work i
 Prints one table: per GEMM, each build's ms and GF/s, BLAS's, and the best IREE build over BLAS.
 
 --k-split adds the long-K route's build (ir/k_split.py, docs/DATA_TILING.md 9) for each GEMM the
-route cuts on this machine (its reduction's panels crowd the L2): the route's own preprocessing
-script with the flags of `k-split+gdt+tile-bytes-4m`; '-' where the route keeps the GEMM whole.
+route cuts on this machine (its reduction's panels crowd the L2, or its few rows' block does): the
+route's own preprocessing script with the flags of `k-split+gdt+tile-bytes-4m`; '-' where the
+route keeps the GEMM whole.
 --k-chunks W... adds one such build per chunk width W for each GEMM whose K it divides (K W-wide
 chunks, whatever the route would choose): how the chunk width was chosen.
 """
@@ -53,6 +54,11 @@ GEMMS = (
     ("prefix", "q/o proj", 816, 2048, 2048),
     ("prefix", "gate/up proj", 816, 2048, 16384),
     ("prefix", "down proj", 816, 16384, 2048),
+    # ACT (tools/export_lerobot.py act): its transformer's FFN (82 tokens) and ResNet-18's layer4
+    # 3x3 conv as im2col GEMM (8x10 pixels x 512*9 -> 512), its largest GEMMs under its recipe.
+    ("act", "ffn up", 82, 512, 3200),
+    ("act", "ffn down", 82, 3200, 512),
+    ("act", "layer4 conv", 80, 4608, 512),
 )
 
 # The long-K route's build (--k-split): its script under the flags of the preset it won with.
@@ -140,7 +146,7 @@ def main(argv=None) -> int:
         gemms, args.rounds = [Gemm("quick", "tiny", 16, 128, 128)], 1
         if args.k_split:  # a reduction the route cuts on any L2 up to 8 MiB
             gemms.append(Gemm("quick", "long K", 16, 32768, 16))
-    machine = common.print_header("f32 GEMM ceiling of pi0's layers: IREE's builds beside BLAS, one thread")
+    machine = common.print_header("f32 GEMM ceiling of lerobot layers: IREE's builds beside BLAS, one thread")
     libraries = ["numpy"] + (["torch"] if args.torch_python else [])
     builds = [*args.presets, *([K_SPLIT] if args.k_split else []), *(chunk_build(w) for w in args.k_chunks)]
     rows, document = [], {"machine": machine, "gemms": []}
@@ -151,7 +157,7 @@ def main(argv=None) -> int:
             model = work / "model.mlir"
             model.write_text(common.constant_weight_matmul(gemm.m, gemm.n, gemm.k))
             flags = {p: tuple(FLAG_PRESETS.get(p, ())) for p in args.presets}
-            split = split_for(gemm.k, 4, machine_description().cpu) if args.k_split else None
+            split = split_for(gemm.k, 4, machine_description().cpu, gemm.m, gemm.n) if args.k_split else None
             if split is not None:
                 flags[K_SPLIT] = k_split_presets(k_split_flags([split], work))[K_SPLIT]
             for width in args.k_chunks:

@@ -1,9 +1,9 @@
 """Write the long-K route's preprocessing script (ir/k_split.py) for given reductions, verified.
 
-    %PYTHON write_k_split_script.py K:CHUNK [K:CHUNK ...] > script.mlir
+    %PYTHON write_k_split_script.py K:CHUNK[:N] [K:CHUNK[:N] ...] > script.mlir
 
-The route picks K and the chunk from the machine's L2; a lit test names them itself, so its
-golden text is the same on every machine.
+The route picks K, the chunk (and for a few-rows GEMM its N) from the machine's L2; a lit test
+names them itself, so its golden text is the same on every machine.
 """
 
 import sys

@@ -70,7 +70,7 @@ def tune_model(model: str | Path, target, options: TuneOptions, *, db=None, iree
 def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: bool, functions, weights, rounds,
                       parameters, progress) -> ModelTuning:
     from .ir.artifacts import cache_root
-    from .ir.k_split import plan_k_split_route
+    from .ir.k_split import input_gemms, plan_k_split_route
     from .model_level import tune_recipe
     from .recipe import FLAG_PRESETS, k_split_presets, route_presets
 
@@ -81,7 +81,9 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
         plain = compile_model(model, target.compile_flags)
         _, route = route_batch1_convs(plain, say=progress)
         # A long reduction split into chunks (ir/k_split.py) competes the same way.
-        k_route = plan_k_split_route(plain.problems(), target.describe().cpu, cache_root() / "routes")
+        # Planned on the input form: the GEMMs the route's script meets, with their real batch.
+        k_route = plan_k_split_route(input_gemms(plain.input_text()), plain.problems(), target.describe().cpu,
+                                     cache_root() / "routes")
         if k_route and progress is not None:
             progress(f"{k_route.what} for {len(k_route.dispatches)} dispatch(es): {k_route.notes[0]}")
         taken = [r for r in (route, k_route) if r or r.notes]

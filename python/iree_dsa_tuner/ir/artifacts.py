@@ -194,18 +194,23 @@ class ModelArtifacts:
             self._defaults = default_configs_from_text(self.configured_text)
         return dict(self._defaults)
 
-    def generic_input_text(self) -> str:
-        """The model's input form with named ops generalised (the numpy reference reads it)."""
-        path = self.directory / "input.generic.mlir"
+    def input_text(self) -> str:
+        """The model's input form (`--compile-to=input`: linalg on tensors, named ops kept)."""
+        path = self.directory / "input.mlir"
         if not path.exists():
             text = run_iree_tool("iree-compile", [*self.target_flags, "--compile-to=input",
                                                   "--mlir-print-debuginfo=false"],
                                  input_path=self.model).text
-            with tempfile.TemporaryDirectory(prefix="iree-dsa-input-") as tmp:
-                staged = Path(tmp) / "input.mlir"
-                staged.write_text(text)
-                generic = run_iree_tool("iree-opt", ["--linalg-generalize-named-ops"], input_path=staged,
-                                        what="generalising named ops").text
+            _write_atomic(path, text)
+        return path.read_text()
+
+    def generic_input_text(self) -> str:
+        """The model's input form with named ops generalised (the numpy reference reads it)."""
+        path = self.directory / "input.generic.mlir"
+        if not path.exists():
+            self.input_text()
+            generic = run_iree_tool("iree-opt", ["--linalg-generalize-named-ops"],
+                                    input_path=self.directory / "input.mlir", what="generalising named ops").text
             _write_atomic(path, generic)
         return path.read_text()
 

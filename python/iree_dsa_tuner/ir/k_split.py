@@ -16,11 +16,28 @@ tiled along K and the loop unrolled, so every chunk is a dispatch of its own wit
 It changes the whole build, so it is a route: its flags compete as presets in the host recipe
 (`model_tuning`), and a spec tuned under it is valid only with them.
 
-Which reductions: those whose panel pair exceeds half the L2 (`cpu.l2_bytes`, read off the
-machine). The chunk is the widest divisor of K, a multiple of the vector lanes, whose pair takes
-at most an eighth of the L2 (2048 on that machine; 1024 ran as fast, 4096 and 512 slower,
-`gemm_ceiling.py --k-chunks`; K = 2048 GEMMs cut further only got slower). M0 and N0 are
-taken as the f32 lanes of a vector register (16 with AVX-512, 8 with AVX2), IREE's f32 tiles.
+Which GEMMs: the route reads them in the model's input form (`--compile-to=input`: the ops the
+script will meet, with their real shapes), not in the dispatches, where IREE has already folded a
+batch into the rows. Two rules, both in units of the L2 (`cpu.l2_bytes`, read off the machine);
+M0 and N0 are taken as the f32 lanes of a vector register (16 with AVX-512, 8 with AVX2):
+
+1. Long K. A panel pair ((M0 + N0) x K x element bytes) above half the L2 is cut into the widest
+   divisor of K, a multiple of the lanes, whose pair takes at most an eighth of the L2 (2048 on
+   that machine; 1024 ran as fast, 4096 and 512 slower, `gemm_ceiling.py --k-chunks`; K = 2048
+   GEMMs cut further only got slower).
+2. Few rows, long K. A GEMM whose output (rows padded to M0, x N, f32) fits half the L2 but whose
+   row block (all its rows x K) does not fit a sixteenth of it is cut so that the row block does,
+   in chunks no narrower than 32 lanes: the mmt4d kernel then reuses those rows from the cache
+   for every column panel of the weight.
+   pi0's action expert (51 tokens): its K = 4096 and K = 1024 GEMMs in 512-wide chunks, the
+   whole layer 1.06x (pi0) and 1.18x (pi0.5) on one thread, beside the recipes without it
+   (`bench/lerobot_vs_pytorch.py --baseline-recipes`; the GEMMs alone 1.07-1.38x,
+   `bench/gemm_ceiling.py --only expert --k-chunks 1024 512 256`; 2026-12-02). Many rows (pi0's
+   816-token prefix) make every partial product a large tensor: rule 1 only.
+
+A `linalg.batch_matmul` is cut only when its batch is 1. ACT's transformer runs its linear layers
+as batch_matmuls over 82 tokens of one row each against a broadcast weight, which IREE folds into
+one GEMM; cut, the broadcast was materialised (82 x 3200 x 512) and ACT ran 12x slower.
 """
 
 from __future__ import annotations
@@ -28,30 +45,52 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.problems import ContractionProblem, element_bits
+from ..core.problems import ContractionProblem
 from ..flags import TRANSFORM_FLAG
 from .conv_route import ConvRoute, foreach_match_main, script_file, verified_script
 
 WHAT = "long-K split route (docs/DATA_TILING.md 9)"
 
-# Named ops the script matches -> the loop index of their reduction.
+# Named ops the script matches -> the loop index of their reduction (the batch is loop 0 of a
+# batch_matmul, N the one before K).
 _K_LOOP = {"linalg.matmul": 2, "linalg.batch_matmul": 3}
 
-# Of the L2: a pair of panels above this share is split, into chunks whose pair fits this one.
+# Of the L2 (rule 1): a pair of panels above this share is split, into chunks whose pair fits this one.
 SPLIT_ABOVE = 1 / 2
 CHUNK_PAIR_SHARE = 1 / 8
+# Of the L2 (rule 2): an output up to this share, a row block above this one.
+SHORT_OUTPUT_SHARE = 1 / 2
+ROW_BLOCK_SHARE = 1 / 16
+# Rule 2's narrowest chunk, in vector lanes (512 f32 with AVX-512): 256-wide chunks ran slower
+# than 512-wide ones on the expert's down projection, and a GEMM that needs narrower chunks has
+# too many rows for the rule (pi0's prefix: 816).
+MIN_ROW_CHUNK_LANES = 32
 
 
 @dataclass(frozen=True)
 class KSplit:
-    """Contractions with this reduction length are cut into `chunk`-wide pieces."""
+    """Contractions with this reduction length (and, when `n` is set, this many columns) are cut
+    into `chunk`-wide pieces."""
 
     k: int
     chunk: int
+    n: int | None = None
 
     @property
     def pieces(self) -> int:
         return self.k // self.chunk
+
+
+@dataclass(frozen=True)
+class InputGemm:
+    """A named GEMM of the model's input form, as the route's script meets it."""
+
+    op: str  # "linalg.matmul" | "linalg.batch_matmul"
+    batch: int  # 1 for a matmul
+    m: int
+    n: int
+    k: int
+    element_bytes: int
 
 
 def panel_pair_bytes(k: int, lanes: int, element_bytes: int) -> int:
@@ -59,30 +98,79 @@ def panel_pair_bytes(k: int, lanes: int, element_bytes: int) -> int:
     return 2 * lanes * k * element_bytes
 
 
-def split_for(k: int, element_bytes: int, cpu) -> KSplit | None:
+def _widest_chunk(k: int, lanes: int, fits) -> int | None:
+    """The widest divisor of k below k, a multiple of the lanes, that `fits`."""
+    chunks = [d for d in range(lanes, k // 2 + 1, lanes) if k % d == 0 and fits(d)]
+    return max(chunks) if chunks else None
+
+
+def split_for(k: int, element_bytes: int, cpu, m: int | None = None, n: int | None = None) -> KSplit | None:
     """How a reduction of length `k` over `element_bytes`-wide operands is cut on a CPU described by
-    `cpu` (`CpuModel`: its L2 and vector width); None: it is kept whole."""
+    `cpu` (`CpuModel`: its L2 and vector width); None: it is kept whole. With the GEMM's rows `m`
+    and columns `n`, the few-rows rule applies too (its split names `n`)."""
     lanes = cpu.vector_register_bytes // 4
-    if panel_pair_bytes(k, lanes, element_bytes) <= SPLIT_ABOVE * cpu.l2_bytes:
+    l2 = cpu.l2_bytes
+    if panel_pair_bytes(k, lanes, element_bytes) > SPLIT_ABOVE * l2:
+        chunk = _widest_chunk(k, lanes, lambda d: panel_pair_bytes(d, lanes, element_bytes) <= CHUNK_PAIR_SHARE * l2)
+        return KSplit(k, chunk) if chunk else None
+    if m is None or n is None:
         return None
-    fits = [d for d in range(lanes, k // 2 + 1, lanes)
-            if k % d == 0 and panel_pair_bytes(d, lanes, element_bytes) <= CHUNK_PAIR_SHARE * cpu.l2_bytes]
-    return KSplit(k, max(fits)) if fits else None
+    rows = -(-m // lanes) * lanes
+    if rows * n * 4 > SHORT_OUTPUT_SHARE * l2 or rows * k * element_bytes <= ROW_BLOCK_SHARE * l2:
+        return None
+    chunk = _widest_chunk(k, lanes, lambda d: rows * d * element_bytes <= ROW_BLOCK_SHARE * l2)
+    return KSplit(k, chunk, n) if chunk and chunk >= MIN_ROW_CHUNK_LANES * lanes else None
 
 
-def plan_splits(problems, cpu) -> list[KSplit]:
-    """The reductions of `problems` worth splitting on a CPU described by `cpu`, one per length."""
-    splits: dict[int, KSplit] = {}
-    for p in problems:
-        # Only the named ops the script matches: a generic contraction would leave the route's
-        # build the same as its base preset's, and one of two equal builds winning is chance.
-        if not isinstance(p, ContractionProblem) or p.op_name not in _K_LOOP or len(p.dim_groups.get("k", ())) != 1:
+def plan_splits(gemms, cpu) -> list[KSplit]:
+    """The reductions of `gemms` (`InputGemm`s) worth splitting on a CPU described by `cpu`."""
+    splits: dict[tuple, KSplit] = {}
+    for g in gemms:
+        if g.op not in _K_LOOP or g.batch != 1:  # see the module doc: a batch may be a broadcast
             continue
-        element_bytes = max(1, max(element_bits(p.lhs_type), element_bits(p.rhs_type)) // 8)
-        split = split_for(p.K, element_bytes, cpu) if p.K not in splits else None
+        split = split_for(g.k, g.element_bytes, cpu, g.m, g.n)
         if split is not None:
-            splits[p.K] = split
-    return [splits[k] for k in sorted(splits)]
+            splits.setdefault((split.k, split.n or 0), split)
+    # One split per length: a length cut whatever its columns covers the per-column ones.
+    whole = {s.k for s in splits.values() if s.n is None}
+    return [s for key, s in sorted(splits.items()) if s.n is None or s.k not in whole]
+
+
+def input_gemms(text: str) -> list[InputGemm]:
+    """The static-shaped `linalg.matmul` / `linalg.batch_matmul` ops of a model's input form."""
+    from iree.compiler import ir
+
+    found: list[InputGemm] = []
+
+    def visit(op) -> "ir.WalkResult":
+        name = op.name
+        if name in _K_LOOP and len(op.operands) >= 3:
+            types = [ir.RankedTensorType(v.type) for v in list(op.operands)[:3]
+                     if isinstance(v.type, ir.RankedTensorType)]
+            if len(types) == 3 and all(t.has_static_shape for t in types) and _plain_gemm(*types):
+                lhs, rhs, _ = types
+                shape = list(lhs.shape)
+                batch = shape[0] if name == "linalg.batch_matmul" else 1
+                bits = max(_bits(lhs.element_type), _bits(rhs.element_type))
+                found.append(InputGemm(name, batch, shape[-2], list(rhs.shape)[-1], shape[-1], max(1, bits // 8)))
+        return ir.WalkResult.ADVANCE
+
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(text)
+        module.operation.walk(visit)
+    return found
+
+
+def _plain_gemm(lhs, rhs, out) -> bool:
+    """(B x) M x K times (B x) K x N into (B x) M x N: not a transposed variant (indexing maps)."""
+    a, b, c = list(lhs.shape), list(rhs.shape), list(out.shape)
+    return a[-1] == b[-2] and c[-2:] == [a[-2], b[-1]] and a[:-2] == b[:-2] == c[:-2]
+
+
+def _bits(element_type) -> int:
+    width = getattr(element_type, "width", None)
+    return int(width) if width else 32
 
 
 def k_split_flags(splits: list[KSplit], directory: Path) -> tuple[str, ...]:
@@ -100,17 +188,25 @@ def k_split_script_text(splits: list[KSplit]) -> str:
     for op, k_loop in _K_LOOP.items():
         short = op.split(".")[1]
         for s in splits:
-            name = f"{short}_k{s.k}"
+            name = f"{short}_k{s.k}" + (f"_n{s.n}" if s.n is not None else "")
             pairs.append(name)
             tiles = ", ".join(str(s.chunk) if i == k_loop else "0" for i in range(k_loop + 1))
+            # Loop -> the extent it must have: K, N when named, a batch of 1.
+            extents = {k_loop: s.k, **({k_loop - 1: s.n} if s.n is not None else {}),
+                       **({0: 1} if op == "linalg.batch_matmul" else {})}
             lines += [
                 f"  transform.named_sequence @match_{name}(%op: !transform.any_op {{transform.readonly}}) -> !transform.any_op {{",
                 f"    transform.match.operation_name %op [\"{op}\"] : !transform.any_op",
                 "    %m = transform.match.structured %op : (!transform.any_op) -> !transform.any_op {",
                 "    ^bb0(%s: !transform.any_op):",
-                f"      %k = transform.match.structured.dim %s[{k_loop}] : (!transform.any_op) -> !transform.param<i64>",
-                f"      %long = transform.param.constant {s.k} : i64 -> !transform.param<i64>",
-                "      transform.match.param.cmpi eq %k, %long : !transform.param<i64>",
+            ]
+            for loop, extent in sorted(extents.items(), reverse=True):
+                lines += [
+                    f"      %d{loop} = transform.match.structured.dim %s[{loop}] : (!transform.any_op) -> !transform.param<i64>",
+                    f"      %e{loop} = transform.param.constant {extent} : i64 -> !transform.param<i64>",
+                    f"      transform.match.param.cmpi eq %d{loop}, %e{loop} : !transform.param<i64>",
+                ]
+            lines += [
                 "      transform.match.structured.yield %s : !transform.any_op",
                 "    }",
                 "    transform.yield %m : !transform.any_op",
@@ -127,24 +223,27 @@ def k_split_script_text(splits: list[KSplit]) -> str:
     return "\n".join(lines + foreach_match_main(pairs, "split")) + "\n"
 
 
-def plan_k_split_route(problems, cpu, directory: Path, taken_flags: tuple[str, ...] = ()) -> ConvRoute:
-    """The route for this model's long reductions (empty: none, or none can be split).
+def plan_k_split_route(gemms, problems, cpu, directory: Path, taken_flags: tuple[str, ...] = ()) -> ConvRoute:
+    """The route for this model's GEMMs (`input_gemms` of its input form; empty: none is cut).
 
+    `problems`: the dispatches of the plain build, to name those the route touches.
     `taken_flags`: flags already in the build (the user's, or another route's); one naming a
     preprocessing transform script blocks this route, since iree-compile takes one script."""
-    contractions = [p for p in problems if isinstance(p, ContractionProblem)]
-    splits = plan_splits(contractions, cpu) if cpu is not None else []
+    splits = plan_splits(gemms, cpu) if cpu is not None else []
     route = ConvRoute(what=WHAT, key="k_split_route")
     if not splits:
         return route
-    route.dispatches = tuple(p.dispatch for p in contractions if p.K in {s.k for s in splits})
+    cut = {(s.k, s.n) for s in splits}
+    route.dispatches = tuple(p.dispatch for p in problems if isinstance(p, ContractionProblem)
+                             and ((p.K, None) in cut or (p.K, p.N) in cut))
     if any(f.startswith(TRANSFORM_FLAG) for f in taken_flags):
         route.notes.append(f"not taken: it needs {TRANSFORM_FLAG}, which another route or the given flags already set")
         return route
     route.flags = k_split_flags(splits, directory)
-    route.notes.append("K " + ", ".join(f"{s.k} in {s.pieces} chunks of {s.chunk}" for s in splits))
+    route.notes.append("K " + ", ".join(f"{s.k}" + (f" (N {s.n})" if s.n is not None else "")
+                                        + f" in {s.pieces} chunks of {s.chunk}" for s in splits))
     return route
 
 
-__all__ = ["KSplit", "WHAT", "k_split_flags", "k_split_script_text", "panel_pair_bytes", "plan_k_split_route",
+__all__ = ["InputGemm", "KSplit", "WHAT", "input_gemms", "k_split_flags", "k_split_script_text", "panel_pair_bytes", "plan_k_split_route",
            "plan_splits", "split_for"]
