@@ -178,28 +178,6 @@ def test_a_default_path_recipe_stays_on_its_path_when_the_global_one_is_slower(t
     assert not notes
 
 
-def test_a_route_the_chosen_preset_did_not_beat_gets_the_search():
-    # pi0.5's expert: the long-K split preset was within the noise of the chosen preset: the search
-    # runs under the route (the fastest such), not under the chosen preset's build or its global
-    # twin. A route the chosen preset beat, or a preset with no preprocessing script, does not.
-    from iree_dsa_tuner.flags import TRANSFORM_FLAG
-    from iree_dsa_tuner.model_level import route_rival
-
-    tile = "--iree-llvmcpu-matmul-tile-bytes=4194304"
-    script = f"{TRANSFORM_FLAG}=k-split.mlir"
-    chosen = timed("dt+tile-bytes-4m", (DATA_TILING_FLAG, tile), 79.0, 80.0, 78.0)
-    search = (GLOBAL_DATA_TILING_FLAG, tile)  # its global twin
-    tied = timed("k-split+gdt+tile-bytes-4m", (script, *search), 83.0, 79.0, 81.0)
-    assert route_rival(chosen, [chosen, tied]) is tied
-    faster = timed("conv-route+gdt", (f"{TRANSFORM_FLAG}=taps.mlir", GLOBAL_DATA_TILING_FLAG), 80.0, 79.0, 77.0)
-    assert route_rival(chosen, [chosen, tied, faster]) is faster
-    beaten = timed("k-split+gdt+tile-bytes-4m", (script, *search), 99.0, 100.0, 98.0)
-    not_a_script = timed("gdt+tile-bytes-4m+x", ("--x", *search), 70.0, 71.0, 70.0)
-    assert route_rival(chosen, [chosen, beaten, not_a_script]) is None
-    # A route chosen outright is the search build, whatever other route came close.
-    assert route_rival(tied, [chosen, tied, faster]) is None
-
-
 @pytest.mark.parametrize("isa", ISAS)
 def test_rereads_of_an_operand_that_fits_the_l3_share_cost_less_than_dram_rereads(isa):
     # The whole M1 in one workgroup row re-reads A (6.7 MB) once per N1 slice: from the L3 when

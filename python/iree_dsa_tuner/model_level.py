@@ -35,7 +35,7 @@ from typing import Callable
 
 from .core.selection import select_dispatches
 from .errors import CompileError, InputError
-from .flags import (DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, TRANSFORM_FLAG, global_data_tiling_twin, target_cpu_of,
+from .flags import (DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, global_data_tiling_twin, target_cpu_of,
                     uses_data_tiling)
 from .ir.artifacts import compile_model
 from .ir.host_program import read_host_program
@@ -325,15 +325,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
 
         phases["presets"] = time.perf_counter() - t_build
         # The dispatches the chosen flags leave tunable, tuned and confirmed on the functions running them.
-        route = route_rival(best, variants)
-        if route is not None:
-            say(f"searching under {route.name}: a preprocessing route the chosen preset was not faster than "
-                f"on the whole model")
-            notes.append(f"searched under {route.name}: {best.name} was not faster than it beyond the noise")
-            search_name, search_flags = route.name, tuple(route.flags)
-            flagged = compile_model(model, target.compile_flags + search_flags)
-        else:
-            search_name, search_flags, flagged = _search_build(model, target, best, variants, notes, say)
+        search_name, search_flags, flagged = _search_build(model, target, best, variants, notes, say)
         flagged.parameters = parameters  # the spec's numerics read the weights it was timed with
         calls = _dispatch_calls(flagged.configured_text)
         result, spec_text, spec_functions, incumbent = None, "", [], None
@@ -495,24 +487,6 @@ def _search_build(model: Path, target, best: Variant, timed: list[Variant], note
             notes.append(f"{name} (searched for its mmt4d tiles) does not build: {shorten(str(e), 200)}; "
                          f"searched under {best.name}")
     return best.name, flags, compile_model(model, target.compile_flags + flags)
-
-
-def route_rival(best: Variant, timed: list[Variant]) -> Variant | None:
-    """A route preset to search under instead of the chosen one's build: one whose flags name a
-    preprocessing script (the long-K split, ir/k_split.py; the conv taps), timed, built, and not
-    beaten by the chosen preset on the whole model; the fastest such. As with the global twin, the
-    spec found there is kept only if that build with it beats the chosen preset on every timed
-    function. Why: a route's win is in dispatches whose share the untuned ones hide before a spec
-    exists. pi0.5's action expert: the split preset 83.7 ms against the chosen 79.2 ms (9% noise),
-    its attention softmax 37 ms of either; with the spec both ways, split 37.4 ms against 41.9 ms
-    (`bench/lerobot_vs_pytorch.py --baseline-recipes`, 5 rounds, 2026-12-02)."""
-    if any(f.startswith(TRANSFORM_FLAG) for f in best.flags):
-        return None  # a route already: the chosen one
-    rivals = [v for v in timed
-              if v is not best and not v.error and not v.dropped
-              and any(f.startswith(TRANSFORM_FLAG) for f in v.flags) and v.median_us is not None
-              and not beats(best, v)]
-    return min(rivals, key=lambda v: v.median_us) if rivals else None
 
 
 def _target_cpu(target) -> str:
