@@ -8,6 +8,8 @@ Compiles pin haswell (AVX2: 8x8x1 f32 inner tiles) so every host sees the same l
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -19,7 +21,7 @@ from iree_dsa_tuner.ir.artifacts import compile_model
 from iree_dsa_tuner.targets.host import host_estimate, mmt4d_shape
 from iree_dsa_tuner.targets.mapping import mmt4d_group_tiles, mmt4d_tile_lists
 
-from conftest import ISAS, cpu_target, matmul_model, write_model
+from conftest import ISAS, cpu_description, cpu_target, matmul_model, write_model
 
 HASWELL = ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
            "--iree-llvmcpu-target-cpu=haswell")
@@ -179,11 +181,37 @@ def test_a_default_path_recipe_stays_on_its_path_when_the_global_one_is_slower(t
 
 
 @pytest.mark.parametrize("isa", ISAS)
+def test_the_estimated_spec_keeps_a_column_panels_rows_together(isa):
+    # ACT's FFN down projection (82 rows -> 6 x 32 tiles, K = 3200): IREE gives each workgroup one
+    # row tile and one column tile, so its 6.5 MB weight is streamed once per row tile. The
+    # estimate's distribution holds the row tiles of a column panel together, as many as fit the L2
+    # beside it (all 6 with a 2 MiB L2; 3 with the descriptions' 1 MiB), so the weight is streamed
+    # 6 / rows times.
+    from iree_dsa_tuner.search.estimated import estimated_mmt4d_configs
+
+    target = cpu_target(isa)
+    ffn = packed_gemm(6, 32, 3200, batch=False)
+    iree_default = CompilationConfig("Mmt4dTilingExpert", (1, 1, 0, 0, 0, 0), (1, 1, 0, 16, 16, 0),
+                                     (0, 0, 1, 0, 0, 1))
+    (config,) = estimated_mmt4d_configs([ffn], target, {ffn.dispatch: iree_default}).values()
+    assert config.pipeline == "Mmt4dTilingExpert" and config.distribution[0] >= 3
+    from iree_dsa_tuner.targets.host import HostTarget
+
+    desc = cpu_description(isa)
+    two_mib = HostTarget(desc.with_changes(cpu=dataclasses.replace(desc.cpu, l2_bytes=2 << 20)))
+    assert estimated_mmt4d_configs([ffn], two_mib, {ffn.dispatch: iree_default})[ffn.dispatch].distribution[0] == 6
+    # Nothing to add where IREE's default is the estimate's pick, for dispatches not asked for,
+    # or for a dispatch that is not an mmt4d.
+    assert estimated_mmt4d_configs([ffn], target, {ffn.dispatch: config}) == {}
+    assert estimated_mmt4d_configs([ffn], target, {}, wanted={"another"}) == {}
+    plain = UntunableDispatch("d_elementwise", "no root op")
+    assert estimated_mmt4d_configs([plain], target, {}) == {}
+
+
+@pytest.mark.parametrize("isa", ISAS)
 def test_rereads_of_an_operand_that_fits_the_l3_share_cost_less_than_dram_rereads(isa):
     # The whole M1 in one workgroup row re-reads A (6.7 MB) once per N1 slice: from the L3 when
     # it fits half of a core's share, from DRAM when the L3 is too small to keep it.
-    import dataclasses
-
     shape = mmt4d_shape(packed_gemm(51, 128, 2048))
     cols = {"tile_m": np.array([51]), "tile_n": np.array([1])}
     desc = cpu_target(isa).describe()

@@ -148,7 +148,8 @@ class _ScriptedTimer:
         for v in variants:
             self.timed_on.setdefault(v.name, [])
             for f in functions:
-                us = self.script[(tuple(v.flags), v.spec is not None)][f]
+                # By name where the script names the variant (two specs on the same flags).
+                us = self.script[v.name if v.name in self.script else (tuple(v.flags), v.spec is not None)][f]
                 v.rounds_us.setdefault(f, []).extend(around(us)[:rounds] if rounds == 3 else [us] * rounds)
                 if self.clock is not None:
                     self.clock.now += CALL_S * rounds
@@ -234,6 +235,35 @@ def test_tune_recipe_refuses_the_preset_that_slows_a_function_and_keeps_the_spec
     assert result.recipe.function_us["default"] == {"proj": 1000.0, "attn_scores": 100.0}
     assert result.recipe.function_us["default+spec"] == {"proj": 92.0}
     assert result.to_json()["functions"] == ["proj", "attn_scores"]
+
+
+@pytest.mark.parametrize("estimates_proj, kept", [(60.0, "// spec + estimates"), (90.0, "// spec")])
+def test_the_estimated_spec_is_confirmed_beside_the_searchs_and_kept_only_when_faster(scripted, monkeypatch,
+                                                                                      estimates_proj, kept):
+    # search/estimated.py: the search's winners plus the estimate's mmt4d distributions, a second
+    # candidate; both are timed beside the chosen build on every function, and the estimated one
+    # replaces the search's only when it beats it beyond the noise.
+    monkeypatch.setattr(model_level, "_estimated_spec", lambda *a: ("spec+estimates", "// spec + estimates",
+                                                                    {"proj_dispatch_0_matmul"}))
+    script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
+              (DT_UK, False): {"proj": 1400.0, "attn_scores": 182.0},
+              "default+spec": {"proj": 92.0, "attn_scores": 100.0},
+              "default+spec+estimates": {"proj": estimates_proj, "attn_scores": 100.0}}
+    result, state = scripted(script, ["proj_dispatch_0_matmul"])
+    assert result.spec_text == kept
+    assert state.timer.timed_on["default+spec"] == state.timer.timed_on["default+spec+estimates"] \
+        == ["proj", "attn_scores"]
+    assert "faster" in result.verdicts["default+spec+estimates"]
+
+
+def test_an_estimated_spec_alone_is_kept_when_the_search_found_nothing(scripted, monkeypatch):
+    monkeypatch.setattr(model_level, "_estimated_spec", lambda *a: ("estimates", "// estimates",
+                                                                    {"proj_dispatch_0_matmul"}))
+    script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
+              (DT_UK, False): {"proj": 1400.0, "attn_scores": 182.0},
+              "default+estimates": {"proj": 700.0, "attn_scores": 100.0}}
+    result, state = scripted(script, [])
+    assert result.spec_text == "// estimates" and result.spec_functions == ["proj"]
 
 
 def test_a_spec_for_a_dispatch_of_the_second_function_is_confirmed_there(scripted):

@@ -33,6 +33,7 @@ from pathlib import Path
 from textwrap import shorten
 from typing import Callable
 
+from .core.problems import RootOpProblem
 from .core.selection import select_dispatches
 from .errors import CompileError, InputError
 from .flags import (DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, global_data_tiling_twin, target_cpu_of,
@@ -341,7 +342,8 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         if result is None and options.time_budget_s:
             # --time-budget covers the whole tune: the search gets what the presets left, less
             # what verifying and confirming a spec will take (`spec_reserve_s`).
-            reserve = spec_reserve_s(best, default, variants, compile_s, rounds, round_s)
+            specs = 2 if any(getattr(p, "is_mmt4d", False) for p in flagged.problems()) else 1
+            reserve = spec_reserve_s(best, default, variants, compile_s, rounds, round_s, specs=specs)
             left = options.time_budget_s - (time.perf_counter() - t0) - reserve
             if left < 1:
                 notes.append(f"the time budget of {options.time_budget_s:g} s was spent on the flag presets "
@@ -360,44 +362,70 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             reasons = sorted({s["reason"] for s in result.skipped})
             if reasons:
                 notes.append(f"no dispatch is tunable under {search_name}: " + "; ".join(reasons[:2]))
-        elif result.spec_text:
-            in_spec = {d.dispatch for d in result.dispatches if d.chosen == "tuned"}
-            spec_functions = functions_holding(in_spec, calls, timed)
-            if not spec_functions:
+        # The candidate specs: the search's, and the same with the cost model's mmt4d distributions
+        # for the mmt4d dispatches it left at IREE's default (search/estimated.py: alone, a weight
+        # stays in the cache; in the model it is read cold, which only the estimate accounts for).
+        candidates: list[tuple[str, str, set[str]]] = []
+        in_spec = {d.dispatch for d in result.dispatches if d.chosen == "tuned"} if result.spec_text else set()
+        if result.spec_text:
+            candidates.append(("spec", result.spec_text, in_spec))
+        # Only with time left for its build and verification (the reserve counted them).
+        time_left = t0 + total_budget_s - time.perf_counter() if total_budget_s else math.inf
+        estimated = (_estimated_spec(flagged, target, result, in_spec, options, calls, timed, progress)
+                     if time_left > 2 * (best.compile_s or compile_s) else None)
+        if estimated is not None:
+            candidates.append(estimated)
+        if candidates:
+            held = {name: functions_holding(dispatches, calls, timed) for name, _, dispatches in candidates}
+            candidates = [c for c in candidates if held[c[0]]]
+            if not candidates:
                 notes.append(f"the spec's dispatches ({', '.join(sorted(in_spec))}) are run by none of the timed "
                              f"functions ({_functions_text(timed)}): not kept")
+        if candidates:
+            spec_functions = sorted({f for name, _, _ in candidates for f in held[name]}, key=list(timed).index)
+            t_confirm_build = time.perf_counter()
+            rivals = []
+            for name, text, _ in candidates:
+                v = Variant(f"{search_name}+{name}", search_flags, spec=timer.work_dir / f"candidate.{name}.mlir")
+                v.spec.write_text(text)
+                timer.compile(v)
+                rivals.append(v)
+            incumbent = Variant(best.name + " (again)", best.flags, vmfb=best.vmfb)
+            if search_flags != tuple(best.flags) or len(rivals) > 1:
+                # Other flags build every dispatch differently, and two specs differ on different
+                # functions: only the whole model can say.
+                spec_functions = list(timed)
+            say(f"confirming {len(rivals)} spec(s) on {_functions_text(spec_functions)} (the functions running "
+                "their dispatches)")
+            t_confirm = time.perf_counter()
+            # Two rounds at least (one round has no spread to judge the noise by), more as the
+            # budget allows: a round is the chosen build and each spec's, about the chosen build's
+            # share of a preset round each. Then settling rounds while the budget lasts.
+            confirm_end = t0 + total_budget_s if total_budget_s else None
+            pair_round_s = (1 + len(rivals)) * round_s * _share_of_average(best, variants, default.functions)
+            confirm_rounds = max(min(2, rounds), rounds_that_fit(rounds, confirm_end, pair_round_s))
+            timer.time([incumbent, *rivals], confirm_rounds, functions=spec_functions)
+            variants.extend(rivals)
+            # The faster of two specs only when it beats the other beyond the noise; else the search's.
+            with_spec = rivals[0]
+            if len(rivals) > 1 and beats(rivals[1], rivals[0]):
+                with_spec = rivals[1]
+            per_round = (time.perf_counter() - t_confirm) / confirm_rounds
+            most_rounds = confirm_rounds + rounds_that_fit(3 * rounds - confirm_rounds, confirm_end, per_round)
+            kept = timer.settle(with_spec, incumbent, most_rounds=most_rounds)
+            for v in rivals:
+                verdicts[v.name] = (f"{verdict(v, incumbent)} (against {best.name}'s build timed "
+                                    f"again beside it on {_functions_text(spec_functions)})")
+            if kept:
+                chosen_name = with_spec.name[len(search_name) + 1:]
+                spec_text = next(text for name, text, _ in candidates if name == chosen_name)
+                chosen_flags = search_flags
+                say(f"spec kept ({with_spec.name}): {_functions_text(spec_functions)} {incumbent.median_us:.1f} -> "
+                    f"{with_spec.median_us:.1f} us")
             else:
-                with_spec = Variant(f"{search_name}+spec", search_flags, spec=timer.work_dir / "candidate.spec.mlir")
-                with_spec.spec.write_text(result.spec_text)
-                t_confirm_build = time.perf_counter()
-                timer.compile(with_spec)
-                incumbent = Variant(best.name + " (again)", best.flags, vmfb=best.vmfb)
-                if search_flags != tuple(best.flags):
-                    # Other flags build every dispatch differently: only the whole model can say.
-                    spec_functions = list(timed)
-                say(f"confirming the spec on {_functions_text(spec_functions)} (the functions running its dispatches)")
-                t_confirm = time.perf_counter()
-                # Two rounds at least (one round has no spread to judge the noise by), more as the
-                # budget allows: a round is both builds, about twice the chosen build's share of a
-                # preset round. Then settling rounds while the budget lasts.
-                confirm_end = t0 + total_budget_s if total_budget_s else None
-                pair_round_s = 2 * round_s * _share_of_average(best, variants, default.functions)
-                confirm_rounds = max(min(2, rounds), rounds_that_fit(rounds, confirm_end, pair_round_s))
-                timer.time([incumbent, with_spec], confirm_rounds, functions=spec_functions)
-                variants.append(with_spec)
-                per_round = (time.perf_counter() - t_confirm) / confirm_rounds
-                most_rounds = confirm_rounds + rounds_that_fit(3 * rounds - confirm_rounds, confirm_end, per_round)
-                kept = timer.settle(with_spec, incumbent, most_rounds=most_rounds)
-                verdicts[with_spec.name] = (f"{verdict(with_spec, incumbent)} (against {best.name}'s build timed "
-                                            f"again beside it on {_functions_text(spec_functions)})")
-                if kept:
-                    spec_text, chosen_flags = result.spec_text, search_flags
-                    say(f"spec kept: {_functions_text(spec_functions)} {incumbent.median_us:.1f} -> "
-                        f"{with_spec.median_us:.1f} us")
-                else:
-                    notes.append(f"the spec's dispatch-level win did not show on {_functions_text(spec_functions)} "
-                                 f"(the functions running its dispatches): {verdict(with_spec, incumbent)}; not kept")
-                phases["confirmation"] = time.perf_counter() - t_confirm_build
+                notes.append(f"the spec's dispatch-level win did not show on {_functions_text(spec_functions)} "
+                             f"(the functions running its dispatches): {verdict(with_spec, incumbent)}; not kept")
+            phases["confirmation"] = time.perf_counter() - t_confirm_build
         recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), chosen_flags,
                         whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
                         functions=tuple(timed), weights=dict(timer.weights),
@@ -431,10 +459,11 @@ RESERVE_MARGIN = 1.2
 
 
 def spec_reserve_s(best: Variant, default: Variant, variants: list[Variant], compile_s: float, rounds: int,
-                   round_s: float) -> float:
-    """Seconds to keep for a spec after the search: its verification (a build of the model with it,
-    then the numpy reference) and its confirmation (another build, then both builds timed in twice
-    the rounds, settling included). A build costs what the chosen preset's did (`compile_s`, the
+                   round_s: float, specs: int = 1) -> float:
+    """Seconds to keep for `specs` specs after the search (two where the build has mmt4d dispatches:
+    the search's and the one with the estimated distributions): each one's verification (a build of
+    the model with it, then the numpy reference) and confirmation (another build, then all builds
+    timed in twice the rounds, settling included). A build costs what the chosen preset's did (`compile_s`, the
     presets' average, when unknown): with three average builds kept, the UNet's verification and
     confirmation took 72 s of a 46 s reserve and its tune 343 s of 300. A round of the chosen build costs
     its share of the average round: pi0's prefix default (9.6 s a call) made the average 2x the
@@ -445,8 +474,8 @@ def spec_reserve_s(best: Variant, default: Variant, variants: list[Variant], com
     # what it cannot evaluate (pi0's prefix: a dense_resource constant; 5 calls of its 12.7 s
     # default kept 173 s and left its search nothing), and its dispatches are checked alone.
     numerics_s = min(build_s, NUMPY_REFERENCE_CALLS * (default.total_us(functions) or 0.0) * 1e-6)
-    rounds_s = 2 * 2 * rounds * round_s * _share_of_average(best, variants, functions)
-    return RESERVE_MARGIN * (2 * build_s + numerics_s + rounds_s)
+    rounds_s = (1 + specs) * 2 * rounds * round_s * _share_of_average(best, variants, functions)
+    return RESERVE_MARGIN * (2 * specs * build_s + specs * numerics_s + rounds_s)
 
 
 def _share_of_average(best: Variant, variants: list[Variant], functions: list[str]) -> float:
@@ -487,6 +516,32 @@ def _search_build(model: Path, target, best: Variant, timed: list[Variant], note
             notes.append(f"{name} (searched for its mmt4d tiles) does not build: {shorten(str(e), 200)}; "
                          f"searched under {best.name}")
     return best.name, flags, compile_model(model, target.compile_flags + flags)
+
+
+def _estimated_spec(flagged, target, result: TuneResult, in_spec: set[str], options: TuneOptions, calls,
+                    timed, progress) -> tuple[str, str, set[str]] | None:
+    """("spec+estimates" or "estimates", its verified text, its dispatches): the search's winners
+    plus the cost model's distribution for every other mmt4d dispatch the timed functions run
+    (search/estimated.py); None when there is none or none survives verification."""
+    from .search.estimated import estimated_mmt4d_configs
+    from .tuning_spec.verify import build_verified
+
+    problems = [p for p in flagged.problems() if isinstance(p, RootOpProblem)]
+    if not any(getattr(p, "is_mmt4d", False) for p in problems):
+        return None
+    wanted = {symbol for f in timed for symbol in calls.get(f, {})}
+    if options.dispatches:
+        wanted &= set(options.dispatches)
+    estimated = estimated_mmt4d_configs(problems, target, flagged.default_configs(), wanted - in_spec)
+    if not estimated:
+        return None
+    winners = {d.dispatch: d.best_config for d in result.dispatches if d.dispatch in in_spec}
+    verified = build_verified(flagged, problems, {**winners, **estimated}, progress)
+    kept = set(winners) | set(estimated)
+    kept -= set(verified.dropped)
+    if not verified.text or not kept - in_spec:
+        return None
+    return ("spec+estimates" if in_spec else "estimates"), verified.text, kept
 
 
 def _target_cpu(target) -> str:

@@ -1,0 +1,40 @@
+"""The cost model's own pick for each mmt4d dispatch, for a spec the whole model confirms.
+
+Why: the search measures a dispatch alone, looping over the same buffers, so the weights it reads
+stay in the cache from one call to the next. In the model each weight is read once per call, cold.
+The mmt4d distribution decides how often the weight is streamed: IREE's default gives each
+workgroup one row tile and one column tile, and workgroups run column tiles fastest, so an 82-row
+GEMM streams its whole weight once per 16-row tile. ACT's FFN down projection (82 x 3200 -> 512)
+took 4.2 ms alone and 6.85 ms a call in the model (`bench/perf_attribution.py`). The host estimate
+(`targets.host.mmt4d_estimate`) models those re-reads, so its best distribution keeps the rows of a
+column panel together; alone it measured within 2% of IREE's, on the model ACT ran 190 -> 155 ms
+with every mmt4d dispatch given all its row tiles per workgroup (2026-12-02,
+`bench/lerobot_vs_pytorch.py --baseline-recipes`). Such a spec is one more candidate the whole
+model confirms (`model_level`); nothing here is kept on the estimate's word alone.
+"""
+
+from __future__ import annotations
+
+from ..core.config import CompilationConfig
+from ..costmodel.funnel import run_funnel
+
+
+def estimated_mmt4d_configs(problems, target, defaults: dict[str, CompilationConfig],
+                            wanted: set[str] | None = None) -> dict[str, CompilationConfig]:
+    """dispatch -> the estimate's best config, for each mmt4d dispatch (of `wanted`, when given)
+    whose estimate-best differs from IREE's default config (`defaults`)."""
+    out: dict[str, CompilationConfig] = {}
+    desc = target.describe()
+    for p in problems:
+        if not getattr(p, "is_mmt4d", False) or (wanted is not None and p.dispatch not in wanted):
+            continue
+        survivors = run_funnel(target.space(p), desc, estimator=target.estimator).survivors(1)
+        if not survivors:
+            continue
+        config = target.to_config(p, survivors[0].candidate)
+        if defaults.get(p.dispatch) != config:
+            out[p.dispatch] = config
+    return out
+
+
+__all__ = ["estimated_mmt4d_configs"]
