@@ -319,6 +319,13 @@ def test_the_spec_reserve_counts_the_chosen_builds_and_at_most_one_build_for_num
     default, chosen = variant("default", 12.7, 5.2), variant("dt+tile-bytes-4m", 3.0, 7.1)
     reserve = spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=0.0)
     assert reserve == pytest.approx(RESERVE_MARGIN * 3 * 7.1)
+    # Two specs (the search's and the estimated one, where the build has mmt4d dispatches): each
+    # its two builds and its numerics, and a third variant in every confirmation round.
+    two = spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=0.0, specs=2)
+    assert two == pytest.approx(RESERVE_MARGIN * 6 * 7.1)
+    one_round = spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=1.0)
+    two_rounds = spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=1.0, specs=2)
+    assert two_rounds - two == pytest.approx(1.5 * (one_round - reserve))
 
 
 def test_the_presets_the_search_and_the_confirmation_share_one_budget(scripted):

@@ -370,9 +370,11 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         if result.spec_text:
             candidates.append(("spec", result.spec_text, in_spec))
         # Only with time left for its build and verification (the reserve counted them).
-        time_left = t0 + total_budget_s - time.perf_counter() if total_budget_s else math.inf
+        t_estimate = time.perf_counter()
+        time_left = t0 + total_budget_s - t_estimate if total_budget_s else math.inf
         estimated = (_estimated_spec(flagged, target, result, in_spec, options, calls, timed, progress)
                      if time_left > 2 * (best.compile_s or compile_s) else None)
+        phases["verification"] = phases.get("verification", 0.0) + time.perf_counter() - t_estimate
         if estimated is not None:
             candidates.append(estimated)
         if candidates:
@@ -463,11 +465,11 @@ def spec_reserve_s(best: Variant, default: Variant, variants: list[Variant], com
     """Seconds to keep for `specs` specs after the search (two where the build has mmt4d dispatches:
     the search's and the one with the estimated distributions): each one's verification (a build of
     the model with it, then the numpy reference) and confirmation (another build, then all builds
-    timed in twice the rounds, settling included). A build costs what the chosen preset's did (`compile_s`, the
-    presets' average, when unknown): with three average builds kept, the UNet's verification and
-    confirmation took 72 s of a 46 s reserve and its tune 343 s of 300. A round of the chosen build costs
-    its share of the average round: pi0's prefix default (9.6 s a call) made the average 2x the
-    chosen build's, and a reserve from the average left the search nothing."""
+    timed in twice the rounds, settling included). A build costs what the chosen preset's did
+    (`compile_s`, the presets' average, when unknown): with three average builds kept, the UNet's
+    verification and confirmation took 72 s of a 46 s reserve and its tune 343 s of 300. A round of
+    the chosen build costs its share of the average round: pi0's prefix default (9.6 s a call) made
+    the average 2x the chosen build's, and a reserve from the average left the search nothing."""
     functions = default.functions
     build_s = best.compile_s or compile_s
     # At most one more build: a model too big for numpy to run whole in seconds has, so far, had
