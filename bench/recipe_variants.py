@@ -1,0 +1,106 @@
+"""Shipped lerobot recipes beside the same recipes with one change, on the whole model, one thread.
+
+    python bench/recipe_variants.py SRC OUT --change estimated-spec|k-split [--only NAME ...]
+                                    [-- lerobot_vs_pytorch options, e.g. --rounds 5 --repetitions 7]
+
+SRC holds what tools/export_lerobot.py wrote and the recipes tuned for it (NAME.spec.recipe.toml).
+For each NAME this writes OUT/NAME.spec.recipe.toml, the recipe with the change, beside links to
+SRC's model files, then runs `bench/lerobot_vs_pytorch.py OUT --baseline-recipes SRC`: both builds
+timed in the same interleaved rounds (the table's `baseline/recipe` above 1: the change is faster).
+
+Changes:
+- estimated-spec: a spec with the host estimate's mmt4d distribution for every mmt4d dispatch of
+  the recipe's build (search/estimated.py; docs/DATA_TILING.md 10). Only for recipes without a
+  spec: the estimated configs would replace the tuned ones, and the comparison would be of both.
+- k-split: the long-K route's script (ir/k_split.py, both rules; docs/DATA_TILING.md 9) added to
+  the recipe's flags, its spec kept. Only where the route cuts something on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import lerobot_vs_pytorch
+
+from iree_dsa_tuner.flags import TRANSFORM_FLAG, flags_header
+from iree_dsa_tuner.ir.artifacts import compile_model
+from iree_dsa_tuner.ir.k_split import input_gemms, k_split_flags, plan_splits
+from iree_dsa_tuner.recipe import load_recipe
+from iree_dsa_tuner.search.estimated import estimated_mmt4d_configs
+from iree_dsa_tuner.targets.registry import get_target
+from iree_dsa_tuner.tuning_spec import build_spec
+
+
+def with_estimated_spec(recipe, model: Path, out: Path, target) -> str:
+    if recipe.spec:
+        return "has a spec (the estimate would replace its configs): skipped"
+    built = compile_model(model, target.compile_flags + tuple(recipe.flags))
+    problems = built.problems()
+    wanted = {p.dispatch for p in problems if not p.dispatch.startswith("_initializer")}
+    configs = estimated_mmt4d_configs(problems, target, built.default_configs(), wanted)
+    if not configs:
+        return "no mmt4d dispatch the estimate would change: skipped"
+    spec = out / f"{model.stem}.estimated.spec.mlir"
+    spec.write_text(flags_header(tuple(recipe.flags)) + build_spec([p for p in problems if p.dispatch in configs],
+                                                                   configs))
+    recipe.spec = spec.name
+    return f"{len(configs)} mmt4d distributions"
+
+
+def with_k_split(recipe, model: Path, out: Path, target) -> str:
+    if any(f.startswith(TRANSFORM_FLAG) for f in recipe.flags):
+        return "already has a preprocessing script: skipped"
+    built = compile_model(model, target.compile_flags + tuple(recipe.flags))
+    splits = plan_splits(input_gemms(built.input_text()), target.describe().cpu)
+    if not splits:
+        return "the route cuts nothing here: skipped"
+    recipe.flags = tuple(recipe.flags) + k_split_flags(splits, out)
+    return ", ".join(f"K {s.k}" + (f" (N {s.n})" if s.n else "") + f" in {s.pieces} x {s.chunk}" for s in splits)
+
+
+CHANGES = {"estimated-spec": with_estimated_spec, "k-split": with_k_split}
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    rest = argv[argv.index("--") + 1:] if "--" in argv else []
+    argv = argv[:argv.index("--")] if "--" in argv else argv
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("source", type=Path, help="the exports and their tuned recipes")
+    ap.add_argument("out", type=Path, help="where the changed recipes go (created)")
+    ap.add_argument("--change", required=True, choices=sorted(CHANGES))
+    ap.add_argument("--only", nargs="*", help="these model names only")
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    target = get_target("host")
+    names = sorted(p.name.split(".")[0] for p in args.source.glob("*.spec.recipe.toml"))
+    written = []
+    for name in names:
+        if args.only and name not in args.only:
+            continue
+        recipe = load_recipe(args.source / f"{name}.spec.recipe.toml")
+        if recipe.spec:  # the changed recipe lives in OUT: name the original spec by its path
+            recipe.spec = str(recipe.spec_path().resolve())
+        said = CHANGES[args.change](recipe, args.source / f"{name}.mlir", args.out, target)
+        print(f"[{name}] {args.change}: {said}", flush=True)
+        if said.endswith("skipped"):
+            continue
+        for f in args.source.glob(f"{name}.*"):
+            link = args.out / f.name
+            if ".spec" not in f.name and not link.exists():
+                link.symlink_to(f.resolve())
+        recipe.path = args.out / f"{name}.spec.recipe.toml"
+        recipe.path.write_text(recipe.to_toml())
+        written.append(name)
+    if not written:
+        print("nothing to compare", file=sys.stderr)
+        return 1
+    return lerobot_vs_pytorch.main([str(args.out), "--only", *written, "--baseline-recipes", str(args.source),
+                                    *rest])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
