@@ -8,6 +8,11 @@ For each NAME this writes OUT/NAME.spec.recipe.toml, the recipe with the change,
 SRC's model files, then runs `bench/lerobot_vs_pytorch.py OUT --baseline-recipes SRC`: both builds
 timed in the same interleaved rounds (the table's `baseline/recipe` above 1: the change is faster).
 
+--tuner-timer R times the two builds instead with `tune`'s own whole-model timer
+(`runners.whole_model.WholeModelTimer`), R interleaved rounds, twice: on the zero-filled inputs
+`tune` times with, then on the export's saved inputs; prints each median, the noise and whether
+the change beats the recipe beyond it (`beats`, the rule `tune` keeps a spec by).
+
 Changes:
 - estimated-spec: a spec with the host estimate's mmt4d distribution for every mmt4d dispatch of
   the recipe's build (search/estimated.py; docs/DATA_TILING.md 10). Only for recipes without a
@@ -63,6 +68,34 @@ def with_k_split(recipe, model: Path, out: Path, target) -> str:
 CHANGES = {"estimated-spec": with_estimated_spec, "k-split": with_k_split}
 
 
+def tuner_timer(source: Path, out: Path, name: str, rounds: int, target) -> None:
+    import json
+
+    from iree_dsa_tuner.runners.whole_model import Variant, WholeModelTimer, beats
+
+    record = json.loads((source / f"{name}.json").read_text())
+    signature = []
+    for i in record["iree_inputs"]:
+        *dims, element = i["type"].split("x")
+        signature.append((tuple(int(d) for d in dims), element))
+    timer = WholeModelTimer(source / f"{name}.mlir", target.compile_flags, {record["function"]: signature},
+                            work_dir=out / f"{name}.timer")
+    timer.parameter_flags = (f"--parameters={record['parameter_scope']}={source / record['irpa']}",)
+    builds = []
+    for label, path in (("recipe", source / f"{name}.spec.recipe.toml"), ("changed", out / f"{name}.spec.recipe.toml")):
+        recipe = load_recipe(path)
+        builds.append(timer.compile(Variant(label, tuple(recipe.flags), spec=recipe.spec_path())))
+    saved = [f"--input=@{source / i['file']}" for i in record["iree_inputs"]]
+    for inputs in ("zeros", "saved"):
+        if inputs == "saved":
+            timer.inputs[record["function"]] = saved
+        a, b = (Variant(v.name, v.flags, spec=v.spec, vmfb=v.vmfb) for v in builds)
+        timer.time([a, b], rounds=rounds)
+        print(f"[{name}] tune's timer, {inputs} inputs, {rounds} rounds: recipe {a.median_us / 1e3:.1f} ms "
+              f"(noise {a.noise:.1%}), changed {b.median_us / 1e3:.1f} ms (noise {b.noise:.1%}), "
+              f"{a.median_us / b.median_us:.2f}x; beats it beyond the noise: {beats(b, a)}", flush=True)
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
@@ -73,6 +106,7 @@ def main(argv=None) -> int:
     ap.add_argument("out", type=Path, help="where the changed recipes go (created)")
     ap.add_argument("--change", required=True, choices=sorted(CHANGES))
     ap.add_argument("--only", nargs="*", help="these model names only")
+    ap.add_argument("--tuner-timer", type=int, metavar="R", help="time with tune's timer, R rounds (see above)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     target = get_target("host")
@@ -98,6 +132,10 @@ def main(argv=None) -> int:
     if not written:
         print("nothing to compare", file=sys.stderr)
         return 1
+    if args.tuner_timer:
+        for name in written:
+            tuner_timer(args.source, args.out, name, args.tuner_timer, target)
+        return 0
     return lerobot_vs_pytorch.main([str(args.out), "--only", *written, "--baseline-recipes", str(args.source),
                                     *rest])
 

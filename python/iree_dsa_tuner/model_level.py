@@ -342,7 +342,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         if result is None and options.time_budget_s:
             # --time-budget covers the whole tune: the search gets what the presets left, less
             # what verifying and confirming a spec will take (`spec_reserve_s`).
-            specs = 2 if any(getattr(p, "is_mmt4d", False) for p in flagged.problems()) else 1
+            specs = 2 if _has_mmt4d(flagged) else 1  # the estimated spec too (`_estimated_spec`)
             reserve = spec_reserve_s(best, default, variants, compile_s, rounds, round_s, specs=specs)
             left = options.time_budget_s - (time.perf_counter() - t0) - reserve
             if left < 1:
@@ -527,6 +527,10 @@ def _search_build(model: Path, target, best: Variant, timed: list[Variant], note
     return best.name, flags, compile_model(model, target.compile_flags + flags)
 
 
+def _has_mmt4d(built) -> bool:
+    return any(getattr(p, "is_mmt4d", False) for p in built.problems())
+
+
 def _estimated_spec(flagged, target, result: TuneResult, in_spec: set[str], options: TuneOptions, calls,
                     timed, progress) -> tuple[str, str, set[str]] | None:
     """("spec+estimates" or "estimates", its verified text, its dispatches): the search's winners
@@ -535,9 +539,9 @@ def _estimated_spec(flagged, target, result: TuneResult, in_spec: set[str], opti
     from .search.estimated import estimated_mmt4d_configs
     from .tuning_spec.verify import build_verified
 
-    problems = [p for p in flagged.problems() if isinstance(p, RootOpProblem)]
-    if not any(getattr(p, "is_mmt4d", False) for p in problems):
+    if not _has_mmt4d(flagged):
         return None
+    problems = [p for p in flagged.problems() if isinstance(p, RootOpProblem)]
     wanted = {symbol for f in timed for symbol in calls.get(f, {})}
     if options.dispatches:
         wanted &= set(options.dispatches)

@@ -45,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.problems import ContractionProblem
+from ..core.problems import ContractionProblem, element_bits
 from ..flags import TRANSFORM_FLAG
 from .conv_route import ConvRoute, foreach_match_main, script_file, verified_script
 
@@ -151,7 +151,7 @@ def input_gemms(text: str) -> list[InputGemm]:
                 lhs, rhs, _ = types
                 shape = list(lhs.shape)
                 batch = shape[0] if name == "linalg.batch_matmul" else 1
-                bits = max(_bits(lhs.element_type), _bits(rhs.element_type))
+                bits = max(element_bits(str(lhs.element_type)), element_bits(str(rhs.element_type)))
                 found.append(InputGemm(name, batch, shape[-2], list(rhs.shape)[-1], shape[-1], max(1, bits // 8)))
         return ir.WalkResult.ADVANCE
 
@@ -166,11 +166,6 @@ def _plain_gemm(lhs, rhs, out) -> bool:
     """(B x) M x K times (B x) K x N into (B x) M x N: not a transposed variant (indexing maps)."""
     a, b, c = list(lhs.shape), list(rhs.shape), list(out.shape)
     return a[-1] == b[-2] and c[-2:] == [a[-2], b[-1]] and a[:-2] == b[:-2] == c[:-2]
-
-
-def _bits(element_type) -> int:
-    width = getattr(element_type, "width", None)
-    return int(width) if width else 32
 
 
 def k_split_flags(splits: list[KSplit], directory: Path) -> tuple[str, ...]:
@@ -245,5 +240,5 @@ def plan_k_split_route(gemms, problems, cpu, directory: Path, taken_flags: tuple
     return route
 
 
-__all__ = ["InputGemm", "KSplit", "WHAT", "input_gemms", "k_split_flags", "k_split_script_text", "panel_pair_bytes", "plan_k_split_route",
-           "plan_splits", "split_for"]
+__all__ = ["InputGemm", "KSplit", "WHAT", "input_gemms", "k_split_flags", "k_split_script_text", "panel_pair_bytes",
+           "plan_k_split_route", "plan_splits", "split_for"]
