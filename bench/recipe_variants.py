@@ -1,6 +1,6 @@
 """Shipped lerobot recipes beside the same recipes with one change, on the whole model, one thread.
 
-    python bench/recipe_variants.py SRC OUT --change estimated-spec|k-split [--only NAME ...]
+    python bench/recipe_variants.py SRC OUT --change estimated-spec|k-split|inner-tiled [--only NAME ...]
                                     [-- lerobot_vs_pytorch options, e.g. --rounds 5 --repetitions 7]
 
 SRC holds what tools/export_lerobot.py wrote and the recipes tuned for it (NAME.spec.recipe.toml).
@@ -19,6 +19,10 @@ Changes:
   spec: the estimated configs would replace the tuned ones, and the comparison would be of both.
 - k-split: the long-K route's script (ir/k_split.py, both rules; docs/DATA_TILING.md 9) added to
   the recipe's flags, its spec kept. Only where the route cuts something on this machine.
+- inner-tiled: the recipe's data tiling lowered through inner_tiled instead of the mmt4d ukernel
+  (docs/DATA_TILING.md 11), on the global path, with the unbatch route's script (ir/unbatch.py) in
+  place of the recipe's own script where the model has batched GEMMs; its spec kept (its mmt4d
+  configs then match nothing; its softmax config still applies).
 """
 
 from __future__ import annotations
@@ -29,12 +33,15 @@ from pathlib import Path
 
 import lerobot_vs_pytorch
 
-from iree_dsa_tuner.flags import TRANSFORM_FLAG, flags_header
+from iree_dsa_tuner import flags as flags_mod
+from iree_dsa_tuner.flags import (DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG,
+                                  flags_header)
 from iree_dsa_tuner.ir.artifacts import compile_model
 from iree_dsa_tuner.ir.k_split import input_gemms, k_split_flags, plan_splits
 from iree_dsa_tuner.recipe import load_recipe
 from iree_dsa_tuner.search.estimated import estimated_mmt4d_configs
 from iree_dsa_tuner.targets.registry import get_target
+from iree_dsa_tuner.ir.unbatch import unbatch_flags
 from iree_dsa_tuner.tuning_spec import build_spec
 
 
@@ -65,7 +72,26 @@ def with_k_split(recipe, model: Path, out: Path, target) -> str:
     return ", ".join(f"K {s.k}" + (f" (N {s.n})" if s.n else "") + f" in {s.pieces} x {s.chunk}" for s in splits)
 
 
-CHANGES = {"estimated-spec": with_estimated_spec, "k-split": with_k_split}
+def with_inner_tiled(recipe, model: Path, out: Path, target) -> str:
+    """The recipe's data tiling through inner_tiled (docs/DATA_TILING.md 11), with the unbatch
+    route's script in place of any other preprocessing script (iree-compile takes one) when the
+    model has batched GEMMs; the global data-tiling path, which the route is for."""
+    if not flags_mod.uses_data_tiling(recipe.flags):
+        return "no data tiling (nothing for inner-tiled to lower): skipped"
+    if INNER_TILED_FLAG in recipe.flags:
+        return "already inner-tiled: skipped"
+    built = compile_model(model, target.compile_flags)
+    script = unbatch_flags(input_gemms(built.input_text()), out)
+    dropped = [f for f in recipe.flags if f.startswith(TRANSFORM_FLAG)] if script else []
+    kept = [f for f in recipe.flags if f not in dropped and f != DATA_TILING_FLAG]
+    if GLOBAL_DATA_TILING_FLAG not in kept:
+        kept.append(GLOBAL_DATA_TILING_FLAG)
+    recipe.flags = tuple(kept) + (INNER_TILED_FLAG,) + script
+    return ("inner-tiled" + (", unbatched" if script else "") + (" (its own script dropped)" if dropped else "")
+            + (", spec kept" if recipe.spec else ""))
+
+
+CHANGES = {"estimated-spec": with_estimated_spec, "k-split": with_k_split, "inner-tiled": with_inner_tiled}
 
 
 def tuner_timer(source: Path, out: Path, name: str, rounds: int, target) -> None:

@@ -1,4 +1,4 @@
-"""bench/recipe_variants.py: the two changes it makes to a shipped recipe before timing both."""
+"""bench/recipe_variants.py: the changes it makes to a shipped recipe before timing both."""
 
 from __future__ import annotations
 
@@ -50,3 +50,32 @@ def test_the_k_split_change_adds_the_routes_script_where_it_cuts(tmp_path):
     assert recipe.flags[1].startswith(TRANSFORM_FLAG + "=")
     short = write_model(tmp_path, "short.mlir", matmul_model(4, 16, 256))
     assert rv.with_k_split(recipe_for(short), short, tmp_path, cpu_target("avx2")).endswith("skipped")
+
+
+def test_the_inner_tiled_change_unbatches_in_place_of_the_recipes_own_script(tmp_path):
+    from iree_dsa_tuner.flags import DATA_TILING_FLAG, INNER_TILED_FLAG
+
+    rv = recipe_variants()
+    # A batch-1 batch_matmul (a linear layer as iree-turbine writes it): the unbatch script comes in,
+    # the recipe's own script goes (iree-compile takes one), data tiling moves to the global path.
+    model = write_model(tmp_path, "linear.mlir", """
+func.func @main(%a: tensor<1x8x64xf32>, %b: tensor<1x64x32xf32>) -> tensor<1x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x8x64xf32>, tensor<1x64x32xf32>) outs(%f : tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
+  return %r : tensor<1x8x32xf32>
+}
+""")
+    recipe = Recipe(str(model), model_sha256(model), "haswell", (f"{TRANSFORM_FLAG}=k-split.mlir", DATA_TILING_FLAG))
+    said = rv.with_inner_tiled(recipe, model, tmp_path, cpu_target("avx2"))
+    assert said == "inner-tiled, unbatched (its own script dropped)"
+    assert recipe.flags[:2] == (GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)
+    assert recipe.flags[2].startswith(f"{TRANSFORM_FLAG}={tmp_path}/unbatch-")
+    # A plain matmul needs no script: the recipe's own stays; without data tiling there is nothing to do.
+    plain = write_model(tmp_path, "plain.mlir", matmul_model(8, 32, 64))
+    kept = recipe_for(plain)
+    assert rv.with_inner_tiled(kept, plain, tmp_path, cpu_target("avx2")) == "inner-tiled"
+    assert kept.flags == (GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)
+    untiled = Recipe(str(plain), model_sha256(plain), "haswell", ())
+    assert rv.with_inner_tiled(untiled, plain, tmp_path, cpu_target("avx2")).endswith("skipped")

@@ -31,6 +31,9 @@ DATA_TILING_FLAG = "--iree-opt-data-tiling"
 # fused with its pack: 32 KiB vectors) and Diffusion Policy's UNet taps (1-D convs as matmuls).
 # Never both flags: together they turn data tiling off, silently (docs/DATA_TILING.md).
 GLOBAL_DATA_TILING_FLAG = "--iree-global-opt-data-tiling"
+# Data-tiled contractions lowered through `iree_codegen.inner_tiled` with the CPU's intrinsic
+# layouts instead of the mmt4d ukernel (docs/DATA_TILING.md 11).
+INNER_TILED_FLAG = "--iree-llvmcpu-enable-inner-tiled"
 DATA_TILING_FLAGS = (DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG)
 # Attention as matmul -> softmax pieces -> matmul, before dispatch formation: IREE 3.13's CPU
 # attention op runs at ~1 GFLOP/s; decomposed, its two matmuls reach data tiling (SigLIP layer,
@@ -97,6 +100,6 @@ def read_flags_header(spec_text: str) -> tuple[str, ...]:
 
 __all__ = [
     "CPU_FLAG", "DATA_TILING_FLAG", "DATA_TILING_FLAGS", "GLOBAL_DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "global_data_tiling_twin", "HOST_CPU_FLAG", "HOST_FLAGS",
-    "IM2COL_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header", "read_flags_header", "target_cpu_of", "uses_data_tiling",
+    "IM2COL_FLAG", "INNER_TILED_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header", "read_flags_header", "target_cpu_of", "uses_data_tiling",
     "with_target_cpu",
 ]

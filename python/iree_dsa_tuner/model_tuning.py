@@ -71,8 +71,9 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
                       parameters, progress) -> ModelTuning:
     from .ir.artifacts import cache_root
     from .ir.k_split import input_gemms, plan_k_split_route
+    from .ir.unbatch import plan_unbatch_route
     from .model_level import tune_recipe
-    from .recipe import FLAG_PRESETS, k_split_presets, route_presets
+    from .recipe import FLAG_PRESETS, INNER_TILED_PRESETS, k_split_presets, route_presets, unbatch_presets
 
     started = time.perf_counter()  # --time-budget covers the routes' compile too
     presets, taken = None, []
@@ -82,22 +83,30 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
         _, route = route_batch1_convs(plain, say=progress)
         # A long reduction split into chunks (ir/k_split.py) competes the same way.
         # Planned on the input form: the GEMMs the route's script meets, with their real batch.
-        k_route = plan_k_split_route(input_gemms(plain.input_text()), plain.problems(), target.describe().cpu,
-                                     cache_root() / "routes")
+        gemms = input_gemms(plain.input_text())
+        k_route = plan_k_split_route(gemms, plain.problems(), target.describe().cpu, cache_root() / "routes")
         if k_route and progress is not None:
             progress(f"{k_route.what} for {len(k_route.dispatches)} dispatch(es): {k_route.notes[0]}")
-        taken = [r for r in (route, k_route) if r or r.notes]
+        # Batched GEMMs rewritten as 2-D ones, so inner-tiled data tiling builds (ir/unbatch.py).
+        u_route = plan_unbatch_route(gemms, cache_root() / "routes")
+        if u_route and progress is not None:
+            progress(f"{u_route.what}: {u_route.notes[0]}")
+        taken = [r for r in (route, k_route, u_route) if r or r.notes]
         extra = {}
         if route:
             extra.update(route_presets(route.flags))
         if k_route:
             extra.update(k_split_presets(k_route.flags))
+        if u_route:
+            extra.update(unbatch_presets(u_route.flags))
         if extra:
             # The routes' flags compete as presets, unless a preset already builds the same flags
-            # (the route of IREE 3.13 is im2col, which the im2col presets already time).
+            # (the route of IREE 3.13 is im2col, which the im2col presets already time). The
+            # unbatch route's presets replace the plain inner-tiled ones, which cannot build then.
             known = {frozenset(flags) for flags in FLAG_PRESETS.values()}
-            presets = dict(FLAG_PRESETS, **{name: flags for name, flags in extra.items()
-                                            if frozenset(flags) not in known})
+            base = {name: flags for name, flags in FLAG_PRESETS.items()
+                    if not (u_route and name in INNER_TILED_PRESETS)}
+            presets = dict(base, **{name: flags for name, flags in extra.items() if frozenset(flags) not in known})
     extra = {"parameters": parameters} if parameters is not None else {}
     result = tune_recipe(model, target, options, db=db, rounds=rounds, functions=functions or None,
                          weights=weights, progress=progress, presets=presets, started=started, **extra)

@@ -63,6 +63,13 @@ FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     # The other data-tiling path: it builds where `dt` fails (ACT, the UNet's conv taps).
     "gdt": (flags.GLOBAL_DATA_TILING_FLAG,),
     "gdt+tile-bytes-4m": (flags.GLOBAL_DATA_TILING_FLAG, TILE_BYTES_4M),
+    # The data-tiled GEMMs as `iree_codegen.inner_tiled` instead of the mmt4d ukernel: on AVX-512
+    # the intrinsic layout stacks up to 29 rows on a 16-lane column (29 of the 32 vector registers
+    # accumulate) where the ukernel's tile has 16, and lerobot's GEMMs ran 1.3-1.7x faster
+    # (docs/DATA_TILING.md 11). IREE 3.13 builds it only without batched contractions and without
+    # GEMMs that accumulate into a non-zero tensor, so it fails on most transformers (recorded,
+    # skipped) and builds on conv nets: Diffusion Policy's encoder 1.21x over its recipe.
+    "gdt+inner-tiled": (flags.GLOBAL_DATA_TILING_FLAG, flags.INNER_TILED_FLAG),
     "aggressive-fusion": ("--iree-dispatch-creation-enable-aggressive-fusion",),
     # Convolutions as im2col + matmul, so data tiling and the mmt4d kernels reach them. IREE
     # 3.13's direct conv codegen is its weak spot on these policies: Diffusion Policy's
@@ -70,6 +77,7 @@ FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     "im2col": (flags.IM2COL_FLAG,),
     "im2col+dt": (flags.IM2COL_FLAG, flags.DATA_TILING_FLAG),
     "im2col+gdt": (flags.IM2COL_FLAG, flags.GLOBAL_DATA_TILING_FLAG),
+    "im2col+gdt+inner-tiled": (flags.IM2COL_FLAG, flags.GLOBAL_DATA_TILING_FLAG, flags.INNER_TILED_FLAG),
     # Attention ops decomposed into matmuls and softmax pieces (models with an attention op only).
     "attn-decomposed": (flags.DECOMPOSE_ATTENTION_FLAG,),
     "attn-decomposed+dt": (flags.DECOMPOSE_ATTENTION_FLAG, flags.DATA_TILING_FLAG),
@@ -97,6 +105,18 @@ def k_split_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     IREE 3.13 does not build it (the pack of a weight slice gets a 1x512x16 f32 vector: "large vector
     sizes" on the prefix layer, 2026-12-01)."""
     return {"k-split+gdt+tile-bytes-4m": tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG, TILE_BYTES_4M)}
+
+
+INNER_TILED_PRESETS = ("gdt+inner-tiled", "im2col+gdt+inner-tiled")
+
+
+def unbatch_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The presets the unbatch route adds (ir/unbatch.py): its script under inner-tiled data tiling
+    on the global path, with im2col too (dropped by `presets_that_apply` on a model without a
+    convolution). They stand in for `INNER_TILED_PRESETS`, which do not build on a model with
+    batched GEMMs."""
+    base = tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG, flags.INNER_TILED_FLAG)
+    return {"unbatch+gdt+inner-tiled": base, "unbatch+im2col+gdt+inner-tiled": (flags.IM2COL_FLAG,) + base}
 
 
 def model_sha256(model: str | Path) -> str:

@@ -1,0 +1,147 @@
+"""The unbatch route: every batched GEMM of a model rewritten into plain 2-D matmuls, so IREE 3.13's
+inner-tiled data tiling (`--iree-llvmcpu-enable-inner-tiled`) can build the model.
+
+Why (docs/DATA_TILING.md 11): on AVX-512 the inner-tiled lowering runs f32 GEMMs 1.3-1.7x faster
+than the mmt4d ukernel (its register tile stacks up to 29 rows on a 16-lane column; the ukernel's
+has 16), but in 3.13 it materialises no encoding with a batch dimension ("failed to legalize
+operation 'linalg.batch_matmul'") and no GEMM that accumulates into a tensor other than zeros
+("write affecting operations on global resources are restricted to workgroup distributed
+contexts"). Exported transformers are full of batch_matmuls: iree-turbine writes a linear layer on
+a [1, tokens, features] activation as a batch-1 batch_matmul, and attention as a batch over heads.
+
+The route is a preprocessing transform script (`--iree-preprocessing-transform-spec-filename`),
+written for the batches this model has (read from its input form, `k_split.input_gemms`):
+1. A batch_matmul over B > 1 products of more than one row, accumulating into zeros, is tiled
+   along its batch with its zero fill fused into the loop and the loop unrolled: B batch-1
+   products, each starting from its own zeros (a tile of the shared output would be read back as
+   an accumulator).
+2. Every batch-1 batch_matmul (the ones just made included) is generalised and its unit batch
+   folded away (`linalg` unit-extent folding, then canonicalisation: the fill's reshape folds).
+3. Each 3-loop contraction generic that is a plain matmul becomes a named `linalg.matmul` again,
+   so IREE's transpose propagation does not fold a head split into it (a matmul with two N
+   dimensions is not data-tiled: pi0's expert q projection ran 10.9 ms instead of 1.7 that way).
+
+A batch_matmul of one-row products (ACT's linear layers: 82 tokens of one row each against a
+broadcast weight) is left alone: IREE folds it into one GEMM over the tokens itself. The route
+changes the whole build, so it competes as a preset (`recipe.unbatch_presets`), with the
+inner-tiled flag and the global data-tiling path it exists for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..flags import TRANSFORM_FLAG
+from .conv_route import ConvRoute, script_file, verified_script
+
+WHAT = "unbatch route for inner-tiled data tiling (docs/DATA_TILING.md 11)"
+
+
+def unbatched_batches(gemms) -> list[int]:
+    """The batch sizes step 1 unrolls: batch_matmuls of B > 1 products with more than one row."""
+    return sorted({g.batch for g in gemms if g.op == "linalg.batch_matmul" and g.batch > 1 and g.m > 1})
+
+
+def needs_unbatch(gemms) -> bool:
+    """Whether the route changes anything: a batch_matmul it unrolls or flattens."""
+    return any(g.op == "linalg.batch_matmul" and (g.batch == 1 or g.m > 1) for g in gemms)
+
+
+def _dim_is(loop: int, extent: int, cmp: str = "eq") -> list[str]:
+    return [f"      %d{loop} = transform.match.structured.dim %s[{loop}] : (!transform.any_op) -> !transform.param<i64>",
+            f"      %e{loop} = transform.param.constant {extent} : i64 -> !transform.param<i64>",
+            f"      transform.match.param.cmpi {cmp} %d{loop}, %e{loop} : !transform.param<i64>"]
+
+
+def _matcher(name: str, op: str, body: list[str], after: list[str] = ()) -> list[str]:
+    return [f"  transform.named_sequence @match_{name}(%op: !transform.any_op {{transform.readonly}}) -> !transform.any_op {{",
+            f"    transform.match.operation_name %op [\"{op}\"] : !transform.any_op",
+            "    %m = transform.match.structured %op : (!transform.any_op) -> !transform.any_op {",
+            "    ^bb0(%s: !transform.any_op):",
+            *body,
+            "      transform.match.structured.yield %s : !transform.any_op",
+            "    }",
+            *after,
+            "    transform.yield %m : !transform.any_op",
+            "  }"]
+
+
+def unbatch_script_text(batches: list[int]) -> str:
+    """The preprocessing transform script (steps 1-3 of the module doc) for these batch sizes."""
+    lines = ["// Batched GEMMs -> 2-D matmuls for inner-tiled data tiling (iree-dsa-tune, docs/DATA_TILING.md 11).",
+             "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
+             "module attributes {transform.with_named_sequence} {"]
+    for b in batches:
+        lines += _matcher(f"batch{b}", "linalg.batch_matmul", _dim_is(0, b) + _dim_is(1, 1, "gt"),
+                          after=["    %init = transform.get_producer_of_operand %op[2] : (!transform.any_op) -> !transform.any_op",
+                                 "    transform.match.operation_name %init [\"linalg.fill\"] : !transform.any_op"])
+        lines += [f"  transform.named_sequence @unroll_batch{b}(%op: !transform.any_op {{transform.consumed}}) {{",
+                  # `fuse` (not tile_using_for): it follows the loop's output back to the fill and
+                  # fuses it, so every product starts from its own zeros.
+                  "    %one, %loop = transform.structured.fuse %op tile_sizes [1, 0, 0, 0]"
+                  " : (!transform.any_op) -> (!transform.any_op, !transform.op<\"scf.for\">)",
+                  f"    transform.loop.unroll %loop factor = {b} : !transform.op<\"scf.for\">",
+                  "    transform.yield",
+                  "  }"]
+    lines += _matcher("batch1", "linalg.batch_matmul", _dim_is(0, 1))
+    lines += ["  transform.named_sequence @flatten(%op: !transform.any_op {transform.consumed}) {",
+              "    %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op",
+              "    transform.yield",
+              "  }"]
+    lines += _matcher("gemm", "linalg.generic",
+                      ["      %r = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>",
+                       "      %three = transform.param.constant 3 : i64 -> !transform.param<i64>",
+                       "      transform.match.param.cmpi eq %r, %three : !transform.param<i64>",
+                       # Generic form: 3.13's parser takes `contraction` only as a property.
+                       "      \"transform.match.structured.body\"(%s) <{contraction = [\"arith.mulf\", \"arith.addf\"]}>"
+                       " : (!transform.any_op) -> ()"])
+    lines += ["  transform.named_sequence @specialize(%op: !transform.any_op {transform.consumed}) {",
+              "    %named = transform.structured.specialize %op : (!transform.any_op) -> !transform.any_op",
+              "    transform.yield",
+              "  }",
+              "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {"]
+    current = "%root"
+    if batches:
+        pairs = ", ".join(f"@match_batch{b} -> @unroll_batch{b}" for b in batches)
+        lines += [f"    %unrolled = transform.foreach_match in %root {pairs} : (!transform.any_op) -> !transform.any_op"]
+        current = "%unrolled"
+    lines += [f"    %flat = transform.foreach_match in {current} @match_batch1 -> @flatten : (!transform.any_op) -> !transform.any_op",
+              "    %funcs = transform.structured.match ops{[\"util.func\", \"func.func\"]} in %flat : (!transform.any_op) -> !transform.any_op",
+              "    transform.apply_patterns to %funcs {",
+              "      transform.apply_patterns.linalg.fold_unit_extent_dims_via_reshapes",
+              "      transform.apply_patterns.canonicalization",
+              "    } : !transform.any_op",
+              "    %named = transform.foreach_match in %flat @match_gemm -> @specialize : (!transform.any_op) -> !transform.any_op",
+              "    transform.yield",
+              "  }",
+              "}"]
+    return "\n".join(lines) + "\n"
+
+
+def unbatch_flags(gemms, directory: Path) -> tuple[str, ...]:
+    """The iree-compile flag that applies the route to a model with these `InputGemm`s (the verified
+    script, content-addressed); () when it would change nothing."""
+    if not needs_unbatch(gemms):
+        return ()
+    text = verified_script(unbatch_script_text(unbatched_batches(gemms)), "unbatch")
+    return (f"{TRANSFORM_FLAG}={script_file(text, directory, 'unbatch-')}",)
+
+
+def plan_unbatch_route(gemms, directory: Path, taken_flags: tuple[str, ...] = ()) -> ConvRoute:
+    """The route for a model with these `InputGemm`s (its input form); empty: nothing to unbatch, or
+    `taken_flags` already name a preprocessing script (iree-compile takes one)."""
+    route = ConvRoute(what=WHAT, key="unbatch_route")
+    if not needs_unbatch(gemms):
+        return route
+    if any(f.startswith(TRANSFORM_FLAG) for f in taken_flags):
+        route.notes.append(f"not taken: it needs {TRANSFORM_FLAG}, which another route or the given flags already set")
+        return route
+    route.flags = unbatch_flags(gemms, directory)
+    batches = unbatched_batches(gemms)
+    flat = sum(1 for g in gemms if g.op == "linalg.batch_matmul" and g.batch == 1)
+    route.notes.append(f"{flat} batch-1 batch_matmul(s) as matmuls"
+                       + (f"; batches of {', '.join(map(str, batches))} unrolled" if batches else ""))
+    return route
+
+
+__all__ = ["WHAT", "needs_unbatch", "plan_unbatch_route", "unbatch_flags", "unbatch_script_text", "unbatched_batches"]

@@ -1,0 +1,71 @@
+"""The unbatch route (ir/unbatch.py): which batched GEMMs it rewrites, the script, and the presets
+it adds in place of the plain inner-tiled ones. (lit_tests/presets/unbatch_route.test shows the
+script's effect on IR and that real iree-compile then builds inner-tiled data tiling.)"""
+
+from __future__ import annotations
+
+from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
+from iree_dsa_tuner.ir.conv_route import user_flags, verified_script
+from iree_dsa_tuner.ir.k_split import InputGemm
+from iree_dsa_tuner.ir.unbatch import (needs_unbatch, plan_unbatch_route, unbatch_script_text,
+                                       unbatched_batches)
+from iree_dsa_tuner.recipe import FLAG_PRESETS, INNER_TILED_PRESETS, unbatch_presets
+
+
+def bmm(batch: int, m: int, n: int, k: int) -> InputGemm:
+    return InputGemm("linalg.batch_matmul", batch, m, n, k, 4)
+
+
+# pi0's action expert as iree-turbine exports it: its linear layers are batch-1 batch_matmuls,
+# attention a batch over 8 heads. ACT's linear layers: 82 one-row products (a broadcast weight).
+EXPERT = [bmm(1, 51, 2048, 1024), bmm(1, 51, 1024, 4096), bmm(8, 51, 867, 256), bmm(8, 51, 256, 867)]
+ACT = [bmm(82, 1, 512, 512), bmm(8, 82, 82, 64), bmm(8, 100, 64, 100), bmm(100, 1, 512, 512),
+       InputGemm("linalg.matmul", 1, 82, 512, 512, 4)]
+
+
+def test_batches_of_many_row_products_are_unrolled_and_one_row_products_left_to_iree():
+    assert unbatched_batches(EXPERT) == [8]
+    # ACT's 82- and 100-token batches of one-row products are IREE's to fold into one GEMM.
+    assert unbatched_batches(ACT) == [8]
+    assert needs_unbatch(EXPERT) and needs_unbatch(ACT)
+    # Plain matmuls and one-row batches only: nothing for the route to do.
+    assert not needs_unbatch([InputGemm("linalg.matmul", 1, 64, 64, 64, 4), bmm(82, 1, 512, 512)])
+
+
+def test_the_script_verifies_and_unrolls_each_batch_from_its_own_zeros():
+    text = unbatch_script_text([4, 8])
+    printed = verified_script(text, "unbatch")  # parses and verifies with the MLIR bindings
+    for b in (4, 8):
+        assert f"@match_batch{b} -> @unroll_batch{b}" in printed
+        assert f"transform.loop.unroll %loop factor = {b}" in text
+    # The batch is cut with the fill fused (`fuse`), never by a tile of the shared output.
+    assert "transform.structured.fuse" in text and "tile_using_for" not in text
+    assert "transform.structured.specialize" in text
+    # Without batches to unroll, only the batch-1 flattening remains.
+    assert "unroll" not in unbatch_script_text([])
+
+
+def test_the_route_is_deterministic_and_yields_to_another_script(tmp_path):
+    route = plan_unbatch_route(EXPERT, tmp_path / "cache")
+    assert len(route.flags) == 1 and route.flags[0].startswith(TRANSFORM_FLAG)
+    assert "unrolled" in route.notes[0] and "2 batch-1" in route.notes[0]
+    assert plan_unbatch_route(EXPERT, tmp_path / "cache").flags == route.flags  # content-addressed
+    assert plan_unbatch_route(ACT, tmp_path / "cache").flags == route.flags  # same batch sizes, same script
+    assert not plan_unbatch_route([bmm(82, 1, 512, 512)], tmp_path)
+    blocked = plan_unbatch_route(EXPERT, tmp_path, (f"{TRANSFORM_FLAG}=mine.mlir",))
+    assert not blocked and "not taken" in blocked.notes[0]
+    # A recipe names the script beside its spec (`.unbatch.mlir`), not in the cache.
+    (tmp_path / "out").mkdir()
+    flags = user_flags(route.flags + (GLOBAL_DATA_TILING_FLAG,), tmp_path / "out" / "model.spec.mlir")
+    assert flags[0] == f"{TRANSFORM_FLAG}={tmp_path / 'out' / 'model.spec.unbatch.mlir'}"
+    assert (tmp_path / "out" / "model.spec.unbatch.mlir").read_text() == \
+        (tmp_path / "cache" / route.flags[0].split("/cache/")[1]).read_text()
+
+
+def test_the_route_presets_stand_in_for_the_plain_inner_tiled_ones():
+    presets = unbatch_presets(("--script",))
+    for name, flags in presets.items():
+        assert flags[-3:] == ("--script", GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG), name
+    assert IM2COL_FLAG in presets["unbatch+im2col+gdt+inner-tiled"]
+    for name in INNER_TILED_PRESETS:
+        assert INNER_TILED_FLAG in FLAG_PRESETS[name] and GLOBAL_DATA_TILING_FLAG in FLAG_PRESETS[name]
