@@ -254,6 +254,11 @@ def test_the_estimated_spec_is_confirmed_beside_the_searchs_and_kept_only_when_f
     assert state.timer.timed_on["default+spec"] == state.timer.timed_on["default+spec+estimates"] \
         == ["proj", "attn_scores"]
     assert "faster" in result.verdicts["default+spec+estimates"]
+    # The summary table marks one build as the recipe: the kept spec's, though both share its flags.
+    from iree_dsa_tuner.commands.tune import _is_recipe
+
+    marked = [v.name for v in result.variants if _is_recipe(result, v)]
+    assert marked == [{"// spec": "default+spec", "// spec + estimates": "default+spec+estimates"}.get(kept, "default")]
 
 
 def test_the_estimated_spec_is_settled_when_the_searchs_is_no_faster_than_the_chosen_build(scripted, monkeypatch):

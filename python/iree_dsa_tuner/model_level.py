@@ -61,6 +61,8 @@ class RecipeResult:
     spec_baseline: Variant | None = None  # the chosen flags' build, timed again beside the spec's there
     parameters: object | None = None  # `parameters.Parameters` the model was timed with; None: it reads none
     phases: dict[str, float] = field(default_factory=dict)  # where `seconds` went, in order (`PHASES`)
+    # The variant that is the recipe (the kept spec's build; with two specs confirmed, only one is).
+    recipe_variant: str = ""
 
     def to_json(self) -> dict:
         return {"functions": self.functions, "weights": {f: self.recipe.weights.get(f, 1.0) for f in self.functions},
@@ -330,7 +332,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         flagged.parameters = parameters  # the spec's numerics read the weights it was timed with
         calls = _dispatch_calls(flagged.configured_text)
         result, spec_text, spec_functions, incumbent = None, "", [], None
-        chosen_flags = tuple(best.flags)
+        chosen_flags, recipe_variant = tuple(best.flags), best.name
         if functions:
             # Only what the named functions run: a spec for another function could not be confirmed.
             theirs = {symbol for f in timed for symbol in calls.get(f, {})}
@@ -429,6 +431,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 chosen_name = with_spec.name[len(search_name) + 1:]
                 spec_text = next(text for name, text, _ in candidates if name == chosen_name)
                 chosen_flags = search_flags
+                recipe_variant = with_spec.name
                 say(f"spec kept ({with_spec.name}): {_functions_text(spec_functions)} {incumbent.median_us:.1f} -> "
                     f"{with_spec.median_us:.1f} us")
             else:
@@ -442,7 +445,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                                      for v in variants + ([incumbent] if incumbent else []) if v.functions},
                         parameters=parameters.to_record() if parameters is not None else {})
         return RecipeResult(recipe, spec_text, variants, result, timed, notes, time.perf_counter() - t0,
-                            verdicts, spec_functions, incumbent, parameters, phases)
+                            verdicts, spec_functions, incumbent, parameters, phases, recipe_variant)
     finally:
         timer.close()
 

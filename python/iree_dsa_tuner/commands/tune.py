@@ -370,6 +370,8 @@ def recipe_table(result, budget_s: float | None = None) -> str:
 
 def _is_recipe(result, v) -> bool:
     """The variant that is the recipe: its spec's build when a spec was kept, else its flags' build."""
+    if result.recipe_variant:  # with two specs confirmed on the same flags, only the kept one
+        return v.name == result.recipe_variant
     if result.spec_text:
         return v.spec is not None and tuple(v.flags) == result.recipe.flags
     return v.spec is None and tuple(v.flags) == result.recipe.flags
