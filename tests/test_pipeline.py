@@ -122,3 +122,22 @@ def test_the_model_cache_key_of_a_host_build_names_the_cpu(tmp_path, monkeypatch
     monkeypatch.setattr(artifacts, "host_cpu_model", lambda: "Another CPU")
     assert artifacts.model_key(model, host) != here[0]
     assert artifacts.model_key(model, pinned) == here[1]
+
+
+def test_the_model_cache_key_names_the_content_of_a_file_a_flag_names(tmp_path):
+    """A preprocessing script (or spec) edited in place is another build, not the cached one."""
+    from iree_dsa_tuner.flags import TRANSFORM_FLAG
+    from iree_dsa_tuner.ir import artifacts
+
+    model = tmp_path / "m.mlir"
+    model.write_text("func.func @f() { return }\n")
+    script = tmp_path / "script.mlir"
+    script.write_text("// one\n")
+    flags = ("--iree-llvmcpu-target-cpu=haswell", f"{TRANSFORM_FLAG}={script}")
+    before = artifacts.model_key(model, flags)
+    assert artifacts.model_key(model, flags) == before
+    script.write_text("// two\n")
+    assert artifacts.model_key(model, flags) != before
+    # A flag whose value is no file (a pass pipeline) keys by its text alone, as before.
+    assert artifacts.model_key(model, ("--iree-preprocessing-pass-pipeline=builtin.module()",)) == \
+        artifacts.model_key(model, ("--iree-preprocessing-pass-pipeline=builtin.module()",))

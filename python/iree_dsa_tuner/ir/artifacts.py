@@ -58,6 +58,13 @@ def model_key(model: Path, target_flags: tuple[str, ...]) -> str:
         # `target-cpu=host` compiles for whatever CPU this is: a cache shared between machines
         # (CI's, a network home) must not hand one CPU's configs to another.
         digest.update(json.dumps([host_cpu_model(), host_isa_flags()]).encode())
+    for flag in target_flags:
+        # A flag naming a file (a preprocessing script, a tuning spec) names its content too: the
+        # same path edited in place is another build (a stale entry once gave a profile another
+        # build's call counts).
+        value = flag.partition("=")[2] if flag.startswith("--") else ""
+        if value and os.path.isfile(value):
+            digest.update(hashlib.sha256(Path(value).read_bytes()).digest())
     return digest.hexdigest()[:24]
 
 
