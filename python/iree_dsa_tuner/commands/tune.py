@@ -101,8 +101,9 @@ def add_parser(subparsers) -> None:
                         "and batch-1 convolutions are not routed (by default a model with one is compiled with the flags "
                         "that make it tunable, --iree-global-opt-use-im2col-for-convs for 2-D and a kernel-tap "
                         "preprocessing script for 1-D, and the spec is only valid with them: docs/CONV.md); and on the "
-                        "host the long-K route does not compete as a preset (a GEMM whose reduction crowds the L2 cut into K "
-                        "chunks by a preprocessing script: docs/DATA_TILING.md 9)")
+                        "host the long-K and unbatch routes do not compete as presets (a GEMM whose reduction crowds the "
+                        "L2 cut into K chunks, docs/DATA_TILING.md 9; batched GEMMs rewritten as 2-D ones so inner-tiled "
+                        "data tiling builds, docs/DATA_TILING.md 11; each a preprocessing script)")
     p.add_argument("--rounds", type=int, default=3, metavar="N",
                    help="host: interleaved rounds of whole-model timing per decision (default 3)")
     p.add_argument("--function", action="append", default=[], metavar="NAME[=WEIGHT]",
