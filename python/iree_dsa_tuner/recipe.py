@@ -65,10 +65,11 @@ FLAG_PRESETS: dict[str, tuple[str, ...]] = {
     "gdt+tile-bytes-4m": (flags.GLOBAL_DATA_TILING_FLAG, TILE_BYTES_4M),
     # The data-tiled GEMMs as `iree_codegen.inner_tiled` instead of the mmt4d ukernel: on AVX-512
     # the intrinsic layout stacks up to 29 rows on a 16-lane column (29 of the 32 vector registers
-    # accumulate) where the ukernel's tile has 16, and lerobot's GEMMs ran 1.3-1.7x faster
+    # accumulate) where the ukernel's tile has 16, and lerobot's GEMMs ran 1.1-1.7x faster
     # (docs/DATA_TILING.md 11). IREE 3.13 builds it only without batched contractions and without
-    # GEMMs that accumulate into a non-zero tensor, so it fails on most transformers (recorded,
-    # skipped) and builds on conv nets: Diffusion Policy's encoder 1.21x over its recipe.
+    # GEMMs that accumulate into a non-zero tensor: on transformers as exported it fails (recorded,
+    # skipped; the unbatch route's presets stand in), on conv nets it builds (Diffusion Policy's
+    # encoder 1.06-1.21x beside its recipe, side by side).
     "gdt+inner-tiled": (flags.GLOBAL_DATA_TILING_FLAG, flags.INNER_TILED_FLAG),
     "aggressive-fusion": ("--iree-dispatch-creation-enable-aggressive-fusion",),
     # Convolutions as im2col + matmul, so data tiling and the mmt4d kernels reach them. IREE
