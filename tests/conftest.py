@@ -109,6 +109,45 @@ def matmul_model(m: int, n: int, k: int, t: str = "f32", acc: str | None = None,
     return MATMUL_TEMPLATE.format(name=name, m=m, n=n, k=k, t=t, acc=acc, zero=".0" if acc.startswith("f") else "")
 
 
+# A linear layer as iree-turbine exports it: a batch-1 batch_matmul (the unbatch route's input).
+BATCH1_LINEAR = """
+func.func @main(%a: tensor<1x8x64xf32>, %b: tensor<1x64x32xf32>) -> tensor<1x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x8x64xf32>, tensor<1x64x32xf32>) outs(%f : tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
+  return %r : tensor<1x8x32xf32>
+}
+"""
+
+
+class _PresetsReached(Exception):
+    pass
+
+
+def presets_a_host_tune_times(model: Path, monkeypatch, target=None, **kwargs) -> tuple[dict, list[str]]:
+    """The flag presets `tune` (whole model, host) reaches on `model`, where it is stopped, and its
+    progress lines; an empty dict: `tune_recipe`'s own `FLAG_PRESETS` (no route added any)."""
+    import iree_dsa_tuner.model_level as model_level
+    from iree_dsa_tuner.model_tuning import tune_model
+    from iree_dsa_tuner.search.options import TuneOptions
+    from iree_dsa_tuner.targets.registry import get_target
+
+    seen: dict = {}
+    said: list[str] = []
+
+    def capture(*args, presets=None, **_):
+        seen.update(presets or {})
+        raise _PresetsReached
+
+    monkeypatch.setattr(model_level, "tune_recipe", capture)
+    try:
+        tune_model(model, target or get_target("host"), TuneOptions(), progress=said.append, **kwargs)
+    except _PresetsReached:
+        return seen, said
+    raise AssertionError("the tune did not reach its presets")
+
+
 def load_tool(name: str):
     """A script of tools/ (not a package) imported as a module, e.g. `load_tool("gen_int4_models")`."""
     import importlib.util

@@ -178,32 +178,14 @@ func.func @main(%a: tensor<4x65536xf32>, %b: tensor<65536x16xf32>) -> tensor<4x1
 def test_a_host_tune_offers_the_route_as_a_preset(tmp_path, monkeypatch):
     # The wiring of `tune --target host`: the plain build's long reduction (K = 65536: its panels
     # crowd any L2 up to 8 MiB) gets the route, and its preset competes with IREE's own.
-    import iree_dsa_tuner.model_level as model_level
-    from iree_dsa_tuner.model_tuning import tune_model
-    from iree_dsa_tuner.search.options import TuneOptions
-    from iree_dsa_tuner.targets.registry import get_target
+    from conftest import presets_a_host_tune_times
 
-    seen = {}
-
-    class Stop(Exception):
-        pass
-
-    def capture(model, target, options, *, presets=None, **_):
-        seen.update(presets or {})
-        raise Stop
-
-    monkeypatch.setattr(model_level, "tune_recipe", capture)
     model = tmp_path / "long_k.mlir"
     model.write_text(LONG_K)
-    said = []
-    with pytest.raises(Stop):
-        tune_model(model, get_target("host"), TuneOptions(), progress=said.append)
+    seen, said = presets_a_host_tune_times(model, monkeypatch)
     (flag,) = [f for f in seen["k-split+gdt+tile-bytes-4m"] if f.startswith(TRANSFORM_FLAG)]
     assert "[0, 0, " in open(flag.split("=", 1)[1]).read()
     assert set(FLAG_PRESETS) < set(seen)
     assert any(line.startswith("long-K split route") and "K 65536 in" in line for line in said)
     # Without routes, IREE's presets only.
-    seen.clear()
-    with pytest.raises(Stop):
-        tune_model(model, get_target("host"), TuneOptions(), routes=False)
-    assert seen == {}  # tune_recipe's own FLAG_PRESETS
+    assert presets_a_host_tune_times(model, monkeypatch, routes=False)[0] == {}  # tune_recipe's own FLAG_PRESETS

@@ -9,7 +9,7 @@ from pathlib import Path
 from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, TRANSFORM_FLAG
 from iree_dsa_tuner.recipe import Recipe, model_sha256
 
-from conftest import cpu_target, matmul_model, write_model
+from conftest import BATCH1_LINEAR, cpu_target, matmul_model, write_model
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -58,15 +58,7 @@ def test_the_inner_tiled_change_unbatches_in_place_of_the_recipes_own_script(tmp
     rv = recipe_variants()
     # A batch-1 batch_matmul (a linear layer as iree-turbine writes it): the unbatch script comes in,
     # the recipe's own script goes (iree-compile takes one), data tiling moves to the global path.
-    model = write_model(tmp_path, "linear.mlir", """
-func.func @main(%a: tensor<1x8x64xf32>, %b: tensor<1x64x32xf32>) -> tensor<1x8x32xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x8x32xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
-  %r = linalg.batch_matmul ins(%a, %b : tensor<1x8x64xf32>, tensor<1x64x32xf32>) outs(%f : tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
-  return %r : tensor<1x8x32xf32>
-}
-""")
+    model = write_model(tmp_path, "linear.mlir", BATCH1_LINEAR)
     recipe = Recipe(str(model), model_sha256(model), "haswell", (f"{TRANSFORM_FLAG}=k-split.mlir", DATA_TILING_FLAG))
     said = rv.with_inner_tiled(recipe, model, tmp_path, cpu_target("avx2"))
     assert said == "inner-tiled, unbatched (its own script dropped)"

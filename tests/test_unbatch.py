@@ -71,49 +71,15 @@ def test_the_route_presets_stand_in_for_the_plain_inner_tiled_ones():
         assert INNER_TILED_FLAG in FLAG_PRESETS[name] and GLOBAL_DATA_TILING_FLAG in FLAG_PRESETS[name]
 
 
-BATCH1_LINEAR = """
-func.func @main(%a: tensor<1x8x64xf32>, %b: tensor<1x64x32xf32>) -> tensor<1x8x32xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x8x32xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
-  %r = linalg.batch_matmul ins(%a, %b : tensor<1x8x64xf32>, tensor<1x64x32xf32>) outs(%f : tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
-  return %r : tensor<1x8x32xf32>
-}
-"""
-
-
-class _Presets(Exception):
-    pass
-
-
-def _presets_tune_times(tmp_path, monkeypatch, text: str) -> dict:
-    """The presets `tune --target host` would time on a model (the whole-model tune stopped there)."""
-    from iree_dsa_tuner import model_level, model_tuning
-    from iree_dsa_tuner.search.options import TuneOptions
-
-    from conftest import cpu_target, write_model
-
-    def stop(*args, presets=None, **kwargs):
-        raise _Presets(presets)
-
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    monkeypatch.setenv("IREE_DSA_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(model_level, "tune_recipe", stop)
-    model = write_model(tmp_path, "m.mlir", text)
-    try:
-        model_tuning._tune_whole_model(model, cpu_target("avx2"), TuneOptions(), db=None, routes=True, functions=None,
-                                       weights=None, rounds=1, parameters=None, progress=None)
-    except _Presets as e:
-        return e.args[0] or dict(FLAG_PRESETS)
-    raise AssertionError("the tune did not reach its presets")
-
-
 def test_tune_offers_the_unbatch_presets_in_place_of_the_plain_inner_tiled_ones(tmp_path, monkeypatch):
-    presets = _presets_tune_times(tmp_path, monkeypatch, BATCH1_LINEAR)
+    from conftest import BATCH1_LINEAR, cpu_target, matmul_model, presets_a_host_tune_times, write_model
+
+    presets, said = presets_a_host_tune_times(write_model(tmp_path, "linear.mlir", BATCH1_LINEAR), monkeypatch,
+                                              cpu_target("avx2"))
     assert "unbatch+gdt+inner-tiled" in presets and presets["unbatch+gdt+inner-tiled"][0].startswith(TRANSFORM_FLAG)
     assert not set(INNER_TILED_PRESETS) & set(presets)  # they cannot build on a batch
-    # A plain matmul: no route, the plain inner-tiled presets stay.
-    from conftest import matmul_model
-
-    plain = _presets_tune_times(tmp_path / "plain", monkeypatch, matmul_model(8, 32, 64))
-    assert set(INNER_TILED_PRESETS) <= set(plain) and "unbatch+gdt+inner-tiled" not in plain
+    assert any(line.startswith("unbatch route") and "1 batch-1 batch_matmul" in line for line in said)
+    # A plain matmul: no route, so tune_recipe's own presets, the plain inner-tiled ones among them.
+    plain, _ = presets_a_host_tune_times(write_model(tmp_path, "plain.mlir", matmul_model(8, 32, 64)), monkeypatch,
+                                         cpu_target("avx2"))
+    assert plain == {} and set(INNER_TILED_PRESETS) <= set(FLAG_PRESETS)
