@@ -82,6 +82,28 @@ def taps_transform_text(widths: list[int]) -> str:
     return "\n".join(lines + foreach_match_main(pairs, "taps")) + "\n"
 
 
+def dim_is(loop: int, extent: int, cmp: str = "eq") -> list[str]:
+    """Lines of a structured matcher's body: loop `loop`'s extent compared (`cmp`) with `extent`."""
+    return [f"      %d{loop} = transform.match.structured.dim %s[{loop}] : (!transform.any_op) -> !transform.param<i64>",
+            f"      %e{loop} = transform.param.constant {extent} : i64 -> !transform.param<i64>",
+            f"      transform.match.param.cmpi {cmp} %d{loop}, %e{loop} : !transform.param<i64>"]
+
+
+def structured_matcher(name: str, op: str, body: list[str], after: list[str] = ()) -> list[str]:
+    """A preprocessing script's `@match_NAME`: an `op` whose structured body lines `body` accept, and
+    for which the lines `after` (on the handle `%op`) succeed."""
+    return [f"  transform.named_sequence @match_{name}(%op: !transform.any_op {{transform.readonly}}) -> !transform.any_op {{",
+            f"    transform.match.operation_name %op [\"{op}\"] : !transform.any_op",
+            "    %m = transform.match.structured %op : (!transform.any_op) -> !transform.any_op {",
+            "    ^bb0(%s: !transform.any_op):",
+            *body,
+            "      transform.match.structured.yield %s : !transform.any_op",
+            "    }",
+            *after,
+            "    transform.yield %m : !transform.any_op",
+            "  }"]
+
+
 def foreach_match_main(names: list[str], action: str) -> list[str]:
     """A preprocessing script's entry and the module's end: each `@match_NAME` -> `@ACTION_NAME`."""
     lines = ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",

@@ -47,7 +47,7 @@ from pathlib import Path
 
 from ..core.problems import ContractionProblem, element_bits
 from ..flags import TRANSFORM_FLAG
-from .conv_route import ConvRoute, foreach_match_main, script_file, verified_script
+from .conv_route import ConvRoute, dim_is, foreach_match_main, script_file, structured_matcher, verified_script
 
 WHAT = "long-K split route (docs/DATA_TILING.md 9)"
 
@@ -189,23 +189,9 @@ def k_split_script_text(splits: list[KSplit]) -> str:
             # Loop -> the extent it must have: K, N when named, a batch of 1.
             extents = {k_loop: s.k, **({k_loop - 1: s.n} if s.n is not None else {}),
                        **({0: 1} if op == "linalg.batch_matmul" else {})}
+            lines += structured_matcher(name, op, [line for loop, extent in sorted(extents.items(), reverse=True)
+                                                   for line in dim_is(loop, extent)])
             lines += [
-                f"  transform.named_sequence @match_{name}(%op: !transform.any_op {{transform.readonly}}) -> !transform.any_op {{",
-                f"    transform.match.operation_name %op [\"{op}\"] : !transform.any_op",
-                "    %m = transform.match.structured %op : (!transform.any_op) -> !transform.any_op {",
-                "    ^bb0(%s: !transform.any_op):",
-            ]
-            for loop, extent in sorted(extents.items(), reverse=True):
-                lines += [
-                    f"      %d{loop} = transform.match.structured.dim %s[{loop}] : (!transform.any_op) -> !transform.param<i64>",
-                    f"      %e{loop} = transform.param.constant {extent} : i64 -> !transform.param<i64>",
-                    f"      transform.match.param.cmpi eq %d{loop}, %e{loop} : !transform.param<i64>",
-                ]
-            lines += [
-                "      transform.match.structured.yield %s : !transform.any_op",
-                "    }",
-                "    transform.yield %m : !transform.any_op",
-                "  }",
                 f"  transform.named_sequence @split_{name}(%op: !transform.any_op {{transform.consumed}}) {{",
                 f"    %chunk, %loop = transform.structured.tile_using_for %op tile_sizes [{tiles}]"
                 " : (!transform.any_op) -> (!transform.any_op, !transform.op<\"scf.for\">)",

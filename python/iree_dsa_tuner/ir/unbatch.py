@@ -1,7 +1,7 @@
 """The unbatch route: every batched GEMM of a model rewritten into plain 2-D matmuls, so IREE 3.13's
 inner-tiled data tiling (`--iree-llvmcpu-enable-inner-tiled`) can build the model.
 
-Why (docs/DATA_TILING.md 11): on AVX-512 the inner-tiled lowering runs f32 GEMMs 1.3-1.7x faster
+Why (docs/DATA_TILING.md 11): on AVX-512 the inner-tiled lowering runs f32 GEMMs 1.1-1.7x faster
 than the mmt4d ukernel (its register tile stacks up to 29 rows on a 16-lane column; the ukernel's
 has 16), but in 3.13 it materialises no encoding with a batch dimension ("failed to legalize
 operation 'linalg.batch_matmul'") and no GEMM that accumulates into a tensor other than zeros
@@ -32,7 +32,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..flags import TRANSFORM_FLAG
-from .conv_route import ConvRoute, script_file, verified_script
+from .conv_route import ConvRoute, dim_is, script_file, structured_matcher, verified_script
 
 WHAT = "unbatch route for inner-tiled data tiling (docs/DATA_TILING.md 11)"
 
@@ -47,32 +47,13 @@ def needs_unbatch(gemms) -> bool:
     return any(g.op == "linalg.batch_matmul" and (g.batch == 1 or g.m > 1) for g in gemms)
 
 
-def _dim_is(loop: int, extent: int, cmp: str = "eq") -> list[str]:
-    return [f"      %d{loop} = transform.match.structured.dim %s[{loop}] : (!transform.any_op) -> !transform.param<i64>",
-            f"      %e{loop} = transform.param.constant {extent} : i64 -> !transform.param<i64>",
-            f"      transform.match.param.cmpi {cmp} %d{loop}, %e{loop} : !transform.param<i64>"]
-
-
-def _matcher(name: str, op: str, body: list[str], after: list[str] = ()) -> list[str]:
-    return [f"  transform.named_sequence @match_{name}(%op: !transform.any_op {{transform.readonly}}) -> !transform.any_op {{",
-            f"    transform.match.operation_name %op [\"{op}\"] : !transform.any_op",
-            "    %m = transform.match.structured %op : (!transform.any_op) -> !transform.any_op {",
-            "    ^bb0(%s: !transform.any_op):",
-            *body,
-            "      transform.match.structured.yield %s : !transform.any_op",
-            "    }",
-            *after,
-            "    transform.yield %m : !transform.any_op",
-            "  }"]
-
-
 def unbatch_script_text(batches: list[int]) -> str:
     """The preprocessing transform script (steps 1-3 of the module doc) for these batch sizes."""
     lines = ["// Batched GEMMs -> 2-D matmuls for inner-tiled data tiling (iree-dsa-tune, docs/DATA_TILING.md 11).",
              "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
              "module attributes {transform.with_named_sequence} {"]
     for b in batches:
-        lines += _matcher(f"batch{b}", "linalg.batch_matmul", _dim_is(0, b) + _dim_is(1, 1, "gt"),
+        lines += structured_matcher(f"batch{b}", "linalg.batch_matmul", dim_is(0, b) + dim_is(1, 1, "gt"),
                           after=["    %init = transform.get_producer_of_operand %op[2] : (!transform.any_op) -> !transform.any_op",
                                  "    transform.match.operation_name %init [\"linalg.fill\"] : !transform.any_op"])
         lines += [f"  transform.named_sequence @unroll_batch{b}(%op: !transform.any_op {{transform.consumed}}) {{",
@@ -83,12 +64,12 @@ def unbatch_script_text(batches: list[int]) -> str:
                   f"    transform.loop.unroll %loop factor = {b} : !transform.op<\"scf.for\">",
                   "    transform.yield",
                   "  }"]
-    lines += _matcher("batch1", "linalg.batch_matmul", _dim_is(0, 1))
+    lines += structured_matcher("batch1", "linalg.batch_matmul", dim_is(0, 1))
     lines += ["  transform.named_sequence @flatten(%op: !transform.any_op {transform.consumed}) {",
               "    %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op",
               "    transform.yield",
               "  }"]
-    lines += _matcher("gemm", "linalg.generic",
+    lines += structured_matcher("gemm", "linalg.generic",
                       ["      %r = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>",
                        "      %three = transform.param.constant 3 : i64 -> !transform.param<i64>",
                        "      transform.match.param.cmpi eq %r, %three : !transform.param<i64>",
