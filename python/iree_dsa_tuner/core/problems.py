@@ -213,6 +213,25 @@ class ContractionProblem(RootOpProblem):
 
 
 @dataclass(frozen=True)
+class InnerTiledProblem(ContractionProblem):
+    """A data-tiled GEMM as `iree_codegen.inner_tiled` (`--iree-llvmcpu-enable-inner-tiled` on the
+    global data-tiling path, docs/DATA_TILING.md 11): loops M1, N1, K1 (groups `m`, `n`, `k`) over
+    inner tiles of `inner_tile` = (M0, N0, K0) elements, which the operand types carry (the A tile
+    stacks `intrinsics_m` of the CPU's intrinsic; on AVX-512 f32, 29 x 16 x 1). Its config has one
+    entry per outer loop; the host searches its distribution as an mmt4d's (`targets.host`)."""
+
+    inner_tile: tuple[int, int, int] = (1, 1, 1)
+
+    @property
+    def is_mmt4d(self) -> bool:
+        return True
+
+    @property
+    def flops(self) -> int:
+        return 2 * math.prod(self.loop_sizes) * math.prod(self.inner_tile)
+
+
+@dataclass(frozen=True)
 class ConvolutionProblem(RootOpProblem):
     """A convolution: groups as `linalg.infer_convolution_dimensions` names them."""
 
@@ -363,6 +382,7 @@ __all__ = [
     "TUNABLE_KINDS",
     "AttentionProblem",
     "ContractionProblem",
+    "InnerTiledProblem",
     "ConvolutionProblem",
     "DispatchTraffic",
     "OperandInfo",

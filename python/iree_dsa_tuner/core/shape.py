@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .problems import (
     AttentionProblem,
     ContractionProblem,
+    InnerTiledProblem,
     ConvolutionProblem,
     RootOpProblem,
     UntunableDispatch,
@@ -212,6 +213,10 @@ def gemm_shape(problem) -> GemmShape:
             f"dispatch {problem.dispatch}: attention ({problem.op_name}) is not a GEMM; this target has no "
             "attention space (query tile, KV block) yet, so it keeps IREE's default config"
         )
+    if isinstance(problem, InnerTiledProblem):
+        raise UnsupportedProblem(
+            f"dispatch {problem.dispatch}: a data-tiled {problem.op_name} GEMM (its inner tile in its operand "
+            "types) is searched by the host target only, as an mmt4d")
     if isinstance(problem, ContractionProblem):
         roles_map, kind = _CONTRACTION_ROLES, "contraction"
     elif isinstance(problem, ConvolutionProblem):

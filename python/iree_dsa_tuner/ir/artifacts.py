@@ -31,7 +31,7 @@ from ..compiler import check_input_file, compile_to_vmfb, run_iree_tool
 from ..flags import FUSE_DEQUANTISATION_FLAG, HOST_CPU_FLAG, HOST_FLAGS
 from ..core.config import CompilationConfig
 from ..core.fingerprint import host_cpu_model, host_isa_flags, iree_version
-from ..core.problems import MMT4D_OPS, ConvolutionProblem, Problem, RootOpProblem, UntunableDispatch
+from ..core.problems import ConvolutionProblem, Problem, RootOpProblem, UntunableDispatch
 from ..errors import InputError
 
 CACHE_ENV = "IREE_DSA_CACHE_DIR"
@@ -136,7 +136,7 @@ class ModelArtifacts:
             c = configured_dispatches.get(p.dispatch)
             configured = c.num_loops if c is not None else None
             if (isinstance(p, RootOpProblem) and c is not None and "Mmt4dTilingExpert" in (c.translation_info or "")
-                    and p.op_name not in MMT4D_OPS):
+                    and not getattr(p, "is_mmt4d", False)):  # an mmt4d or inner_tiled op in the source
                 # Data tiling's default path: the spec sees the encoded op, which then becomes an
                 # mmt4d, and a config on it is dropped or fails to build (IREE 3.13,
                 # docs/DATA_TILING.md 1). On the global path the dispatch holds the mmt4d itself

@@ -24,6 +24,7 @@ from ..core.problems import (
     ContractionProblem,
     ConvolutionProblem,
     DispatchTraffic,
+    InnerTiledProblem,
     SoftmaxProblem,
     OperandInfo,
     Problem,
@@ -34,6 +35,9 @@ from ..core.problems import (
 )
 
 _ATTENTION_OPS = ("iree_linalg_ext.attention", "iree_linalg_ext.online_attention")
+# A data-tiled GEMM lowered through the CPU's intrinsic (docs/DATA_TILING.md 11): a root op that is
+# no linalg op.
+INNER_TILED_OP = "iree_codegen.inner_tiled"
 # Ops that belong to every dispatch and say nothing about its root.
 _BOOKKEEPING_PREFIXES = (
     "hal.", "iree_tensor_ext.", "iree_codegen.", "arith.constant", "tensor.empty",
@@ -364,8 +368,47 @@ def _input_bindings(root: ir.Operation) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _inner_tiled_problem(symbol: str, func_op: ir.Operation, op: ir.Operation) -> Problem:
+    """An `iree_codegen.inner_tiled` GEMM: its outer loops M1, N1, K1 from its maps (each operand
+    indexed by two of them, then its inner tile), the inner tile (M0, N0, K0) from the operand
+    types (A's inner elements are M0 K0, B's N0 K0, C's M0 N0)."""
+    name = op.name
+    operands = [_shaped(v) for v in op.operands]
+    if any(o is None for o in operands):
+        return UntunableDispatch(symbol, f"{name} has a dynamic shape; only static shapes are tuned", name)
+    if len(operands) != 3 or len(op.results) != 1:
+        return UntunableDispatch(symbol, f"{name} with {len(operands)} operands: only A x B into C is tuned", name)
+    maps = _indexing_maps(op)
+    lhs, rhs, acc = operands
+    outer = [[_dim_position(e) for e in m.results] for m in maps]
+    m_loops = [d for d in outer[0] if d in outer[2] and d not in outer[1]]
+    n_loops = [d for d in outer[1] if d in outer[2] and d not in outer[0]]
+    k_loops = [d for d in outer[0] if d in outer[1] and d not in outer[2]]
+    if maps[0].n_dims != 3 or [len(m_loops), len(n_loops), len(k_loops)] != [1, 1, 1]:
+        return UntunableDispatch(symbol, f"{name}: only a GEMM over (M1, N1, K1) is tuned, not "
+                                         f"{[str(m) for m in maps]}", name)
+    sizes = _loop_sizes(maps, [o.shape for o in operands])
+    if sizes is None:
+        return UntunableDispatch(symbol, f"{name}: cannot read its loop sizes", name)
+    a, b, c = (math.prod(o.shape[len(x):]) for o, x in zip(operands, outer))
+    k0 = math.isqrt(a * b // c) if c else 0
+    if not k0 or a % k0 or b % k0 or (a // k0) * (b // k0) != c:
+        return UntunableDispatch(symbol, f"{name}: inner tiles {lhs.type_str}, {rhs.type_str} -> {acc.type_str} "
+                                         "are not an M0 x K0 by N0 x K0 GEMM tile", name)
+    iterators = [str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])]
+    return InnerTiledProblem(
+        dispatch=symbol, op_name=name, loop_sizes=tuple(sizes),
+        loop_types=tuple("reduction" if "reduction" in t else "parallel" for t in iterators),
+        dim_groups={"batch": (), "m": tuple(m_loops), "n": tuple(n_loops), "k": tuple(k_loops)},
+        indexing_maps=tuple(str(ir.AffineMapAttr.get(m)) for m in maps), inputs=(lhs, rhs), output=acc,
+        fused_ops=_fused_ops(func_op, op), input_bindings=_input_bindings(op),
+        inner_tile=(a // k0, b // k0, k0))
+
+
 def _problem_for(symbol: str, func_op: ir.Operation, op: ir.Operation) -> Problem:
     name = op.name
+    if name == INNER_TILED_OP:
+        return _inner_tiled_problem(symbol, func_op, op)
     n_inputs = len(op.operands) - len(op.results)
     operands = [_shaped(v) for v in op.operands]
     if any(o is None for o in operands):
@@ -506,10 +549,11 @@ def configured_root_op(func_op: ir.Operation) -> ir.Operation | None:
 
 
 def _root_op(func_op: ir.Operation) -> ir.Operation | None:
-    """The op IREE configures: the contraction, convolution or attention (largest if several)."""
+    """The op IREE configures: the contraction, convolution, attention or inner_tiled GEMM
+    (largest if several)."""
     best, best_work = None, -1
     for op in _walk(func_op):
-        is_root = op.name in _ATTENTION_OPS
+        is_root = op.name in _ATTENTION_OPS or op.name == INNER_TILED_OP
         if not is_root and op.name.startswith("linalg.") and op.name not in ("linalg.fill", "linalg.yield"):
             try:
                 is_root = linalg.isa_contraction_op(op) or linalg.isa_convolution_op(op) \

@@ -292,7 +292,16 @@ def is_mmt4d(problem) -> bool:
 def mmt4d_shape(problem) -> GemmShape:
     """An mmt4d as the space and the cost model see it: sizes in elements (M = M1 x M0, ...),
     the outer loops (M1, N1, K1) as roles m, n, k, the inner tile's loops as m0, n0, k0, so a
-    tile counts inner tiles (`inner("m")` is M1)."""
+    tile counts inner tiles (`inner("m")` is M1). An `inner_tiled` GEMM has the outer loops
+    only (its inner tile is in its operand types), and so has its config."""
+    inner_tile = getattr(problem, "inner_tile", None)
+    if inner_tile is not None:
+        (m1, n1, k1), (m0, n0, k0) = (problem.sizes()[g][0] for g in ("m", "n", "k")), inner_tile
+        roles = tuple(next(g for g in ("m", "n", "k") if i in problem.dim_groups[g])
+                      for i in range(len(problem.loop_sizes)))
+        return GemmShape(1, m1 * m0, n1 * n0, k1 * k0, problem.lhs_type, problem.rhs_type, problem.out_type,
+                         has_consumer=bool(problem.fused_ops), loop_roles=roles, loop_is_inner=(True,) * 3,
+                         loop_sizes=tuple(problem.loop_sizes), kind="mmt4d")
     batch = len(problem.loop_sizes) == 7
     names = (("batch",) if batch else ()) + ("m", "n", "k", "m0", "n0", "k0")
     size = dict(zip(names, problem.loop_sizes))
@@ -303,7 +312,10 @@ def mmt4d_shape(problem) -> GemmShape:
 
 
 def _inner_tile(shape: GemmShape, role: str) -> int:
-    return shape.group_sizes(role)[0] if shape.group_sizes(role) else 1
+    """Elements of one inner tile along `role` ("m0", "n0"): the total over the outer tiles'
+    count (an mmt4d's inner loop, or what an inner_tiled op's operand types hold)."""
+    outer = role[0]
+    return getattr(shape, outer) // max(1, shape.inner(outer))
 
 
 def mmt4d_space(problem, desc: TargetDescription) -> CandidateSpace:

@@ -6,7 +6,8 @@ Layout of every spec (what IREE 3.13's MaterializeUserConfigs expects):
     @match_<dispatch>(op)           match.contraction|convolution|online_attention + dims_equal
                                     per group, yields (op, compilation_info); a softmax: the
                                     DAG of its decomposed max and sum-of-exp generics
-                                    (cast_compatible_dag_from_root, docs/SOFTMAX.md)
+                                    (cast_compatible_dag_from_root, docs/SOFTMAX.md); an
+                                    inner_tiled GEMM: its name and its three operands' types
 Attention is matched as `online_attention`: IREE 3.13 rewrites attention into it before a
 spec is applied, and a matcher on `iree_linalg_ext.attention` silently matches nothing.
     @__kernel_config(variant)       one transform.foreach_match over all matchers
@@ -23,7 +24,8 @@ from iree.compiler.dialects import preprocessing_transform as match_ops
 from iree.compiler.dialects import transform
 
 from ..ir.discovery import CONTRACTION_GROUPS, CONVOLUTION_GROUPS, softmax_root_maps
-from ..core.problems import AttentionProblem, ContractionProblem, ConvolutionProblem, RootOpProblem, SoftmaxProblem
+from ..core.problems import (AttentionProblem, ContractionProblem, ConvolutionProblem, InnerTiledProblem, RootOpProblem,
+                             SoftmaxProblem)
 from ..core.config import CompilationConfig, ConfigError
 
 ENTRY_POINT = "__kernel_config"
@@ -47,7 +49,7 @@ def matcher_name(dispatch_symbol: str) -> str:
 
 def matcher_key(problem: RootOpProblem) -> tuple:
     """Two problems with equal keys are indistinguishable to a matcher."""
-    return (problem.kind, problem.lhs_type, problem.rhs_type, problem.out_type,
+    return (problem.kind, getattr(problem, "inner_tile", None), problem.lhs_type, problem.rhs_type, problem.out_type,
             problem.indexing_maps, tuple(sorted((k, tuple(v)) for k, v in problem.sizes().items())),
             getattr(problem, "strides", ()), getattr(problem, "dilations", ()))
 
@@ -137,6 +139,16 @@ def _match_softmax(problem: SoftmaxProblem, op) -> None:
         transform.YieldOp([])  # the body's implicit terminator
 
 
+def _match_inner_tiled(problem: InnerTiledProblem, op) -> None:
+    """`iree_codegen.inner_tiled` has no structured-op matcher in IREE 3.13: its name, then each
+    operand cast-compatible with its type (the outer sizes and the inner tile, so the layout)."""
+    transform.MatchOperationNameOp(op, [problem.op_name])
+    any_value = transform.AnyValueType.get()
+    for i, operand in enumerate((*problem.inputs, problem.output)):
+        value = transform.GetOperandOp(any_value, op, [i])
+        match_ops.MatchCastCompatibleTypesOp(value, ir.Type.parse(operand.type_str))
+
+
 def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, any_param) -> None:
     name = matcher_name(problem.dispatch)
     seq = transform.NamedSequenceOp(
@@ -153,6 +165,9 @@ def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, an
             matched, expected = None, []
         elif isinstance(problem, AttentionProblem):
             matched, expected = _match_online_attention(problem, op)
+        elif isinstance(problem, InnerTiledProblem):
+            _match_inner_tiled(problem, op)
+            matched, expected = None, []
         elif isinstance(problem, ContractionProblem):
             matched = match_ops.MatchContractionOp(op, *types, indexing_maps=maps)
             groups = CONTRACTION_GROUPS

@@ -9,7 +9,7 @@ from iree.compiler import ir
 
 from ..compiler import mlir_parse_error
 from ..errors import InputError
-from ..ir.discovery import _walk
+from ..ir.discovery import INNER_TILED_OP, _walk
 from .builder import matcher_name
 
 
@@ -24,6 +24,8 @@ class SpecMatcher:
     dims: tuple[tuple[int, ...], ...]
     lowering_config: str
     translation_info: str
+    # An inner_tiled matcher's whole operand types (A, B, C): what it checks instead of maps.
+    operand_types: tuple[str, ...] = ()
 
 
 _MATCH_KIND = {
@@ -56,11 +58,25 @@ def _read_softmax_dag(dag: ir.Operation):
     return types, maps, (parallel, reduction)
 
 
+def _inner_tiled_reading(operand_types: list[ir.RankedTensorType]):
+    """(element types, dims per contraction group) of an inner_tiled matcher's A, B, C types:
+    no batch, M1 and K1 from A, N1 from B (the builder's `_match_inner_tiled`)."""
+    lhs, rhs, out = operand_types
+    types = tuple(str(t.element_type) for t in (lhs, rhs, out))
+    return types, ((), (lhs.shape[0],), (rhs.shape[0],), (lhs.shape[1],))
+
+
 def _read_matcher(seq: ir.Operation) -> SpecMatcher:
     kind, types, maps, dims = "other", (), (), []
     lowering, translation = "", ""
+    inner_tiled, operand_types = False, []
     for op in _walk(seq):
-        if op.name in _MATCH_KIND:
+        if op.name == "transform.match.operation_name":
+            names = [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes["op_names"])]
+            inner_tiled = names == [INNER_TILED_OP]
+        elif op.name == "transform.iree.match.cast_compatible_type":
+            operand_types.append(ir.RankedTensorType(ir.TypeAttr(op.attributes["target_type"]).value))
+        elif op.name in _MATCH_KIND:
             kind = _MATCH_KIND[op.name]
             attrs = op.attributes
             types = tuple(str(ir.TypeAttr(attrs[n]).value) for n in ("lhs_type", "rhs_type", "output_type") if n in attrs)
@@ -82,6 +98,11 @@ def _read_matcher(seq: ir.Operation) -> SpecMatcher:
                 lowering = str(_field(info, "lowering_config"))
                 translation = str(_field(info, "translation_info"))
     name = ir.StringAttr(seq.attributes["sym_name"]).value
+    if inner_tiled and len(operand_types) == 3:
+        kind = "contraction"
+        types, read_dims = _inner_tiled_reading(operand_types)
+        return SpecMatcher(name, kind, types, (), read_dims, lowering, translation,
+                           tuple(str(t) for t in operand_types))
     return SpecMatcher(name, kind, types, maps, tuple(dims), lowering, translation)
 
 

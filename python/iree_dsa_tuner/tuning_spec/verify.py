@@ -103,6 +103,8 @@ def _dims_match(matcher: SpecMatcher, problem: RootOpProblem) -> bool:
 
 
 def _same_types(matcher: SpecMatcher, problem: RootOpProblem) -> bool:
+    if matcher.operand_types:  # an inner_tiled matcher checks whole operand types
+        return matcher.operand_types == tuple(o.type_str for o in (*problem.inputs, problem.output))
     return matcher.element_types == (problem.lhs_type, problem.rhs_type, problem.out_type) and (
         not matcher.indexing_maps or matcher.indexing_maps == problem.indexing_maps)
 
