@@ -14,9 +14,9 @@ timed in the same interleaved rounds (the table's `baseline/recipe` above 1: the
 the change beats the recipe beyond it (`beats`, the rule `tune` keeps a spec by).
 
 Changes:
-- estimated-spec: a spec with the host estimate's mmt4d distribution for every mmt4d dispatch of
-  the recipe's build (search/estimated.py; docs/DATA_TILING.md 10). Only for recipes without a
-  spec: the estimated configs would replace the tuned ones, and the comparison would be of both.
+- estimated-spec: a spec with the host estimate's distribution for every mmt4d or inner_tiled
+  dispatch of the recipe's build that its spec leaves at IREE's default (search/estimated.py;
+  docs/DATA_TILING.md 10, 11); the spec's own configs stay in it.
 - k-split: the long-K route's script (ir/k_split.py, both rules; docs/DATA_TILING.md 9) added to
   the recipe's flags, its spec kept. Only where the route cuts something on this machine.
 - inner-tiled: the recipe's data tiling lowered through inner_tiled instead of the mmt4d ukernel
@@ -36,6 +36,7 @@ import lerobot_vs_pytorch
 from iree_dsa_tuner import flags as flags_mod
 from iree_dsa_tuner.flags import (DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG,
                                   flags_header)
+from iree_dsa_tuner.compiler import tuning_spec_flags
 from iree_dsa_tuner.ir.artifacts import compile_model
 from iree_dsa_tuner.ir.k_split import input_gemms, k_split_flags, plan_splits
 from iree_dsa_tuner.recipe import load_recipe
@@ -46,19 +47,26 @@ from iree_dsa_tuner.tuning_spec import build_spec
 
 
 def with_estimated_spec(recipe, model: Path, out: Path, target) -> str:
-    if recipe.spec:
-        return "has a spec (the estimate would replace its configs): skipped"
+    """The estimate's distribution for every mmt4d or inner_tiled dispatch the recipe's spec leaves
+    at IREE's default; the spec's own configs kept (read from the build with it: what it changed)."""
     built = compile_model(model, target.compile_flags + tuple(recipe.flags))
     problems = built.problems()
-    wanted = {p.dispatch for p in problems if not p.dispatch.startswith("_initializer")}
-    configs = estimated_mmt4d_configs(problems, target, built.default_configs(), wanted)
+    defaults = built.default_configs()
+    kept = {}
+    if recipe.spec:
+        with_spec = compile_model(model, target.compile_flags + tuple(recipe.flags)
+                                  + tuning_spec_flags(recipe.spec_path()))
+        kept = {d: c for d, c in with_spec.default_configs().items() if defaults.get(d) != c}
+    wanted = {p.dispatch for p in problems if not p.dispatch.startswith("_initializer")} - set(kept)
+    configs = estimated_mmt4d_configs(problems, target, defaults, wanted)
     if not configs:
         return "no mmt4d dispatch the estimate would change: skipped"
     spec = out / f"{model.stem}.estimated.spec.mlir"
-    spec.write_text(flags_header(tuple(recipe.flags)) + build_spec([p for p in problems if p.dispatch in configs],
-                                                                   configs))
+    chosen = {**kept, **configs}
+    spec.write_text(flags_header(tuple(recipe.flags)) + build_spec([p for p in problems if p.dispatch in chosen],
+                                                                   chosen))
     recipe.spec = spec.name
-    return f"{len(configs)} mmt4d distributions"
+    return f"{len(configs)} mmt4d distributions" + (f" beside the spec's {len(kept)} config(s)" if kept else "")
 
 
 def with_k_split(recipe, model: Path, out: Path, target) -> str:

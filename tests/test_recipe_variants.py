@@ -35,10 +35,50 @@ def test_the_estimated_spec_holds_the_estimates_mmt4d_distributions(tmp_path):
     assert said.endswith("mmt4d distributions") and recipe.spec == "ffn.estimated.spec.mlir"
     text = (tmp_path / recipe.spec).read_text()
     assert "Mmt4dTilingExpert" in text and f"flags: {GLOBAL_DATA_TILING_FLAG}" in text
-    # A recipe with a tuned spec is left alone: the estimate would replace its configs.
+
+
+TWO_GEMMS = """\
+func.func @ffn(%x: tensor<96x512xf32>, %w1: tensor<512x3200xf32>, %w2: tensor<3200x512xf32>) -> tensor<96x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<96x3200xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<96x3200xf32>) -> tensor<96x3200xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<96x512xf32>, tensor<512x3200xf32>) outs(%f1 : tensor<96x3200xf32>) -> tensor<96x3200xf32>
+  %e2 = tensor.empty() : tensor<96x512xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<96x512xf32>) -> tensor<96x512xf32>
+  %y = linalg.matmul ins(%h, %w2 : tensor<96x3200xf32>, tensor<3200x512xf32>) outs(%f2 : tensor<96x512xf32>) -> tensor<96x512xf32>
+  return %y : tensor<96x512xf32>
+}
+"""
+
+
+def test_the_estimated_spec_keeps_a_tuned_specs_configs_and_adds_the_rest(tmp_path):
+    from iree_dsa_tuner.core.config import CompilationConfig
+    from iree_dsa_tuner.ir.artifacts import compile_model
+    from iree_dsa_tuner.tuning_spec import build_spec
+    from iree_dsa_tuner.tuning_spec.reading import matcher_for_dispatch, read_spec
+
+    rv = recipe_variants()
+    target = cpu_target("avx2")
+    model = write_model(tmp_path, "two.mlir", TWO_GEMMS)
+    built = compile_model(model, target.compile_flags + (GLOBAL_DATA_TILING_FLAG,))
+    gemms = [p for p in built.problems() if getattr(p, "is_mmt4d", False)]
+    assert len(gemms) == 2
+    # The tuned spec set the first GEMM's distribution (one IREE would not pick).
+    first = gemms[0]
+    default = built.default_configs()[first.dispatch]
+    tuned_config = CompilationConfig(default.pipeline, tuple(1 if i < 2 else 0 for i in range(len(default.distribution))),
+                                     default.vector_common_parallel, default.vector_reduction)
+    assert tuned_config != default
+    (tmp_path / "tuned.spec.mlir").write_text(build_spec([first], {first.dispatch: tuned_config}))
     tuned = recipe_for(model, "tuned.spec.mlir")
-    assert rv.with_estimated_spec(tuned, model, tmp_path, cpu_target("avx2")).endswith("skipped")
-    assert tuned.spec == "tuned.spec.mlir"
+    tuned.path = tmp_path / "two.spec.recipe.toml"
+    out = tmp_path / "out"
+    out.mkdir()
+    said = rv.with_estimated_spec(tuned, model, out, target)
+    assert said.endswith("beside the spec's 1 config(s)") and tuned.spec == "two.estimated.spec.mlir"
+    matchers = read_spec(out / tuned.spec)
+    assert "distribution = [1, 1, 0, 0, 0, 0]" in matcher_for_dispatch(matchers, first.dispatch).lowering_config
+    assert matcher_for_dispatch(matchers, gemms[1].dispatch) is not None
 
 
 def test_the_k_split_change_adds_the_routes_script_where_it_cuts(tmp_path):
