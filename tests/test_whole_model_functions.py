@@ -287,6 +287,63 @@ def test_an_estimated_spec_alone_is_kept_when_the_search_found_nothing(scripted,
     assert result.spec_text == "// estimates" and result.spec_functions == ["proj"]
 
 
+def test_every_preset_but_the_default_is_timed_with_the_shared_spec_and_the_recipe_keeps_it(
+        scripted, monkeypatch, tmp_path):
+    # model_level._shared_spec: the estimate's softmax configs, which no flag changes, so the presets
+    # are compared on what they do change. IREE's default stays the reference, without it. When
+    # the search's spec does not beat the chosen build, the recipe is that build: its flags and the
+    # shared spec it was timed with.
+    shared = model_level.SharedSpec(tmp_path / "shared.spec.mlir", "// shared")
+    monkeypatch.setattr(model_level, "_shared_spec", lambda *a: shared)
+    monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {})
+    script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
+              (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
+              "dt+uk-all+spec": {"proj": 400.0, "attn_scores": 90.0}}
+    result, state = scripted(script, ["proj_dispatch_0_matmul"])
+    default, dt_uk = result.variants[:2]
+    assert default.spec is None and dt_uk.spec == shared.path
+    assert result.recipe.flags == DT_UK and result.spec_text == "// shared"
+    assert "not kept" in " ".join(result.notes)
+
+
+def test_a_spec_the_search_found_gets_the_shared_configs_it_leaves_out(scripted, monkeypatch, tmp_path):
+    from iree_dsa_tuner.core.config import CompilationConfig
+
+    shared = model_level.SharedSpec(tmp_path / "shared.spec.mlir", "// shared")
+    monkeypatch.setattr(model_level, "_shared_spec", lambda *a: shared)
+    softmax = CompilationConfig("CPUDoubleTilingExpert", (1, 1, 0), (1, 1, 0), (0, 0, 16))
+    monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {"attn_scores_dispatch_1_softmax": softmax})
+    verified = []
+
+    def build_verified(artifacts, problems, winners, progress=None):
+        verified.append(dict(winners))
+        return SimpleNamespace(text="// spec + shared", dropped={})
+
+    monkeypatch.setattr(model_level, "build_verified", build_verified)
+    script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
+              (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
+              "dt+uk-all+spec": {"proj": 200.0, "attn_scores": 90.0}}
+    result, _ = scripted(script, ["proj_dispatch_0_matmul"])
+    assert result.spec_text == "// spec + shared"
+    assert verified[-1]["attn_scores_dispatch_1_softmax"] == softmax and "proj_dispatch_0_matmul" in verified[-1]
+
+
+def test_the_shared_spec_holds_a_verified_softmax_config(tmp_path):
+    from iree_dsa_tuner.ir.artifacts import compile_model
+
+    from conftest import cpu_target
+
+    base = compile_model(INPUTS / "masked_softmax.mlir", HASWELL)
+    notes: list[str] = []
+    shared = model_level._shared_spec(base, cpu_target("avx2"), tmp_path, notes, None)
+    assert shared is not None and shared.path.read_text() == shared.text
+    assert "transform.iree.match.cast_compatible_dag_from_root" in shared.text and "math.exp" in shared.text
+    assert "estimate's config for 1 softmax dispatch(es)" in notes[-1]
+    # A model without a softmax has nothing to share.
+    assert model_level._shared_spec(compile_model(TWO_FUNCTIONS, HASWELL), cpu_target("avx2"), tmp_path, [],
+                                    None) is None
+
+
 def test_a_spec_for_a_dispatch_of_the_second_function_is_confirmed_there(scripted):
     # Issue 18's conv: a verified 10.9x spec dropped because the one function timed (the first)
     # does not run the dispatch. Here the spec holds attn_scores' dispatch; @proj is unchanged.

@@ -6,7 +6,9 @@ on the whole model, which is every entry function of the module.
    slower beyond its noise and the weighted total gets faster beyond the noise
    (`runners.whole_model.beats`). One function is not the model: on a four-function module,
    data tiling with ukernels sped the timed projection up and made an attention-score batch
-   matmul in another function 0.55x as fast.
+   matmul in another function 0.55x as fast. Every preset but the default is built with the
+   estimate's softmax configs (`_shared_spec`): no flag changes a softmax, and its untuned time
+   would hide the presets' differences.
 2. The dispatches the chosen flags leave tunable are found by compiling the model with those
    flags (`ir.compile_model`): under data tiling IREE 3.13 encodes the contractions before a
    spec is applied and configures them as `Mmt4dTilingExpert`, so discovery finds no
@@ -33,6 +35,7 @@ from pathlib import Path
 from textwrap import shorten
 from typing import Callable
 
+from .core.config import CompilationConfig
 from .core.problems import RootOpProblem
 from .core.selection import select_dispatches
 from .errors import CompileError, InputError
@@ -43,8 +46,10 @@ from .ir.host_program import read_host_program
 from .pipeline import tune
 from .recipe import FLAG_PRESETS, Recipe, model_sha256
 from .runners.whole_model import Variant, WholeModelTimer, beats, slower_functions
+from .search.estimated import estimated_softmax_configs
 from .search.options import TuneOptions
 from .search.results import TuneResult
+from .tuning_spec.verify import build_verified
 
 
 @dataclass
@@ -288,10 +293,14 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                      "needs a convolution, attention decomposition an attention op, data tiling a contraction, "
                      "a convolution or a decomposed attention)")
     try:
+        base.parameters = parameters  # the shared spec's numerics read the weights too
+        shared = _shared_spec(base, target, timer.work_dir, notes, say)
         say(f"building {len(presets)} flag presets, {max(1, options.jobs)} at a time")
         t_build = time.perf_counter()
         phases["start"] = t_build - t0
-        variants = compile_variants(timer, [Variant(name, flags) for name, flags in presets.items()], options.jobs)
+        # Every preset but IREE's default (the reference) is built with the shared spec.
+        variants = compile_variants(timer, [Variant(name, flags, spec=shared.path if shared and flags else None)
+                                            for name, flags in presets.items()], options.jobs)
         compile_s = (time.perf_counter() - t_build) / math.ceil(len(variants) / max(1, options.jobs))
         for v in variants:
             if v.error:  # the first line, cut: IREE may print a whole op with its encodings (several KB)
@@ -369,12 +378,17 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         # stays in the cache; in the model it is read cold, which only the estimate accounts for).
         candidates: list[tuple[str, str, set[str]]] = []
         in_spec = {d.dispatch for d in result.dispatches if d.chosen == "tuned"} if result.spec_text else set()
-        if result.spec_text:
-            candidates.append(("spec", result.spec_text, in_spec))
-        # Only with time left for its build and verification (the reserve counted them).
+        # The shared configs the search's winners leave out go into every candidate: the chosen
+        # build they are confirmed against has them.
+        shared_here = _shared_configs(flagged, target, in_spec) if shared and best.spec else {}
         t_estimate = time.perf_counter()
+        if result.spec_text:
+            searched = _with_shared(flagged, result, in_spec, shared_here, progress)
+            if searched is not None:
+                candidates.append(searched)
+        # Only with time left for its build and verification (the reserve counted them).
         time_left = t0 + total_budget_s - t_estimate if total_budget_s else math.inf
-        estimated = (_estimated_spec(flagged, target, result, in_spec, options, calls, timed, progress)
+        estimated = (_estimated_spec(flagged, target, result, in_spec, options, calls, timed, progress, shared_here)
                      if time_left > 2 * (best.compile_s or compile_s) else None)
         phases["verification"] = phases.get("verification", 0.0) + time.perf_counter() - t_estimate
         if estimated is not None:
@@ -394,7 +408,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 v.spec.write_text(text)
                 timer.compile(v)
                 rivals.append(v)
-            incumbent = Variant(best.name + " (again)", best.flags, vmfb=best.vmfb)
+            incumbent = Variant(best.name + " (again)", best.flags, spec=best.spec, vmfb=best.vmfb)
             if search_flags != tuple(best.flags) or len(rivals) > 1:
                 # Other flags build every dispatch differently, and two specs differ on different
                 # functions: only the whole model can say.
@@ -438,6 +452,8 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 notes.append(f"the spec's dispatch-level win did not show on {_functions_text(spec_functions)} "
                              f"(the functions running its dispatches): {verdict(with_spec, incumbent)}; not kept")
             phases["confirmation"] = time.perf_counter() - t_confirm_build
+        if not spec_text and best.spec is not None:
+            spec_text = shared.text  # the chosen build was timed with it: the recipe builds it so
         recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), chosen_flags,
                         whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
                         functions=tuple(timed), weights=dict(timer.weights),
@@ -530,15 +546,73 @@ def _search_build(model: Path, target, best: Variant, timed: list[Variant], note
     return best.name, flags, compile_model(model, target.compile_flags + flags)
 
 
+@dataclass
+class SharedSpec:
+    """The spec every flag preset is built with (`_shared_spec`)."""
+
+    path: Path
+    text: str
+
+
+def _shared_spec(base, target, work_dir: Path, notes: list[str], say) -> SharedSpec | None:
+    """A verified spec of the estimate's config for every softmax dispatch of IREE's default build.
+
+    No flag preset changes a softmax dispatch, and IREE's own softmax config is 20-40x slower than
+    the estimate's pick (docs/SOFTMAX.md): untuned, pi0.5's took 45 ms of a 110 ms layer under
+    every preset alike, and the presets' 10-25% differences in GEMM time drowned in the whole
+    model's noise (the inner-tiled route was chosen in one tune of two). Its matchers match the
+    softmax's ops, not a dispatch name, so they apply under every preset. None when the model has
+    no softmax or no config survives verification."""
+    problems = [p for p in base.problems() if isinstance(p, RootOpProblem)]
+    if not any(p.kind == "softmax" for p in problems):
+        return None
+    configs = estimated_softmax_configs(problems, target, base.default_configs())
+    if not configs:
+        return None
+    verified = build_verified(base, problems, configs, say)
+    for dispatch, why in sorted(verified.dropped.items()):
+        notes.append(f"the estimate's softmax config for {dispatch} is not shared by the presets: {shorten(why, 200)}")
+    if not verified.text:
+        return None
+    path = work_dir / "shared.spec.mlir"
+    path.write_text(verified.text)
+    notes.append(f"every flag preset but IREE's default was built with the estimate's config for "
+                 f"{len(configs) - len(verified.dropped)} softmax dispatch(es), which no flag changes; the recipe "
+                 "keeps it unless the search's spec replaces it")
+    return SharedSpec(path, verified.text)
+
+
+def _shared_configs(flagged, target, in_spec: set[str]) -> dict[str, CompilationConfig]:
+    """The shared spec's configs on the search's build, for the softmax dispatches the search's spec
+    does not set (the estimate is deterministic: the same configs as on IREE's default build)."""
+    problems = [p for p in flagged.problems() if isinstance(p, RootOpProblem)]
+    wanted = {p.dispatch for p in problems} - in_spec
+    return estimated_softmax_configs(problems, target, flagged.default_configs(), wanted)
+
+
+def _with_shared(flagged, result: TuneResult, in_spec: set[str], shared_here: dict[str, CompilationConfig],
+                 progress) -> tuple[str, str, set[str]] | None:
+    """("spec", text, dispatches): the search's spec, with the shared configs it leaves out."""
+    if not shared_here:
+        return "spec", result.spec_text, in_spec
+    problems = [p for p in flagged.problems() if isinstance(p, RootOpProblem)]
+    winners = {d.dispatch: d.best_config for d in result.dispatches if d.dispatch in in_spec}
+    verified = build_verified(flagged, problems, {**shared_here, **winners}, progress)
+    kept = (set(winners) | set(shared_here)) - set(verified.dropped)
+    return ("spec", verified.text, kept) if verified.text and kept & in_spec else None
+
+
 def _has_mmt4d(built) -> bool:
     return any(getattr(p, "is_mmt4d", False) for p in built.problems())
 
 
 def _estimated_spec(flagged, target, result: TuneResult, in_spec: set[str], options: TuneOptions, calls,
-                    timed, progress) -> tuple[str, str, set[str]] | None:
+                    timed, progress, shared: dict[str, CompilationConfig] | None = None
+                    ) -> tuple[str, str, set[str]] | None:
     """("spec+estimates" or "estimates", its verified text, its dispatches): the search's winners
     plus the cost model's distribution for every other mmt4d dispatch the timed functions run
-    (search/estimated.py); None when there is none or none survives verification."""
+    (search/estimated.py), plus the `shared` configs; None when there is none or none survives
+    verification."""
     from .search.estimated import estimated_mmt4d_configs
     from .tuning_spec.verify import build_verified
 
@@ -552,8 +626,9 @@ def _estimated_spec(flagged, target, result: TuneResult, in_spec: set[str], opti
     if not estimated:
         return None
     winners = {d.dispatch: d.best_config for d in result.dispatches if d.dispatch in in_spec}
-    verified = build_verified(flagged, problems, {**winners, **estimated}, progress)
-    kept = set(winners) | set(estimated)
+    shared = shared or {}
+    verified = build_verified(flagged, problems, {**shared, **winners, **estimated}, progress)
+    kept = set(winners) | set(estimated) | set(shared)
     kept -= set(verified.dropped)
     if not verified.text or not kept - in_spec:
         return None

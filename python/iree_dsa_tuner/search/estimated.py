@@ -1,4 +1,5 @@
-"""The cost model's own pick for each mmt4d dispatch, for a spec the whole model confirms.
+"""The cost model's own pick for each mmt4d (or inner_tiled) dispatch, for a spec the whole model
+confirms; and for each softmax, set while the flag presets are compared.
 
 Why: the search measures a dispatch alone, looping over the same buffers, so the weights it reads
 stay in the cache from one call to the next. In the model each weight is read once per call, cold.
@@ -19,14 +20,14 @@ from ..core.config import CompilationConfig
 from ..costmodel.funnel import run_funnel
 
 
-def estimated_mmt4d_configs(problems, target, defaults: dict[str, CompilationConfig],
-                            wanted: set[str] | None = None) -> dict[str, CompilationConfig]:
-    """dispatch -> the estimate's best config, for each mmt4d dispatch (of `wanted`, when given)
-    whose estimate-best differs from IREE's default config (`defaults`)."""
+def estimated_configs(problems, target, defaults: dict[str, CompilationConfig], select,
+                      wanted: set[str] | None = None) -> dict[str, CompilationConfig]:
+    """dispatch -> the estimate's best config, for each problem `select` accepts (of `wanted`,
+    when given) whose estimate-best differs from IREE's default config (`defaults`)."""
     out: dict[str, CompilationConfig] = {}
     desc = target.describe()
     for p in problems:
-        if not getattr(p, "is_mmt4d", False) or (wanted is not None and p.dispatch not in wanted):
+        if not select(p) or (wanted is not None and p.dispatch not in wanted):
             continue
         survivors = run_funnel(target.space(p), desc, estimator=target.estimator).survivors(1)
         if not survivors:
@@ -37,4 +38,18 @@ def estimated_mmt4d_configs(problems, target, defaults: dict[str, CompilationCon
     return out
 
 
-__all__ = ["estimated_mmt4d_configs"]
+def estimated_mmt4d_configs(problems, target, defaults: dict[str, CompilationConfig],
+                            wanted: set[str] | None = None) -> dict[str, CompilationConfig]:
+    """The estimate's distribution for each mmt4d or inner_tiled dispatch (see the module's doc)."""
+    return estimated_configs(problems, target, defaults, lambda p: getattr(p, "is_mmt4d", False), wanted)
+
+
+def estimated_softmax_configs(problems, target, defaults: dict[str, CompilationConfig],
+                              wanted: set[str] | None = None) -> dict[str, CompilationConfig]:
+    """The estimate's config for each softmax dispatch: a dispatch no flag preset changes, whose
+    IREE default is 20-40x slower than the estimate's pick (docs/SOFTMAX.md), so the presets are
+    compared with it set (`model_level.tune_recipe`)."""
+    return estimated_configs(problems, target, defaults, lambda p: getattr(p, "kind", "") == "softmax", wanted)
+
+
+__all__ = ["estimated_configs", "estimated_mmt4d_configs", "estimated_softmax_configs"]
