@@ -293,7 +293,7 @@ def test_every_preset_but_the_default_is_timed_with_the_shared_spec_and_the_reci
     # are compared on what they do change. IREE's default stays the reference, without it. When
     # the search's spec does not beat the chosen build, the recipe is that build: its flags and the
     # shared spec it was timed with.
-    shared = model_level.SharedSpec(tmp_path / "shared.spec.mlir", "// shared")
+    shared = model_level.PresetSpec(tmp_path / "shared.spec.mlir", "// shared")
     monkeypatch.setattr(model_level, "_shared_spec", lambda *a: shared)
     monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {})
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
@@ -309,7 +309,7 @@ def test_every_preset_but_the_default_is_timed_with_the_shared_spec_and_the_reci
 def test_a_spec_the_search_found_gets_the_shared_configs_it_leaves_out(scripted, monkeypatch, tmp_path):
     from iree_dsa_tuner.core.config import CompilationConfig
 
-    shared = model_level.SharedSpec(tmp_path / "shared.spec.mlir", "// shared")
+    shared = model_level.PresetSpec(tmp_path / "shared.spec.mlir", "// shared")
     monkeypatch.setattr(model_level, "_shared_spec", lambda *a: shared)
     softmax = CompilationConfig("CPUDoubleTilingExpert", (1, 1, 0), (1, 1, 0), (0, 0, 16))
     monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {"attn_scores_dispatch_1_softmax": softmax})
@@ -342,6 +342,79 @@ def test_the_shared_spec_holds_a_verified_softmax_config(tmp_path):
     # A model without a softmax has nothing to share.
     assert model_level._shared_spec(compile_model(TWO_FUNCTIONS, HASWELL), cpu_target("avx2"), tmp_path, [],
                                     None) is None
+
+
+def _own_spec(tmp_path, monkeypatch, name="dt+uk-all"):
+    """A preset's own estimated spec (`_estimated_preset_specs`), and what verifying it was asked."""
+    from iree_dsa_tuner.core.config import CompilationConfig
+
+    distribution = CompilationConfig("Mmt4dTilingExpert", (4, 1, 0, 0, 0, 0), (1, 1, 0, 16, 16, 0), (0, 0, 1, 0, 0, 1))
+    own = model_level.PresetSpec(tmp_path / "own.spec.mlir", "// own", {"proj_dispatch_0_mmt4d": distribution},
+                                 SimpleNamespace(problems=lambda: []))
+    monkeypatch.setattr(model_level, "_estimated_preset_specs", lambda *a: {name: own})
+    monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {})
+    verified = []
+
+    def build_verified(artifacts, problems, winners, progress=None):
+        verified.append(dict(winners))
+        return SimpleNamespace(text="// own, verified", dropped={})
+
+    monkeypatch.setattr(model_level, "build_verified", build_verified)
+    return own, verified
+
+
+def test_a_preset_with_the_estimates_distributions_ships_them_verified(scripted, monkeypatch, tmp_path):
+    # The preset was timed with its own spec (the estimate's mmt4d distributions): when no searched
+    # spec beats that build, the recipe is that build, its spec verified before it is written. The
+    # estimated candidate is not built again: the chosen build already has it.
+    own, verified = _own_spec(tmp_path, monkeypatch)
+    monkeypatch.setattr(model_level, "_estimated_spec", lambda *a: pytest.fail("the chosen build had the estimates"))
+    script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
+              (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
+              "dt+uk-all+spec": {"proj": 400.0, "attn_scores": 90.0}}
+    result, state = scripted(script, ["proj_dispatch_0_matmul"])
+    assert result.variants[1].spec == own.path
+    assert result.recipe.flags == DT_UK and result.spec_text == "// own, verified"
+    assert verified[-1] == own.configs
+
+
+def test_a_preset_that_does_not_build_with_the_estimates_is_built_without_them(scripted, monkeypatch, tmp_path):
+    own, _ = _own_spec(tmp_path, monkeypatch)
+    built = []
+
+    def compile(self, v):
+        built.append((v.name, v.spec))
+        if v.spec == own.path:
+            v.error = "error: a distribution IREE cannot build"
+        else:
+            v.vmfb = self.work_dir / f"{v.name}.vmfb"
+        return v
+
+    monkeypatch.setattr(_ScriptedTimer, "compile", compile)
+    script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
+              (DT_UK, False): {"proj": 400.0, "attn_scores": 90.0}}
+    result, _ = scripted(script, [])
+    assert ("dt+uk-all", own.path) in built and ("dt+uk-all", None) in built
+    assert not result.variants[1].error and result.recipe.flags == DT_UK and result.spec_text == ""
+    assert any("does not build" in n and "built without them" in n for n in result.notes)
+
+
+def test_presets_on_the_global_path_get_the_estimates_distributions(tmp_path):
+    from iree_dsa_tuner.flags import DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG
+
+    from conftest import cpu_target, matmul_model, write_model
+
+    # ACT's FFN down projection's shape: IREE's one row tile per workgroup streams the weight per row tile.
+    model = write_model(tmp_path, "ffn.mlir", matmul_model(96, 512, 3200))
+    notes: list[str] = []
+    specs = model_level._estimated_preset_specs(
+        model, cpu_target("avx2"), {"default": (), "dt": (DATA_TILING_FLAG,), "gdt": (GLOBAL_DATA_TILING_FLAG,)},
+        None, tmp_path, notes, lambda text: None)
+    assert list(specs) == ["gdt"]  # the default path's spec runs before the mmt4d exists
+    (entry, config), = specs["gdt"].configs.items()
+    assert "mmt4d" in entry and config.pipeline == "Mmt4dTilingExpert" and config.distribution[0] > 1
+    assert specs["gdt"].path.read_text() == specs["gdt"].text and "Mmt4dTilingExpert" in specs["gdt"].text
+    assert "gdt" in notes[-1]
 
 
 def test_a_spec_for_a_dispatch_of_the_second_function_is_confirmed_there(scripted):
@@ -476,7 +549,7 @@ def test_tune_host_on_two_functions_times_both_and_slows_neither(tmp_path):
     assert document["functions"] == ["proj", "attn_scores"]
     variants = [_variant(v) for v in document["variants"]]
     default = variants[0]
-    presets = [v for v in variants if v.spec is None]
+    presets = [v for v in variants if v.name not in document["spec_candidates"]]
     for v in presets:  # every preset that built was timed on every function
         assert v.error or v.functions == ["proj", "attn_scores"], v.name
     recipe = load_recipe(tmp_path / "spec.recipe.toml")
@@ -484,7 +557,7 @@ def test_tune_host_on_two_functions_times_both_and_slows_neither(tmp_path):
     assert set(recipe.function_us["default"]) == {"proj", "attn_scores"}
     chosen = next(v for v in presets if v.flags == recipe.flags)
     assert not slower_functions(chosen, default)  # as the tool judged, from the rounds it recorded
-    with_spec = next((v for v in variants if v.spec is not None), None)
+    with_spec = next((v for v in variants if v.name in document["spec_candidates"]), None)
     if with_spec is not None:
         # Confirmed exactly on the functions running a dispatch the spec configures.
         in_spec = {d["dispatch"] for d in document["dispatches"]["dispatches"] if d["chosen"] == "tuned"}
@@ -492,7 +565,8 @@ def test_tune_host_on_two_functions_times_both_and_slows_neither(tmp_path):
         calls = model_level._dispatch_calls(compile_model(TWO_FUNCTIONS, flags).configured_text)
         assert with_spec.functions == document["spec_functions"] == functions_holding(
             in_spec, calls, ["proj", "attn_scores"])
-        assert bool(recipe.spec) == beats(with_spec, _variant(document["spec_baseline"]))
+        kept = document["recipe_variant"] in document["spec_candidates"]
+        assert kept == beats(with_spec, _variant(document["spec_baseline"]))
     # Timed again, apart from the run that chose it: no function slower than IREE's default
     # beyond the noise. A neighbour's load can fake a slowdown in a few rounds: a function that
     # looks slower gets more rounds (up to 9) before the test calls it slower.

@@ -39,16 +39,17 @@ from .core.config import CompilationConfig
 from .core.problems import RootOpProblem
 from .core.selection import select_dispatches
 from .errors import CompileError, InputError
-from .flags import (DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, global_data_tiling_twin, target_cpu_of,
-                    uses_data_tiling)
+from .flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, global_data_tiling_twin,
+                    target_cpu_of, uses_data_tiling)
 from .ir.artifacts import compile_model
 from .ir.host_program import read_host_program
 from .pipeline import tune
 from .recipe import FLAG_PRESETS, Recipe, model_sha256
 from .runners.whole_model import Variant, WholeModelTimer, beats, slower_functions
-from .search.estimated import estimated_softmax_configs
+from .search.estimated import estimated_mmt4d_configs, estimated_softmax_configs
 from .search.options import TuneOptions
 from .search.results import TuneResult
+from .tuning_spec import build_spec
 from .tuning_spec.verify import build_verified
 
 
@@ -68,10 +69,12 @@ class RecipeResult:
     phases: dict[str, float] = field(default_factory=dict)  # where `seconds` went, in order (`PHASES`)
     # The variant that is the recipe (the kept spec's build; with two specs confirmed, only one is).
     recipe_variant: str = ""
+    spec_candidates: list[str] = field(default_factory=list)  # the variants that confirmed a searched spec
 
     def to_json(self) -> dict:
         return {"functions": self.functions, "weights": {f: self.recipe.weights.get(f, 1.0) for f in self.functions},
                 "flags": list(self.recipe.flags), "spec_kept": bool(self.spec_text),
+                "recipe_variant": self.recipe_variant, "spec_candidates": self.spec_candidates,
                 "spec_functions": self.spec_functions,
                 "spec_baseline": self.spec_baseline.to_json() if self.spec_baseline else None,
                 "variants": [dict(v.to_json(), verdict=self.verdicts.get(v.name, "")) for v in self.variants],
@@ -295,12 +298,25 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
     try:
         base.parameters = parameters  # the shared spec's numerics read the weights too
         shared = _shared_spec(base, target, timer.work_dir, notes, say)
+        preset_specs = _estimated_preset_specs(model, target, presets, shared, timer.work_dir, notes, say)
+        for own in preset_specs.values():
+            own.built.parameters = parameters  # verified with the weights it was timed with
         say(f"building {len(presets)} flag presets, {max(1, options.jobs)} at a time")
         t_build = time.perf_counter()
         phases["start"] = t_build - t0
-        # Every preset but IREE's default (the reference) is built with the shared spec.
-        variants = compile_variants(timer, [Variant(name, flags, spec=shared.path if shared and flags else None)
+        # Every preset but IREE's default (the reference) is built with the shared spec, or with
+        # its own that adds the estimate's distributions.
+        spec_of = {name: preset_specs[name] if name in preset_specs else shared if flags else None
+                   for name, flags in presets.items()}
+        variants = compile_variants(timer, [Variant(name, flags, spec=spec_of[name].path if spec_of[name] else None)
                                             for name, flags in presets.items()], options.jobs)
+        for v in variants:
+            if v.error and v.name in preset_specs:  # the estimated distributions must not cost a preset
+                notes.append(f"preset {v.name} with the estimate's distributions does not build "
+                             f"({shorten(v.error, 200)}): built without them")
+                spec_of[v.name] = shared
+                v.error, v.spec = "", shared.path if shared else None
+                timer.compile(v)
         compile_s = (time.perf_counter() - t_build) / math.ceil(len(variants) / max(1, options.jobs))
         for v in variants:
             if v.error:  # the first line, cut: IREE may print a whole op with its encodings (several KB)
@@ -380,16 +396,22 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         in_spec = {d.dispatch for d in result.dispatches if d.chosen == "tuned"} if result.spec_text else set()
         # The shared configs the search's winners leave out go into every candidate: the chosen
         # build they are confirmed against has them.
-        shared_here = _shared_configs(flagged, target, in_spec) if shared and best.spec else {}
+        chosen_spec = spec_of.get(best.name)
+        own = chosen_spec is not None and chosen_spec.configs is not None and search_flags == tuple(best.flags)
+        if own:  # the chosen build's own estimated spec, on the same build the search ran on
+            shared_here = {d: c for d, c in chosen_spec.configs.items() if d not in in_spec}
+        else:
+            shared_here = _shared_configs(flagged, target, in_spec) if chosen_spec is not None else {}
         t_estimate = time.perf_counter()
         if result.spec_text:
             searched = _with_shared(flagged, result, in_spec, shared_here, progress)
             if searched is not None:
                 candidates.append(searched)
-        # Only with time left for its build and verification (the reserve counted them).
+        # Only with time left for its build and verification (the reserve counted them), and only
+        # when the chosen build did not have the estimate's distributions already.
         time_left = t0 + total_budget_s - t_estimate if total_budget_s else math.inf
         estimated = (_estimated_spec(flagged, target, result, in_spec, options, calls, timed, progress, shared_here)
-                     if time_left > 2 * (best.compile_s or compile_s) else None)
+                     if time_left > 2 * (best.compile_s or compile_s) and not own else None)
         phases["verification"] = phases.get("verification", 0.0) + time.perf_counter() - t_estimate
         if estimated is not None:
             candidates.append(estimated)
@@ -452,8 +474,9 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 notes.append(f"the spec's dispatch-level win did not show on {_functions_text(spec_functions)} "
                              f"(the functions running its dispatches): {verdict(with_spec, incumbent)}; not kept")
             phases["confirmation"] = time.perf_counter() - t_confirm_build
-        if not spec_text and best.spec is not None:
-            spec_text = shared.text  # the chosen build was timed with it: the recipe builds it so
+        if not spec_text and chosen_spec is not None:
+            # The chosen build was timed with its spec: the recipe builds it so, verified.
+            spec_text = _verified_preset_spec(chosen_spec, notes, say)
         recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), chosen_flags,
                         whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
                         functions=tuple(timed), weights=dict(timer.weights),
@@ -461,7 +484,8 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                                      for v in variants + ([incumbent] if incumbent else []) if v.functions},
                         parameters=parameters.to_record() if parameters is not None else {})
         return RecipeResult(recipe, spec_text, variants, result, timed, notes, time.perf_counter() - t0,
-                            verdicts, spec_functions, incumbent, parameters, phases, recipe_variant)
+                            verdicts, spec_functions, incumbent, parameters, phases, recipe_variant,
+                            [v.name for v in variants[len(presets):]])
     finally:
         timer.close()
 
@@ -547,14 +571,17 @@ def _search_build(model: Path, target, best: Variant, timed: list[Variant], note
 
 
 @dataclass
-class SharedSpec:
-    """The spec every flag preset is built with (`_shared_spec`)."""
+class PresetSpec:
+    """A spec a flag preset is built with: the shared one (`_shared_spec`, verified) or a preset's
+    own (`_estimated_preset_specs`: `configs` on `built`, verified only if the recipe keeps it)."""
 
     path: Path
     text: str
+    configs: dict[str, CompilationConfig] | None = None
+    built: object | None = None  # ir.ModelArtifacts the configs were written for
 
 
-def _shared_spec(base, target, work_dir: Path, notes: list[str], say) -> SharedSpec | None:
+def _shared_spec(base, target, work_dir: Path, notes: list[str], say) -> PresetSpec | None:
     """A verified spec of the estimate's config for every softmax dispatch of IREE's default build.
 
     No flag preset changes a softmax dispatch, and IREE's own softmax config is 20-40x slower than
@@ -579,7 +606,58 @@ def _shared_spec(base, target, work_dir: Path, notes: list[str], say) -> SharedS
     notes.append(f"every flag preset but IREE's default was built with the estimate's config for "
                  f"{len(configs) - len(verified.dropped)} softmax dispatch(es), which no flag changes; the recipe "
                  "keeps it unless the search's spec replaces it")
-    return SharedSpec(path, verified.text)
+    return PresetSpec(path, verified.text)
+
+
+def _estimated_preset_specs(model: Path, target, presets: dict[str, tuple[str, ...]], shared: PresetSpec | None,
+                            work_dir: Path, notes: list[str], say) -> dict[str, PresetSpec]:
+    """name -> its own spec, for each preset on the global data-tiling path whose build has mmt4d or
+    inner_tiled dispatches: the shared softmax configs plus the estimate's distribution for each
+    (search/estimated.py).
+
+    IREE gives such a dispatch one row tile and one column tile per workgroup, so a weight wider
+    than the L2 is streamed from memory once per row tile; the estimate keeps a column panel's row
+    tiles together. Side by side on the whole model that ran ACT 1.13-1.22x, pi0.5's expert under
+    inner-tiled 1.13x, the UNet 1.00x and SigLIP 1.03x faster (docs/DATA_TILING.md 10, 12); as a
+    spec confirmed after the search it was lost in the noise of two or three rounds. Set while the
+    presets are compared, the presets that lean on it (inner-tiled, whose distribution IREE never
+    sizes) are timed as they would ship."""
+    out: dict[str, PresetSpec] = {}
+    for name, flags in presets.items():
+        if GLOBAL_DATA_TILING_FLAG not in flags:
+            continue
+        try:
+            built = compile_model(model, target.compile_flags + tuple(flags))
+            problems = [p for p in built.problems() if isinstance(p, RootOpProblem)]
+        except (InputError, CompileError):
+            continue  # the preset does not build: its own timing says so
+        wanted = {p.dispatch for p in problems if not p.dispatch.startswith("_initializer")}
+        defaults = built.default_configs()
+        estimated = estimated_mmt4d_configs(problems, target, defaults, wanted)
+        if not estimated:
+            continue
+        configs = {**(estimated_softmax_configs(problems, target, defaults, wanted) if shared else {}), **estimated}
+        text = build_spec([p for p in problems if p.dispatch in configs], configs)
+        path = work_dir / f"preset.{name.replace('+', '_')}.spec.mlir"
+        path.write_text(text)
+        out[name] = PresetSpec(path, text, configs, built)
+    if out:
+        say(f"the estimate's mmt4d distributions set in {len(out)} preset(s): {', '.join(out)}")
+        notes.append(f"presets {', '.join(out)} were built with the estimate's distribution for their mmt4d or "
+                     "inner_tiled dispatches (docs/DATA_TILING.md 12)")
+    return out
+
+
+def _verified_preset_spec(spec: PresetSpec, notes: list[str], say) -> str:
+    """The text of the spec the chosen preset was timed with, verified when it is its own."""
+    if spec.configs is None:
+        return spec.text
+    problems = [p for p in spec.built.problems() if isinstance(p, RootOpProblem)]
+    verified = build_verified(spec.built, problems, spec.configs, say)
+    for dispatch, why in sorted(verified.dropped.items()):
+        notes.append(f"the estimate's config for {dispatch} failed verification and is not in the recipe: "
+                     f"{shorten(why, 200)}")
+    return verified.text
 
 
 def _shared_configs(flagged, target, in_spec: set[str]) -> dict[str, CompilationConfig]:
