@@ -477,6 +477,10 @@ def test_the_spec_reserve_counts_the_chosen_builds_and_at_most_one_build_for_num
     one_round = spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=1.0)
     two_rounds = spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=1.0, specs=2)
     assert two_rounds - two == pytest.approx(1.5 * (one_round - reserve))
+    # The chosen preset's own estimated spec, verified for the recipe when no searched spec wins.
+    own = spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=0.0, specs=2,
+                         verifications=1)
+    assert own - two == pytest.approx(RESERVE_MARGIN * 2 * 7.1)
 
 
 def test_the_presets_the_search_and_the_confirmation_share_one_budget(scripted):

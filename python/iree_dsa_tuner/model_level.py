@@ -370,7 +370,10 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             # --time-budget covers the whole tune: the search gets what the presets left, less
             # what verifying and confirming a spec will take (`spec_reserve_s`).
             specs = 2 if _has_mmt4d(flagged) else 1  # the estimated spec too (`_estimated_spec`)
-            reserve = spec_reserve_s(best, default, variants, compile_s, rounds, round_s, specs=specs)
+            # A chosen build with its own estimated spec: verified for the recipe if no spec wins.
+            own_spec = spec_of.get(best.name) is not None and spec_of[best.name].configs is not None
+            reserve = spec_reserve_s(best, default, variants, compile_s, rounds, round_s, specs=specs,
+                                     verifications=int(own_spec))
             left = options.time_budget_s - (time.perf_counter() - t0) - reserve
             if left < 1:
                 notes.append(f"the time budget of {options.time_budget_s:g} s was spent on the flag presets "
@@ -511,12 +514,12 @@ RESERVE_MARGIN = 1.2
 
 
 def spec_reserve_s(best: Variant, default: Variant, variants: list[Variant], compile_s: float, rounds: int,
-                   round_s: float, specs: int = 1) -> float:
+                   round_s: float, specs: int = 1, verifications: int = 0) -> float:
     """Seconds to keep for `specs` specs after the search (two where the build has mmt4d dispatches:
     the search's and the one with the estimated distributions): each one's verification (a build of
     the model with it, then the numpy reference) and confirmation (another build, then all builds
-    timed in twice the rounds, settling included). A build costs what the chosen preset's did
-    (`compile_s`, the presets' average, when unknown): with three average builds kept, the UNet's
+    timed in twice the rounds, settling included); and `verifications` more verifications alone.
+    A build costs what the chosen preset's did (`compile_s`, the presets' average, when unknown): with three average builds kept, the UNet's
     verification and confirmation took 72 s of a 46 s reserve and its tune 343 s of 300. A round of
     the chosen build costs its share of the average round: pi0's prefix default (9.6 s a call) made
     the average 2x the chosen build's, and a reserve from the average left the search nothing."""
@@ -527,7 +530,8 @@ def spec_reserve_s(best: Variant, default: Variant, variants: list[Variant], com
     # default kept 173 s and left its search nothing), and its dispatches are checked alone.
     numerics_s = min(build_s, NUMPY_REFERENCE_CALLS * (default.total_us(functions) or 0.0) * 1e-6)
     rounds_s = (1 + specs) * 2 * rounds * round_s * _share_of_average(best, variants, functions)
-    return RESERVE_MARGIN * (2 * specs * build_s + specs * numerics_s + rounds_s)
+    # `verifications`: more specs verified but not timed (a build and the numerics each).
+    return RESERVE_MARGIN * ((2 * specs + verifications) * build_s + (specs + verifications) * numerics_s + rounds_s)
 
 
 def _share_of_average(best: Variant, variants: list[Variant], functions: list[str]) -> float:

@@ -35,9 +35,10 @@ def add_parser(subparsers) -> None:
         "form one spec, verified (applied + numerics) before it is written. Measurements go to an "
         "SQLite database: a re-run or --resume after a kill re-measures nothing already recorded. "
         "On the host it also tunes the whole model: flag presets (data tiling, ukernels, ...) timed on "
-        "the entry function in interleaved rounds, a spec kept only when the whole model confirms it "
-        "(beside the search's spec, the same with the cost model's distribution for every other mmt4d "
-        "dispatch: alone a weight stays cached, in the model it is read cold), "
+        "every entry function in interleaved rounds, each built with the cost model's softmax configs "
+        "(no flag changes a softmax) and, on the global data-tiling path, its distribution for every "
+        "mmt4d or inner_tiled dispatch (alone a weight stays cached, in the model it is read cold); "
+        "then a searched spec kept only when the whole model confirms it, "
         "and SPEC.recipe.toml written beside the spec (build with `iree-dsa-tune compile --recipe`).",
     )
     p.add_argument("model", metavar="MODEL.mlir")
