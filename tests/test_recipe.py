@@ -123,12 +123,13 @@ def test_a_recipe_round_trips_and_names_its_spec(tmp_path):
     model = constant_weight_model(tmp_path / "m.mlir")
     (tmp_path / "spec.mlir").write_text("// a spec\n")
     recipe = Recipe(str(model), model_sha256(model), "haswell", ("--iree-opt-data-tiling",), "spec.mlir",
-                    {"default": 10.0, "dt": 4.5})
+                    {"default": 10.0, "dt": 4.5}, variant="dt")
     path = recipe_path(tmp_path / "spec.mlir")
     assert path.name == "spec.recipe.toml"
     path.write_text(recipe.to_toml())
     back = load_recipe(path)
     assert back.flags == recipe.flags and back.whole_model_us == {"default": 10.0, "dt": 4.5}
+    assert back.variant == "dt"  # the build timed as the recipe: here a preset, with its spec
     assert back.spec_path() == tmp_path / "spec.mlir" and back.uses_data_tiling
     assert back.compile_flags()[0] == "--iree-opt-data-tiling"
     back.check_model(model)
@@ -141,6 +142,7 @@ def test_a_recipe_round_trips_and_names_its_spec(tmp_path):
     (lambda t: t.replace('iree-dsa-recipe/1', 'v0'), "key 'schema'"),
     (lambda t: t.replace('spec = ""', 'spec = "missing.mlir"'), "key 'spec': no such file"),
     (lambda t: t.replace('flags = []', 'flags = ["data-tiling"]'), "key 'flags'"),
+    (lambda t: t.replace('functions = []', 'functions = []\nvariant = 3'), "key 'variant'"),
 ])
 def test_a_broken_recipe_is_one_line(tmp_path, edit, message):
     model = constant_weight_model(tmp_path / "m.mlir")

@@ -485,7 +485,8 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                         functions=tuple(timed), weights=dict(timer.weights),
                         function_us={v.name: {f: v.function_median_us(f) for f in v.functions}
                                      for v in variants + ([incumbent] if incumbent else []) if v.functions},
-                        parameters=parameters.to_record() if parameters is not None else {})
+                        parameters=parameters.to_record() if parameters is not None else {},
+                        variant=recipe_variant)
         return RecipeResult(recipe, spec_text, variants, result, timed, notes, time.perf_counter() - t0,
                             verdicts, spec_functions, incumbent, parameters, phases, recipe_variant,
                             [v.name for v in variants[len(presets):]])

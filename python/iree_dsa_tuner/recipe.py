@@ -143,6 +143,9 @@ class Recipe:
     function_us: dict[str, dict[str, float]] = field(default_factory=dict)  # variant -> function -> median
     path: Path | None = None  # where it was read from or written to
     parameters: dict = field(default_factory=dict)  # `Parameters.to_record()`; {} when the model reads none
+    # The build in `whole_model_us` that is this recipe: a preset's (with the spec it was timed
+    # with, if any) or the searched spec's ("" in recipes written before it was recorded).
+    variant: str = ""
 
     @property
     def uses_data_tiling(self) -> bool:
@@ -161,7 +164,7 @@ class Recipe:
         lines = [f"schema = {q(SCHEMA)}", f"model = {q(self.model)}", f"model_sha256 = {q(self.model_sha256)}",
                  f"target_cpu = {q(self.target_cpu)}", "flags = [" + ", ".join(q(f) for f in self.flags) + "]",
                  f"spec = {q(self.spec)}", "functions = [" + ", ".join(q(f) for f in self.functions) + "]",
-                 "", "[weights]"]
+                 *([f"variant = {q(self.variant)}"] if self.variant else []), "", "[weights]"]
         lines += [f"{q(name)} = {w:g}" for name, w in self.weights.items()]
         lines += ["", "[whole_model_us]"]
         lines += [f"{q(name)} = {us:.3f}" for name, us in self.whole_model_us.items()]
@@ -223,6 +226,9 @@ def load_recipe(path: str | Path) -> Recipe:
         raise InputError(f"{path}: keys 'weights', 'whole_model_us', 'function_us': expected numbers "
                          "(function_us: one table of numbers per variant)") from None
     recipe.parameters = dict(tables["parameters"])
+    if not isinstance(data.get("variant", ""), str):
+        raise InputError(f"{path}: key 'variant': expected the name of a build, got {data['variant']!r}")
+    recipe.variant = data.get("variant", "")
     spec = recipe.spec_path()
     if spec is not None and not spec.is_file():
         raise InputError(f"{path}: key 'spec': no such file: {spec}")
