@@ -351,7 +351,8 @@ def _own_spec(tmp_path, monkeypatch, name="dt+uk-all"):
     distribution = CompilationConfig("Mmt4dTilingExpert", (4, 1, 0, 0, 0, 0), (1, 1, 0, 16, 16, 0), (0, 0, 1, 0, 0, 1))
     own = model_level.PresetSpec(tmp_path / "own.spec.mlir", "// own", {"proj_dispatch_0_mmt4d": distribution},
                                  SimpleNamespace(problems=lambda: []))
-    monkeypatch.setattr(model_level, "_estimated_preset_specs", lambda *a: {name: own})
+    monkeypatch.setattr(model_level, "_estimated_preset_spec", lambda model, target, preset, *a: own
+                        if preset == name else None)
     monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {})
     verified = []
 
@@ -364,21 +365,24 @@ def _own_spec(tmp_path, monkeypatch, name="dt+uk-all"):
 
 
 def test_a_preset_with_the_estimates_distributions_ships_them_verified(scripted, monkeypatch, tmp_path):
-    # The preset was timed with its own spec (the estimate's mmt4d distributions): when no searched
-    # spec beats that build, the recipe is that build, its spec verified before it is written. The
-    # estimated candidate is not built again: the chosen build already has it.
+    # After the first round the fastest preset was rebuilt with its own spec (the estimate's mmt4d
+    # distributions) and timed again: when no searched spec beats that build, the recipe is that
+    # build, its spec verified before it is written. The estimated candidate is not built again:
+    # the chosen build already has it.
     own, verified = _own_spec(tmp_path, monkeypatch)
     monkeypatch.setattr(model_level, "_estimated_spec", lambda *a: pytest.fail("the chosen build had the estimates"))
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
+              (DT_UK, False): {"proj": 500.0, "attn_scores": 90.0},  # its first round, before the estimates
               (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
               "dt+uk-all+spec": {"proj": 400.0, "attn_scores": 90.0}}
     result, state = scripted(script, ["proj_dispatch_0_matmul"])
-    assert result.variants[1].spec == own.path
+    rebuilt = result.variants[1]
+    assert rebuilt.spec == own.path and len(rebuilt.rounds_us["proj"]) == 3 and max(rebuilt.rounds_us["proj"]) < 500
     assert result.recipe.flags == DT_UK and result.spec_text == "// own, verified"
     assert verified[-1] == own.configs
 
 
-def test_a_preset_that_does_not_build_with_the_estimates_is_built_without_them(scripted, monkeypatch, tmp_path):
+def test_a_preset_that_does_not_build_with_the_estimates_keeps_its_build(scripted, monkeypatch, tmp_path):
     own, _ = _own_spec(tmp_path, monkeypatch)
     built = []
 
@@ -394,27 +398,27 @@ def test_a_preset_that_does_not_build_with_the_estimates_is_built_without_them(s
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 400.0, "attn_scores": 90.0}}
     result, _ = scripted(script, [])
-    assert ("dt+uk-all", own.path) in built and ("dt+uk-all", None) in built
-    assert not result.variants[1].error and result.recipe.flags == DT_UK and result.spec_text == ""
-    assert any("does not build" in n and "built without them" in n for n in result.notes)
+    assert built.count(("dt+uk-all", None)) == 1 and ("dt+uk-all", own.path) in built
+    assert not result.variants[1].error and result.variants[1].spec is None
+    assert result.recipe.flags == DT_UK and result.spec_text == ""
+    assert any("does not build" in n and "kept without them" in n for n in result.notes)
 
 
-def test_presets_on_the_global_path_get_the_estimates_distributions(tmp_path):
+def test_a_preset_on_the_global_path_gets_the_estimates_distributions(tmp_path):
     from iree_dsa_tuner.flags import DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG
 
     from conftest import cpu_target, matmul_model, write_model
 
     # ACT's FFN down projection's shape: IREE's one row tile per workgroup streams the weight per row tile.
     model = write_model(tmp_path, "ffn.mlir", matmul_model(96, 512, 3200))
-    notes: list[str] = []
-    specs = model_level._estimated_preset_specs(
-        model, cpu_target("avx2"), {"default": (), "dt": (DATA_TILING_FLAG,), "gdt": (GLOBAL_DATA_TILING_FLAG,)},
-        None, tmp_path, notes, lambda text: None)
-    assert list(specs) == ["gdt"]  # the default path's spec runs before the mmt4d exists
-    (entry, config), = specs["gdt"].configs.items()
+    target = cpu_target("avx2")
+    own = model_level._estimated_preset_spec(model, target, "gdt", (GLOBAL_DATA_TILING_FLAG,), None, tmp_path)
+    (entry, config), = own.configs.items()
     assert "mmt4d" in entry and config.pipeline == "Mmt4dTilingExpert" and config.distribution[0] > 1
-    assert specs["gdt"].path.read_text() == specs["gdt"].text and "Mmt4dTilingExpert" in specs["gdt"].text
-    assert "gdt" in notes[-1]
+    assert own.path.read_text() == own.text and "Mmt4dTilingExpert" in own.text
+    # The default path's spec runs before the mmt4d exists; without data tiling there is none.
+    assert model_level._estimated_preset_spec(model, target, "dt", (DATA_TILING_FLAG,), None, tmp_path) is None
+    assert model_level._estimated_preset_spec(model, target, "default", (), None, tmp_path) is None
 
 
 def test_a_spec_for_a_dispatch_of_the_second_function_is_confirmed_there(scripted):

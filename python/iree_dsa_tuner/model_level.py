@@ -298,25 +298,14 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
     try:
         base.parameters = parameters  # the shared spec's numerics read the weights too
         shared = _shared_spec(base, target, timer.work_dir, notes, say)
-        preset_specs = _estimated_preset_specs(model, target, presets, shared, timer.work_dir, notes, say)
-        for own in preset_specs.values():
-            own.built.parameters = parameters  # verified with the weights it was timed with
         say(f"building {len(presets)} flag presets, {max(1, options.jobs)} at a time")
         t_build = time.perf_counter()
         phases["start"] = t_build - t0
-        # Every preset but IREE's default (the reference) is built with the shared spec, or with
-        # its own that adds the estimate's distributions.
-        spec_of = {name: preset_specs[name] if name in preset_specs else shared if flags else None
-                   for name, flags in presets.items()}
+        # Every preset but IREE's default (the reference) is built with the shared spec; after the
+        # first round the fastest ones get their own (`_estimate_contenders`).
+        spec_of = {name: shared if flags else None for name, flags in presets.items()}
         variants = compile_variants(timer, [Variant(name, flags, spec=spec_of[name].path if spec_of[name] else None)
                                             for name, flags in presets.items()], options.jobs)
-        for v in variants:
-            if v.error and v.name in preset_specs:  # the estimated distributions must not cost a preset
-                notes.append(f"preset {v.name} with the estimate's distributions does not build "
-                             f"({shorten(v.error, 200)}): built without them")
-                spec_of[v.name] = shared
-                v.error, v.spec = "", shared.path if shared else None
-                timer.compile(v)
         compile_s = (time.perf_counter() - t_build) / math.ceil(len(variants) / max(1, options.jobs))
         for v in variants:
             if v.error:  # the first line, cut: IREE may print a whole op with its encodings (several KB)
@@ -329,6 +318,11 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         # Successive halving: a preset far behind the fastest after one round gets no more rounds
         # (13 presets x 3 rounds of a 2 s UNet step took the whole 300 s budget).
         contenders = drop_far_behind(variants, default.functions)
+        estimated = _estimate_contenders(model, target, contenders, spec_of, timer, options.jobs, notes, say)
+        for v in estimated:
+            spec_of[v.name].built.parameters = parameters  # verified with the weights it was timed with
+        if estimated:
+            timer.time(estimated, 1)  # their first round again, as built now
         # Under --time-budget the presets' later rounds (settling included) end by PRESET_SHARE of
         # it: on a loaded machine the UNet's presets alone took 483 s of a 300 s budget.
         presets_end = t0 + PRESET_SHARE * total_budget_s if total_budget_s else None
@@ -578,7 +572,7 @@ def _search_build(model: Path, target, best: Variant, timed: list[Variant], note
 @dataclass
 class PresetSpec:
     """A spec a flag preset is built with: the shared one (`_shared_spec`, verified) or a preset's
-    own (`_estimated_preset_specs`: `configs` on `built`, verified only if the recipe keeps it)."""
+    own (`_estimated_preset_spec`: `configs` on `built`, verified only if the recipe keeps it)."""
 
     path: Path
     text: str
@@ -614,43 +608,77 @@ def _shared_spec(base, target, work_dir: Path, notes: list[str], say) -> PresetS
     return PresetSpec(path, verified.text)
 
 
-def _estimated_preset_specs(model: Path, target, presets: dict[str, tuple[str, ...]], shared: PresetSpec | None,
-                            work_dir: Path, notes: list[str], say) -> dict[str, PresetSpec]:
-    """name -> its own spec, for each preset on the global data-tiling path whose build has mmt4d or
+# After the presets' first round, this many of the fastest ones on the global data-tiling path
+# are rebuilt with the estimate's distributions (each costs a build to configurations and a build).
+ESTIMATED_CONTENDERS = 2
+
+
+def _estimated_preset_spec(model: Path, target, name: str, flags: tuple[str, ...], shared: PresetSpec | None,
+                           work_dir: Path) -> PresetSpec | None:
+    """A preset's own spec when it is on the global data-tiling path and its build has mmt4d or
     inner_tiled dispatches: the shared softmax configs plus the estimate's distribution for each
-    (search/estimated.py).
+    (search/estimated.py); None otherwise.
 
     IREE gives such a dispatch one row tile and one column tile per workgroup, so a weight wider
     than the L2 is streamed from memory once per row tile; the estimate keeps a column panel's row
     tiles together. Side by side on the whole model that ran ACT 1.13-1.22x, pi0.5's expert under
     inner-tiled 1.13x, the UNet 1.00x and SigLIP 1.03x faster (docs/DATA_TILING.md 10, 12); as a
-    spec confirmed after the search it was lost in the noise of two or three rounds. Set while the
-    presets are compared, the presets that lean on it (inner-tiled, whose distribution IREE never
-    sizes) are timed as they would ship."""
-    out: dict[str, PresetSpec] = {}
-    for name, flags in presets.items():
-        if GLOBAL_DATA_TILING_FLAG not in flags:
+    spec confirmed after the search it was lost in the noise of two or three rounds. Set in the
+    preset's build, the presets that lean on it (inner-tiled, whose distribution IREE never sizes)
+    are timed as they would ship."""
+    if GLOBAL_DATA_TILING_FLAG not in flags:
+        return None
+    try:
+        built = compile_model(model, target.compile_flags + tuple(flags))
+        problems = [p for p in built.problems() if isinstance(p, RootOpProblem)]
+    except (InputError, CompileError):
+        return None  # the preset's own build says why
+    wanted = {p.dispatch for p in problems if not p.dispatch.startswith("_initializer")}
+    defaults = built.default_configs()
+    estimated = estimated_mmt4d_configs(problems, target, defaults, wanted)
+    if not estimated:
+        return None
+    configs = {**(estimated_softmax_configs(problems, target, defaults, wanted) if shared else {}), **estimated}
+    text = build_spec([p for p in problems if p.dispatch in configs], configs)
+    path = work_dir / f"preset.{name.replace('+', '_')}.spec.mlir"
+    path.write_text(text)
+    return PresetSpec(path, text, configs, built)
+
+
+def _estimate_contenders(model: Path, target, contenders: list[Variant], spec_of: dict, timer, jobs: int,
+                         notes: list[str], say) -> list[Variant]:
+    """The ESTIMATED_CONTENDERS fastest presets after the first round that `_estimated_preset_spec`
+    gives a spec, rebuilt with it (their rounds start again); one that does not build with it keeps
+    its build. Returns the rebuilt ones. Chosen after a round, not for every preset: ACT's five
+    global-path presets cost 126 s of builds before the first round."""
+    functions = contenders[0].functions if contenders else []
+    ranked = sorted((v for v in contenders[1:] if v.total_us(functions) is not None),
+                    key=lambda v: v.total_us(functions))
+    rebuilt = []
+    for v in ranked:
+        if len(rebuilt) == ESTIMATED_CONTENDERS:
+            break
+        own = _estimated_preset_spec(model, target, v.name, tuple(v.flags), spec_of.get(v.name), timer.work_dir)
+        if own is not None:
+            rebuilt.append((v, own, Variant(v.name, v.flags, spec=own.path)))
+    if not rebuilt:
+        return []
+    say(f"rebuilding {', '.join(v.name for v, _, _ in rebuilt)} with the estimate's mmt4d distributions")
+    compile_variants(timer, [trial for _, _, trial in rebuilt], jobs)
+    done = []
+    for v, own, trial in rebuilt:
+        if trial.error:  # the estimated distributions must not cost a preset
+            notes.append(f"preset {v.name} with the estimate's distributions does not build "
+                         f"({shorten(trial.error, 200)}): kept without them")
             continue
-        try:
-            built = compile_model(model, target.compile_flags + tuple(flags))
-            problems = [p for p in built.problems() if isinstance(p, RootOpProblem)]
-        except (InputError, CompileError):
-            continue  # the preset does not build: its own timing says so
-        wanted = {p.dispatch for p in problems if not p.dispatch.startswith("_initializer")}
-        defaults = built.default_configs()
-        estimated = estimated_mmt4d_configs(problems, target, defaults, wanted)
-        if not estimated:
-            continue
-        configs = {**(estimated_softmax_configs(problems, target, defaults, wanted) if shared else {}), **estimated}
-        text = build_spec([p for p in problems if p.dispatch in configs], configs)
-        path = work_dir / f"preset.{name.replace('+', '_')}.spec.mlir"
-        path.write_text(text)
-        out[name] = PresetSpec(path, text, configs, built)
-    if out:
-        say(f"the estimate's mmt4d distributions set in {len(out)} preset(s): {', '.join(out)}")
-        notes.append(f"presets {', '.join(out)} were built with the estimate's distribution for their mmt4d or "
-                     "inner_tiled dispatches (docs/DATA_TILING.md 12)")
-    return out
+        v.spec, v.vmfb, v.compile_s, v.rounds_us = trial.spec, trial.vmfb, trial.compile_s, {}
+        spec_of[v.name] = own
+        done.append(v)
+    if done:
+        notes.append(f"presets {', '.join(v.name for v in done)} (the fastest on the global data-tiling path after "
+                     "one round) were rebuilt with the estimate's distribution for their mmt4d or inner_tiled "
+                     "dispatches and timed again (docs/DATA_TILING.md 12)")
+    return done
 
 
 def _verified_preset_spec(spec: PresetSpec, notes: list[str], say) -> str:
