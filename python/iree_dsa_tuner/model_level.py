@@ -514,10 +514,11 @@ def spec_reserve_s(best: Variant, default: Variant, variants: list[Variant], com
     the search's and the one with the estimated distributions): each one's verification (a build of
     the model with it, then the numpy reference) and confirmation (another build, then all builds
     timed in twice the rounds, settling included); and `verifications` more verifications alone.
-    A build costs what the chosen preset's did (`compile_s`, the presets' average, when unknown): with three average builds kept, the UNet's
-    verification and confirmation took 72 s of a 46 s reserve and its tune 343 s of 300. A round of
-    the chosen build costs its share of the average round: pi0's prefix default (9.6 s a call) made
-    the average 2x the chosen build's, and a reserve from the average left the search nothing."""
+    A build costs what the chosen preset's did (`compile_s`, the presets' average, when unknown):
+    with three average builds kept, the UNet's verification and confirmation took 72 s of a 46 s
+    reserve and its tune 343 s of 300. A round of the chosen build costs its share of the average
+    round: pi0's prefix default (9.6 s a call) made the average 2x the chosen build's, and a reserve
+    from the average left the search nothing."""
     functions = default.functions
     build_s = best.compile_s or compile_s
     # At most one more build: a model too big for numpy to run whole in seconds has, so far, had
