@@ -473,7 +473,9 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             phases["confirmation"] = time.perf_counter() - t_confirm_build
         if not spec_text and chosen_spec is not None:
             # The chosen build was timed with its spec: the recipe builds it so, verified.
+            t_verify = time.perf_counter()
             spec_text = _verified_preset_spec(chosen_spec, notes, say)
+            phases["verification"] = phases.get("verification", 0.0) + time.perf_counter() - t_verify
         recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), chosen_flags,
                         whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
                         functions=tuple(timed), weights=dict(timer.weights),
