@@ -1,39 +1,12 @@
 // iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)
 // with them, or the spec silently applies to nothing (docs/CONV.md):
-// iree-dsa-tune: flags: --iree-global-opt-data-tiling --iree-llvmcpu-matmul-tile-bytes=4194304
+// iree-dsa-tune: flags: --iree-preprocessing-transform-spec-filename=/work/lerobot-out/pi0_expert_layer.spec.unbatch.mlir --iree-global-opt-data-tiling --iree-llvmcpu-enable-inner-tiled
 module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%arg0: !transform.any_op {transform.readonly}, %arg1: !transform.any_param {transform.readonly}) {
     transform.annotate %arg0 "compilation_info" = %arg1 : !transform.any_op, !transform.any_param
     transform.yield 
   }
-  transform.named_sequence @match_main_async_dispatch_2_batch_mmt4d_1x4x8x1x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [1] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [4, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [8, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [1, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 4, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_10_batch_mmt4d_1x4x128x1024x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [1] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [4, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [128, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [1024, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 4, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_24_batch_mmt4d_8x4x55x256x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [8] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [4, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [55, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [256, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2, 11, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_26_softmax_8x51x867xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_50_softmax_8x51x867xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
     %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
     ^bb0(%arg1: tensor<8x51x867xf32>, %arg2: tensor<8x51xf32>, %arg3: tensor<8x51xf32>):
@@ -50,45 +23,96 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
         linalg.yield %5 : f32
       } -> tensor<8x51xf32>
     } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [4, 51, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 128]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 1, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 128]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_29_mmt4d_16x26x867x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [16, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [26, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [867, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [16, 1, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  transform.named_sequence @match_main_async_dispatch_7_fill_2x128x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
+    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %0 = tensor<2x1024x29x1x1xf32> : !transform.any_value
+    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %1 = tensor<128x1024x16x1xf32> : !transform.any_value
+    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %2 = tensor<2x128x29x1x16xf32> : !transform.any_value
+    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 16, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_33_batch_mmt4d_1x4x64x2048x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [1] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [4, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [64, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [2048, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 4, 8, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  transform.named_sequence @match_main_async_dispatch_9_fill_2x16x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
+    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %0 = tensor<2x1024x29x1x1xf32> : !transform.any_value
+    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %1 = tensor<16x1024x16x1xf32> : !transform.any_value
+    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %2 = tensor<2x16x29x1x16xf32> : !transform.any_value
+    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 16, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_41_batch_mmt4d_1x4x64x4096x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [1] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [4, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [64, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [4096, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2, 1, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  transform.named_sequence @match_main_async_dispatch_19_fill_2x55x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
+    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %0 = tensor<2x256x29x1x1xf32> : !transform.any_value
+    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %1 = tensor<55x256x16x1xf32> : !transform.any_value
+    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %2 = tensor<2x55x29x1x16xf32> : !transform.any_value
+    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 55, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_53_fill_2x16x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
+    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %0 = tensor<2x867x29x1x1xf32> : !transform.any_value
+    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %1 = tensor<16x867x16x1xf32> : !transform.any_value
+    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %2 = tensor<2x16x29x1x16xf32> : !transform.any_value
+    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 16, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_85_fill_2x64x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
+    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %0 = tensor<2x2048x29x1x1xf32> : !transform.any_value
+    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %1 = tensor<64x2048x16x1xf32> : !transform.any_value
+    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %2 = tensor<2x64x29x1x16xf32> : !transform.any_value
+    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 8, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_88_fill_2x256x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
+    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %0 = tensor<2x1024x29x1x1xf32> : !transform.any_value
+    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %1 = tensor<256x1024x16x1xf32> : !transform.any_value
+    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %2 = tensor<2x256x29x1x16xf32> : !transform.any_value
+    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 16, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_92_fill_2x64x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
+    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %0 = tensor<2x4096x29x1x1xf32> : !transform.any_value
+    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %1 = tensor<64x4096x16x1xf32> : !transform.any_value
+    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %2 = tensor<2x64x29x1x16xf32> : !transform.any_value
+    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 4, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @__kernel_config(%arg0: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {iree_codegen.tuning_spec_entrypoint} {
     %updated_root = transform.foreach_match in %arg0 
-        @match_main_async_dispatch_2_batch_mmt4d_1x4x8x1x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_10_batch_mmt4d_1x4x128x1024x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_24_batch_mmt4d_8x4x55x256x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_26_softmax_8x51x867xf32_dispatch_tensor_store -> @apply_op_config, 
-        @match_main_async_dispatch_29_mmt4d_16x26x867x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_33_batch_mmt4d_1x4x64x2048x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_41_batch_mmt4d_1x4x64x4096x16x16x1_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
+        @match_main_async_dispatch_50_softmax_8x51x867xf32_dispatch_tensor_store -> @apply_op_config, 
+        @match_main_async_dispatch_7_fill_2x128x29x1x16_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_9_fill_2x16x29x1x16_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_19_fill_2x55x29x1x16_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_53_fill_2x16x29x1x16_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_85_fill_2x64x29x1x16_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_88_fill_2x256x29x1x16_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_92_fill_2x64x29x1x16_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
     transform.yield %updated_root : !transform.any_op
   }
 }
