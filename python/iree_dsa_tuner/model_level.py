@@ -727,7 +727,6 @@ def _estimated_spec(flagged, target, result: TuneResult, in_spec: set[str], opti
     plus the cost model's distribution for every other mmt4d dispatch the timed functions run
     (search/estimated.py), plus the `shared` configs; None when there is none or none survives
     verification."""
-
     if not _has_mmt4d(flagged):
         return None
     problems = [p for p in flagged.problems() if isinstance(p, RootOpProblem)]
