@@ -4,10 +4,13 @@ script's effect on IR and that real iree-compile then builds inner-tiled data ti
 
 from __future__ import annotations
 
-from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
+from pathlib import Path
+
+from iree_dsa_tuner.flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG,
+                                  TRANSFORM_FLAG)
 from iree_dsa_tuner.ir.conv_route import user_flags, verified_script
 from iree_dsa_tuner.ir.k_split import InputGemm
-from iree_dsa_tuner.ir.unbatch import (needs_unbatch, plan_unbatch_route, unbatch_script_text,
+from iree_dsa_tuner.ir.unbatch import (DATA_TILING_HINT, needs_unbatch, plan_unbatch_route, unbatch_script_text,
                                        unbatched_batches)
 from iree_dsa_tuner.recipe import FLAG_PRESETS, INNER_TILED_PRESETS, unbatch_presets
 
@@ -62,11 +65,30 @@ def test_the_route_is_deterministic_and_yields_to_another_script(tmp_path):
         (tmp_path / "cache" / route.flags[0].split("/cache/")[1]).read_text()
 
 
+def test_the_hinted_script_marks_only_gemms_inner_tiled_can_build():
+    plain, hinted = unbatch_script_text([8]), unbatch_script_text([8], hinted=True)
+    verified_script(hinted, "unbatch")
+    assert DATA_TILING_HINT not in plain
+    assert f'transform.annotate %op "{DATA_TILING_HINT}"' in hinted
+    # 2-D contractions and one-row batches, each only when it starts from zeros (a fill).
+    assert "@match_tileable -> @hint, @match_rows -> @hint" in hinted
+    tileable = hinted.split("@match_tileable(")[1].split("transform.named_sequence")[0]
+    assert "cmpi eq %r, %three" in tileable and '["linalg.fill"]' in tileable
+    # The hint comes after the rewrite, so the matmuls it made are marked.
+    assert hinted.index("@match_gemm -> @specialize") < hinted.index("@match_tileable -> @hint")
+
+
 def test_the_route_presets_stand_in_for_the_plain_inner_tiled_ones():
-    presets = unbatch_presets(("--script",))
+    presets = unbatch_presets(("--script",), ("--hinted",))
     for name, flags in presets.items():
-        assert flags[-3:] == ("--script", GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG), name
+        assert flags[-2:] == (GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG), name
     assert IM2COL_FLAG in presets["unbatch+im2col+gdt+inner-tiled"]
+    # im2col's GEMMs appear after the script, unmarked: that preset keeps the plain script.
+    assert presets["unbatch+im2col+gdt+inner-tiled"][1] == "--script"
+    assert presets["unbatch+gdt+inner-tiled"][0] == "--hinted"
+    assert presets["attn-decomposed+unbatch+gdt+inner-tiled"][:2] == (DECOMPOSE_ATTENTION_FLAG, "--hinted")
+    # Without a hinted script, every preset takes the plain one.
+    assert all("--script" in flags for flags in unbatch_presets(("--script",)).values())
     for name in INNER_TILED_PRESETS:
         assert INNER_TILED_FLAG in FLAG_PRESETS[name] and GLOBAL_DATA_TILING_FLAG in FLAG_PRESETS[name]
 
@@ -77,6 +99,16 @@ def test_tune_offers_the_unbatch_presets_in_place_of_the_plain_inner_tiled_ones(
     presets, said = presets_a_host_tune_times(write_model(tmp_path, "linear.mlir", BATCH1_LINEAR), monkeypatch,
                                               cpu_target("avx2"))
     assert "unbatch+gdt+inner-tiled" in presets and presets["unbatch+gdt+inner-tiled"][0].startswith(TRANSFORM_FLAG)
+    # The hinted script there and under attention decomposition; the plain one where im2col
+    # follows it (`tune_recipe` then drops the presets whose op this model lacks).
+
+    def script(name: str) -> str:
+        flag = next(f for f in presets[name] if f.startswith(TRANSFORM_FLAG))
+        return Path(flag.split("=", 1)[1]).read_text()
+
+    assert DATA_TILING_HINT in script("unbatch+gdt+inner-tiled")
+    assert DATA_TILING_HINT in script("attn-decomposed+unbatch+gdt+inner-tiled")
+    assert DATA_TILING_HINT not in script("unbatch+im2col+gdt+inner-tiled")
     assert not set(INNER_TILED_PRESETS) & set(presets)  # they cannot build on a batch
     assert any(line.startswith("unbatch route") and "1 batch-1 batch_matmul" in line for line in said)
     # A plain matmul: no route, so tune_recipe's own presets, the plain inner-tiled ones among them.

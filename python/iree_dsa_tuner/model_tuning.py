@@ -71,7 +71,7 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
                       parameters, progress) -> ModelTuning:
     from .ir.artifacts import cache_root
     from .ir.k_split import input_gemms, plan_k_split_route
-    from .ir.unbatch import plan_unbatch_route
+    from .ir.unbatch import plan_unbatch_route, unbatch_flags
     from .model_level import tune_recipe
     from .recipe import FLAG_PRESETS, INNER_TILED_PRESETS, k_split_presets, route_presets, unbatch_presets
 
@@ -98,7 +98,7 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
         if k_route:
             extra.update(k_split_presets(k_route.flags))
         if u_route:
-            extra.update(unbatch_presets(u_route.flags))
+            extra.update(unbatch_presets(u_route.flags, unbatch_flags(gemms, cache_root() / "routes", hinted=True)))
         if extra:
             # The routes' flags compete as presets, unless a preset already builds the same flags
             # (the route of IREE 3.13 is im2col, which the im2col presets already time). The

@@ -111,13 +111,20 @@ def k_split_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 INNER_TILED_PRESETS = ("gdt+inner-tiled", "im2col+gdt+inner-tiled")
 
 
-def unbatch_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+def unbatch_presets(route_flags: tuple[str, ...], hinted_flags: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
     """The presets the unbatch route adds (ir/unbatch.py): its script under inner-tiled data tiling
-    on the global path, with im2col too (dropped by `presets_that_apply` on a model without a
-    convolution). They stand in for `INNER_TILED_PRESETS`, which do not build on a model with
-    batched GEMMs."""
-    base = tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG, flags.INNER_TILED_FLAG)
-    return {"unbatch+gdt+inner-tiled": base, "unbatch+im2col+gdt+inner-tiled": (flags.IM2COL_FLAG,) + base}
+    on the global path, with im2col too, and with attention decomposed (each dropped by
+    `presets_that_apply` on a model without a convolution, or an attention op). They stand in for
+    `INNER_TILED_PRESETS`, which do not build on a model with batched GEMMs.
+
+    `hinted_flags` name the script that also marks the GEMMs inner-tiled can build (step 4 of
+    ir/unbatch.py): without it, a decomposed attention's batched products fail the build (SigLIP's
+    layer). im2col's GEMMs come after the script and carry no mark, so its preset keeps the plain one."""
+    hinted = tuple(hinted_flags or route_flags)
+    tail = (flags.GLOBAL_DATA_TILING_FLAG, flags.INNER_TILED_FLAG)
+    return {"unbatch+gdt+inner-tiled": hinted + tail,
+            "unbatch+im2col+gdt+inner-tiled": (flags.IM2COL_FLAG,) + tuple(route_flags) + tail,
+            "attn-decomposed+unbatch+gdt+inner-tiled": (flags.DECOMPOSE_ATTENTION_FLAG,) + hinted + tail}
 
 
 def model_sha256(model: str | Path) -> str:

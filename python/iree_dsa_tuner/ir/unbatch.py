@@ -25,6 +25,15 @@ A batch_matmul of one-row products (ACT's linear layers: 82 tokens of one row ea
 broadcast weight) is left alone: IREE folds it into one GEMM over the tokens itself. The route
 changes the whole build, so it competes as a preset (`recipe.unbatch_presets`), with the
 inner-tiled flag and the global data-tiling path it exists for.
+
+The hinted script (step 4, docs/DATA_TILING.md 13) also marks what inner-tiled can build: every
+2-D contraction that starts from zeros and every batch of one-row products from zeros gets IREE's
+data-tiling hint (`iree.opt.data_tiling`). When any op of a function carries it, IREE 3.13's
+`AnnotateDataTilingHints` adds none of its own, so only the marked ops are data-tiled and the rest
+(a decomposed attention's batched products, which accumulate into the running output) keep IREE's
+default codegen instead of failing the build. SigLIP's layer builds inner-tiled that way under
+attention decomposition. Not with im2col: the GEMMs im2col makes come after the script and would
+carry no hint, so the im2col preset keeps the plain script.
 """
 
 from __future__ import annotations
@@ -47,15 +56,53 @@ def needs_unbatch(gemms) -> bool:
     return any(g.op == "linalg.batch_matmul" and (g.batch == 1 or g.m > 1) for g in gemms)
 
 
-def unbatch_script_text(batches: list[int]) -> str:
-    """The preprocessing transform script (steps 1-3 of the module doc) for these batch sizes."""
+# IREE's own data-tiling hint attribute (module doc, step 4).
+DATA_TILING_HINT = "iree.opt.data_tiling"
+
+
+def _from_zeros() -> list[str]:
+    """Matcher lines (on `%op`): its accumulator is a `linalg.fill`."""
+    return ["    %init = transform.get_producer_of_operand %op[2] : (!transform.any_op) -> !transform.any_op",
+            "    transform.match.operation_name %init [\"linalg.fill\"] : !transform.any_op"]
+
+
+def _hint_lines() -> list[str]:
+    """Step 4's matchers and action: 2-D contractions and one-row batches, each from zeros."""
+    lines = ["  transform.named_sequence @match_tileable(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {",
+             # Any structured op (named matmul variants and generics alike): rank 3, a contraction body.
+             "    %m = transform.match.structured %op : (!transform.any_op) -> !transform.any_op {",
+             "    ^bb0(%s: !transform.any_op):",
+             *_rank_three_contraction(),
+             "      transform.match.structured.yield %s : !transform.any_op",
+             "    }",
+             *_from_zeros(),
+             "    transform.yield %m : !transform.any_op",
+             "  }"]
+    lines += structured_matcher("rows", "linalg.batch_matmul", dim_is(1, 1), after=_from_zeros())
+    return lines + ["  transform.named_sequence @hint(%op: !transform.any_op {transform.readonly}) {",
+                    f"    transform.annotate %op \"{DATA_TILING_HINT}\" : !transform.any_op",
+                    "    transform.yield",
+                    "  }"]
+
+
+def _rank_three_contraction() -> list[str]:
+    return ["      %r = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>",
+            "      %three = transform.param.constant 3 : i64 -> !transform.param<i64>",
+            "      transform.match.param.cmpi eq %r, %three : !transform.param<i64>",
+            # Generic form: 3.13's parser takes `contraction` only as a property.
+            "      \"transform.match.structured.body\"(%s) <{contraction = [\"arith.mulf\", \"arith.addf\"]}>"
+            " : (!transform.any_op) -> ()"]
+
+
+def unbatch_script_text(batches: list[int], hinted: bool = False) -> str:
+    """The preprocessing transform script (steps 1-3 of the module doc, and 4 when `hinted`) for
+    these batch sizes."""
     lines = ["// Batched GEMMs -> 2-D matmuls for inner-tiled data tiling (iree-dsa-tune, docs/DATA_TILING.md 11).",
              "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
              "module attributes {transform.with_named_sequence} {"]
     for b in batches:
         lines += structured_matcher(f"batch{b}", "linalg.batch_matmul", dim_is(0, b) + dim_is(1, 1, "gt"),
-                          after=["    %init = transform.get_producer_of_operand %op[2] : (!transform.any_op) -> !transform.any_op",
-                                 "    transform.match.operation_name %init [\"linalg.fill\"] : !transform.any_op"])
+                                    after=_from_zeros())
         lines += [f"  transform.named_sequence @unroll_batch{b}(%op: !transform.any_op {{transform.consumed}}) {{",
                   # `fuse` (not tile_using_for): it follows the loop's output back to the fill and
                   # fuses it, so every product starts from its own zeros.
@@ -69,18 +116,14 @@ def unbatch_script_text(batches: list[int]) -> str:
               "    %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op",
               "    transform.yield",
               "  }"]
-    lines += structured_matcher("gemm", "linalg.generic",
-                      ["      %r = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>",
-                       "      %three = transform.param.constant 3 : i64 -> !transform.param<i64>",
-                       "      transform.match.param.cmpi eq %r, %three : !transform.param<i64>",
-                       # Generic form: 3.13's parser takes `contraction` only as a property.
-                       "      \"transform.match.structured.body\"(%s) <{contraction = [\"arith.mulf\", \"arith.addf\"]}>"
-                       " : (!transform.any_op) -> ()"])
+    lines += structured_matcher("gemm", "linalg.generic", _rank_three_contraction())
     lines += ["  transform.named_sequence @specialize(%op: !transform.any_op {transform.consumed}) {",
               "    %named = transform.structured.specialize %op : (!transform.any_op) -> !transform.any_op",
               "    transform.yield",
-              "  }",
-              "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {"]
+              "  }"]
+    if hinted:
+        lines += _hint_lines()
+    lines += ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {"]
     current = "%root"
     if batches:
         pairs = ", ".join(f"@match_batch{b} -> @unroll_batch{b}" for b in batches)
@@ -93,18 +136,20 @@ def unbatch_script_text(batches: list[int]) -> str:
               "      transform.apply_patterns.canonicalization",
               "    } : !transform.any_op",
               "    %named = transform.foreach_match in %flat @match_gemm -> @specialize : (!transform.any_op) -> !transform.any_op",
+              *(["    %hinted = transform.foreach_match in %named @match_tileable -> @hint, @match_rows -> @hint"
+                 " : (!transform.any_op) -> !transform.any_op"] if hinted else []),
               "    transform.yield",
               "  }",
               "}"]
     return "\n".join(lines) + "\n"
 
 
-def unbatch_flags(gemms, directory: Path) -> tuple[str, ...]:
+def unbatch_flags(gemms, directory: Path, hinted: bool = False) -> tuple[str, ...]:
     """The iree-compile flag that applies the route to a model with these `InputGemm`s (the verified
-    script, content-addressed); () when it would change nothing."""
+    script, content-addressed; with step 4 when `hinted`); () when it would change nothing."""
     if not needs_unbatch(gemms):
         return ()
-    text = verified_script(unbatch_script_text(unbatched_batches(gemms)), "unbatch")
+    text = verified_script(unbatch_script_text(unbatched_batches(gemms), hinted), "unbatch")
     return (f"{TRANSFORM_FLAG}={script_file(text, directory, 'unbatch-')}",)
 
 
@@ -125,4 +170,4 @@ def plan_unbatch_route(gemms, directory: Path, taken_flags: tuple[str, ...] = ()
     return route
 
 
-__all__ = ["WHAT", "needs_unbatch", "plan_unbatch_route", "unbatch_flags", "unbatch_script_text", "unbatched_batches"]
+__all__ = ["DATA_TILING_HINT", "WHAT", "needs_unbatch", "plan_unbatch_route", "unbatch_flags", "unbatch_script_text", "unbatched_batches"]
