@@ -9,7 +9,7 @@ from pathlib import Path
 from iree_dsa_tuner.flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG,
                                   TRANSFORM_FLAG)
 from iree_dsa_tuner.ir.conv_route import user_flags, verified_script
-from iree_dsa_tuner.ir.k_split import InputGemm
+from iree_dsa_tuner.ir.k_split import InputGemm, KSplit
 from iree_dsa_tuner.ir.unbatch import (DATA_TILING_HINT, needs_unbatch, plan_unbatch_route, unbatch_script_text,
                                        unbatched_batches)
 from iree_dsa_tuner.recipe import FLAG_PRESETS, INNER_TILED_PRESETS, unbatch_presets
@@ -78,6 +78,19 @@ def test_the_hinted_script_marks_only_gemms_inner_tiled_can_build():
     assert hinted.index("@match_gemm -> @specialize") < hinted.index("@match_tileable -> @hint")
 
 
+def test_the_summed_split_cuts_long_k_matmuls_after_the_rewrite_and_before_the_hint():
+    text = unbatch_script_text([8], hinted=True, splits=[KSplit(16384, 2048), KSplit(4096, 512, 1024)])
+    verified_script(text, "unbatch")
+    # Each split: a matmul with that K (and N when named) into chunks from zeros, summed after.
+    assert "@match_summed_k16384 -> @sum_k16384, @match_summed_k4096_n1024 -> @sum_k4096_n1024" in text
+    assert "split_factor = 8 : i64" in text and "tile_sizes [1, 0, 0, 0]" in text
+    assert "tile_using_for" not in text  # the in-order chunks, which inner-tiled cannot build
+    order = [text.index(s) for s in ("@match_gemm -> @specialize", "@match_summed_k16384 ->",
+                                     "%named_cut = transform.foreach_match", "@match_tileable -> @hint")]
+    assert order == sorted(order)
+    assert "%named_cut" not in unbatch_script_text([8], hinted=True)
+
+
 def test_the_route_presets_stand_in_for_the_plain_inner_tiled_ones():
     presets = unbatch_presets(("--script",), ("--hinted",))
     for name, flags in presets.items():
@@ -87,6 +100,10 @@ def test_the_route_presets_stand_in_for_the_plain_inner_tiled_ones():
     assert presets["unbatch+im2col+gdt+inner-tiled"][1] == "--script"
     assert presets["unbatch+gdt+inner-tiled"][0] == "--hinted"
     assert presets["attn-decomposed+unbatch+gdt+inner-tiled"][:2] == (DECOMPOSE_ATTENTION_FLAG, "--hinted")
+    # With long reductions, one more: the hinted script that also sums K chunks (ir/k_split.py).
+    assert "unbatch+k-split+gdt+inner-tiled" not in presets
+    split = unbatch_presets(("--script",), ("--hinted",), ("--summed",))["unbatch+k-split+gdt+inner-tiled"]
+    assert split == ("--summed", GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)
     # Without a hinted script, every preset takes the plain one.
     assert all("--script" in flags for flags in unbatch_presets(("--script",)).values())
     for name in INNER_TILED_PRESETS:
@@ -115,3 +132,30 @@ def test_tune_offers_the_unbatch_presets_in_place_of_the_plain_inner_tiled_ones(
     plain, _ = presets_a_host_tune_times(write_model(tmp_path, "plain.mlir", matmul_model(8, 32, 64)), monkeypatch,
                                          cpu_target("avx2"))
     assert plain == {} and set(INNER_TILED_PRESETS) <= set(FLAG_PRESETS)
+
+
+LONG_K_LINEAR = """
+func.func @main(%a: tensor<1x4x65536xf32>, %b: tensor<1x65536x16xf32>) -> tensor<1x4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x4x65536xf32>, tensor<1x65536x16xf32>)
+      outs(%f : tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+  return %r : tensor<1x4x16xf32>
+}
+"""
+
+
+def test_tune_offers_the_summed_k_split_where_both_routes_apply(tmp_path, monkeypatch):
+    # A linear layer as iree-turbine writes it (a batch-1 batch_matmul) with a reduction whose
+    # panels crowd any L2 up to 8 MiB: the unbatch route and the long-K route both apply, and one
+    # script does both for inner-tiled (iree-compile takes one), its chunks summed after.
+    from conftest import presets_a_host_tune_times, write_model
+
+    presets, _ = presets_a_host_tune_times(write_model(tmp_path, "long_k_linear.mlir", LONG_K_LINEAR), monkeypatch)
+    flags = presets["unbatch+k-split+gdt+inner-tiled"]
+    assert flags[1:] == (GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)
+    script = Path(flags[0].split("=", 1)[1]).read_text()
+    assert "split_reduction" in script and DATA_TILING_HINT in script
+    # The ukernel path keeps the in-order chunks.
+    assert "k-split+gdt+tile-bytes-4m" in presets

@@ -404,6 +404,31 @@ def test_a_preset_that_does_not_build_with_the_estimates_keeps_its_build(scripte
     assert any("does not build" in n and "kept without them" in n for n in result.notes)
 
 
+@pytest.mark.parametrize("inner_first, rebuilt", [(False, ["gdt", "gdt+tile-bytes-4m", "unbatch+gdt+inner-tiled"]),
+                                                   (True, ["unbatch+gdt+inner-tiled", "gdt"])])
+def test_the_fastest_inner_tiled_preset_is_rebuilt_with_the_estimates_even_behind_the_two_fastest(
+        monkeypatch, tmp_path, inner_first, rebuilt):
+    # Inner-tiled's first round runs IREE's [1, 1, 0] distribution, which re-reads the weight per
+    # 29-row tile (pi0's prefix: 2443 ms before the estimate's distributions, 1635 after), so it is
+    # rebuilt with them even when two presets were faster; once one is among the two, no third.
+    from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG
+
+    inner = Variant("unbatch+gdt+inner-tiled", ("--script", GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG),
+                    rounds_us={"main": [900.0 if inner_first else 1300.0]})
+    presets = [Variant("default", (), rounds_us={"main": [5000.0]}),
+               Variant("gdt", (GLOBAL_DATA_TILING_FLAG,), rounds_us={"main": [1000.0]}),
+               Variant("gdt+tile-bytes-4m", (GLOBAL_DATA_TILING_FLAG, "--tiles"), rounds_us={"main": [1100.0]}),
+               Variant("dt+inner-tiled-twin", (GLOBAL_DATA_TILING_FLAG, "--other"), rounds_us={"main": [1200.0]}),
+               inner]
+    monkeypatch.setattr(model_level, "_estimated_preset_spec", lambda model, target, name, *a: model_level.PresetSpec(
+        tmp_path / f"{name}.spec.mlir", "// own", {}, None))
+    monkeypatch.setattr(model_level, "compile_variants", lambda timer, variants, jobs: variants)
+    done = model_level._estimate_contenders(Path("m.mlir"), None, presets, {}, SimpleNamespace(work_dir=tmp_path), 1,
+                                            [], lambda line: None)
+    assert [v.name for v in done] == rebuilt
+    assert all(v.spec == tmp_path / f"{v.name}.spec.mlir" and v.rounds_us == {} for v in done)
+
+
 def test_a_preset_on_the_global_path_gets_the_estimates_distributions(tmp_path):
     from iree_dsa_tuner.flags import DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG
 

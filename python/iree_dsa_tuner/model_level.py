@@ -39,8 +39,8 @@ from .core.config import CompilationConfig
 from .core.problems import RootOpProblem
 from .core.selection import select_dispatches
 from .errors import CompileError, InputError
-from .flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, global_data_tiling_twin,
-                    target_cpu_of, uses_data_tiling)
+from .flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG,
+                    global_data_tiling_twin, target_cpu_of, uses_data_tiling)
 from .ir.artifacts import compile_model
 from .ir.host_program import read_host_program
 from .pipeline import tune
@@ -651,16 +651,20 @@ def _estimated_preset_spec(model: Path, target, name: str, flags: tuple[str, ...
 def _estimate_contenders(model: Path, target, contenders: list[Variant], spec_of: dict, timer, jobs: int,
                          notes: list[str], say) -> list[Variant]:
     """The ESTIMATED_CONTENDERS fastest presets after the first round that `_estimated_preset_spec`
-    gives a spec, rebuilt with it (their rounds start again); one that does not build with it keeps
-    its build. Returns the rebuilt ones. Chosen after a round, not for every preset: ACT's five
-    global-path presets cost 126 s of builds before the first round."""
+    gives a spec, and the fastest inner-tiled one if they hold none, rebuilt with it (their rounds
+    start again); one that does not build with it keeps its build. Returns the rebuilt ones. Chosen
+    after a round, not for every preset: ACT's five global-path presets cost 126 s of builds before
+    the first round. Inner-tiled is the build its first round flatters least: IREE's distribution
+    there, [1, 1, 0], streams the whole weight once per 29-row tile (pi0's prefix under its summed
+    K split: 2443 ms before the estimate's distributions, 1635 after; docs/DATA_TILING.md 13)."""
     functions = contenders[0].functions if contenders else []
     ranked = sorted((v for v in contenders[1:] if v.total_us(functions) is not None),
                     key=lambda v: v.total_us(functions))
     rebuilt = []
     for v in ranked:
-        if len(rebuilt) == ESTIMATED_CONTENDERS:
-            break
+        full = len(rebuilt) >= ESTIMATED_CONTENDERS
+        if full and (INNER_TILED_FLAG not in v.flags or any(INNER_TILED_FLAG in r.flags for r, _, _ in rebuilt)):
+            continue
         own = _estimated_preset_spec(model, target, v.name, tuple(v.flags), spec_of.get(v.name), timer.work_dir)
         if own is not None:
             rebuilt.append((v, own, Variant(v.name, v.flags, spec=own.path)))

@@ -111,7 +111,8 @@ def k_split_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 INNER_TILED_PRESETS = ("gdt+inner-tiled", "im2col+gdt+inner-tiled")
 
 
-def unbatch_presets(route_flags: tuple[str, ...], hinted_flags: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
+def unbatch_presets(route_flags: tuple[str, ...], hinted_flags: tuple[str, ...] = (),
+                    split_flags: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
     """The presets the unbatch route adds (ir/unbatch.py): its script under inner-tiled data tiling
     on the global path, with im2col too, and with attention decomposed (each dropped by
     `presets_that_apply` on a model without a convolution, or an attention op). They stand in for
@@ -119,12 +120,18 @@ def unbatch_presets(route_flags: tuple[str, ...], hinted_flags: tuple[str, ...] 
 
     `hinted_flags` name the script that also marks the GEMMs inner-tiled can build (step 4 of
     ir/unbatch.py): without it, a decomposed attention's batched products fail the build (SigLIP's
-    layer). im2col's GEMMs come after the script and carry no mark, so its preset keeps the plain one."""
+    layer). im2col's GEMMs come after the script and carry no mark, so its preset keeps the plain one.
+    `split_flags` name the hinted script that also cuts the long-K route's reductions into chunks
+    summed after (`k_split.summed_split_lines`): the long-K route for inner-tiled data tiling (pi0's
+    prefix layer, docs/DATA_TILING.md 13)."""
     hinted = tuple(hinted_flags or route_flags)
     tail = (flags.GLOBAL_DATA_TILING_FLAG, flags.INNER_TILED_FLAG)
-    return {"unbatch+gdt+inner-tiled": hinted + tail,
-            "unbatch+im2col+gdt+inner-tiled": (flags.IM2COL_FLAG,) + tuple(route_flags) + tail,
-            "attn-decomposed+unbatch+gdt+inner-tiled": (flags.DECOMPOSE_ATTENTION_FLAG,) + hinted + tail}
+    presets = {"unbatch+gdt+inner-tiled": hinted + tail,
+               "unbatch+im2col+gdt+inner-tiled": (flags.IM2COL_FLAG,) + tuple(route_flags) + tail,
+               "attn-decomposed+unbatch+gdt+inner-tiled": (flags.DECOMPOSE_ATTENTION_FLAG,) + hinted + tail}
+    if split_flags:
+        presets["unbatch+k-split+gdt+inner-tiled"] = tuple(split_flags) + tail
+    return presets
 
 
 def model_sha256(model: str | Path) -> str:

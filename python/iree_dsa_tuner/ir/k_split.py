@@ -204,6 +204,37 @@ def k_split_script_text(splits: list[KSplit]) -> str:
     return "\n".join(lines + foreach_match_main(pairs, "split")) + "\n"
 
 
+def summed_split_lines(splits: list[KSplit]) -> tuple[list[str], list[str]]:
+    """The long-K cut for inner-tiled data tiling, as lines of a preprocessing script that runs after
+    the unbatch route's rewrite (ir/unbatch.py; its script takes them): (the named sequences, their
+    `@match -> @action` pairs). Each `linalg.matmul` with one of these reductions becomes `pieces`
+    matmuls that each start from their own zeros, summed after. Inner-tiled builds no GEMM that
+    accumulates into another's result, so the in-order chunks above do not build with it
+    (docs/DATA_TILING.md 13): `split_reduction` makes the chunks a parallel loop over a [pieces, M,
+    N] partial result, and `fuse` unrolls it with its zero fill, as the unbatch route does heads."""
+    lines: list[str] = []
+    pairs: list[str] = []
+    for s in splits:
+        name = f"k{s.k}" + (f"_n{s.n}" if s.n is not None else "")
+        extents = {2: s.k, **({1: s.n} if s.n is not None else {})}
+        lines += structured_matcher(f"summed_{name}", "linalg.matmul",
+                                    [line for loop, extent in sorted(extents.items()) for line in dim_is(loop, extent)])
+        lines += [
+            f"  transform.named_sequence @sum_{name}(%op: !transform.any_op {{transform.consumed}}) {{",
+            # Generic form: 3.13's parser takes these only as properties. Split dimension 0: each
+            # chunk's partial result is a contiguous [M, N] slice.
+            "    %init, %fill, %split, %sum = \"transform.structured.split_reduction\"(%op)"
+            f" <{{split_factor = {s.pieces} : i64, insert_split_dimension = 0 : i64}}>"
+            " : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)",
+            "    %one, %loop = transform.structured.fuse %split tile_sizes [1, 0, 0, 0]"
+            " : (!transform.any_op) -> (!transform.any_op, !transform.op<\"scf.for\">)",
+            f"    transform.loop.unroll %loop factor = {s.pieces} : !transform.op<\"scf.for\">",
+            "    transform.yield",
+            "  }"]
+        pairs.append(f"@match_summed_{name} -> @sum_{name}")
+    return lines, pairs
+
+
 def plan_k_split_route(gemms, problems, cpu, directory: Path, taken_flags: tuple[str, ...] = ()) -> ConvRoute:
     """The route for this model's GEMMs (`input_gemms` of its input form; empty: none is cut).
 
@@ -227,4 +258,4 @@ def plan_k_split_route(gemms, problems, cpu, directory: Path, taken_flags: tuple
 
 
 __all__ = ["InputGemm", "KSplit", "WHAT", "input_gemms", "k_split_flags", "k_split_script_text", "panel_pair_bytes",
-           "plan_k_split_route", "plan_splits", "split_for"]
+           "plan_k_split_route", "plan_splits", "split_for", "summed_split_lines"]

@@ -42,6 +42,7 @@ from pathlib import Path
 
 from ..flags import TRANSFORM_FLAG
 from .conv_route import ConvRoute, dim_is, script_file, structured_matcher, verified_script
+from .k_split import summed_split_lines
 
 WHAT = "unbatch route for inner-tiled data tiling (docs/DATA_TILING.md 11)"
 
@@ -94,9 +95,10 @@ def _rank_three_contraction() -> list[str]:
             " : (!transform.any_op) -> ()"]
 
 
-def unbatch_script_text(batches: list[int], hinted: bool = False) -> str:
+def unbatch_script_text(batches: list[int], hinted: bool = False, splits=()) -> str:
     """The preprocessing transform script (steps 1-3 of the module doc, and 4 when `hinted`) for
-    these batch sizes."""
+    these batch sizes; with `splits` (`k_split.KSplit`s), the long-K matmuls the rewrite leaves are
+    then cut into chunks summed after (`k_split.summed_split_lines`), before the hint."""
     lines = ["// Batched GEMMs -> 2-D matmuls for inner-tiled data tiling (iree-dsa-tune, docs/DATA_TILING.md 11).",
              "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
              "module attributes {transform.with_named_sequence} {"]
@@ -121,6 +123,8 @@ def unbatch_script_text(batches: list[int], hinted: bool = False) -> str:
               "    %named = transform.structured.specialize %op : (!transform.any_op) -> !transform.any_op",
               "    transform.yield",
               "  }"]
+    split_lines, split_pairs = summed_split_lines(list(splits))
+    lines += split_lines
     if hinted:
         lines += _hint_lines()
     lines += ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {"]
@@ -130,13 +134,12 @@ def unbatch_script_text(batches: list[int], hinted: bool = False) -> str:
         lines += [f"    %unrolled = transform.foreach_match in %root {pairs} : (!transform.any_op) -> !transform.any_op"]
         current = "%unrolled"
     lines += [f"    %flat = transform.foreach_match in {current} @match_batch1 -> @flatten : (!transform.any_op) -> !transform.any_op",
-              "    %funcs = transform.structured.match ops{[\"util.func\", \"func.func\"]} in %flat : (!transform.any_op) -> !transform.any_op",
-              "    transform.apply_patterns to %funcs {",
-              "      transform.apply_patterns.linalg.fold_unit_extent_dims_via_reshapes",
-              "      transform.apply_patterns.canonicalization",
-              "    } : !transform.any_op",
-              "    %named = transform.foreach_match in %flat @match_gemm -> @specialize : (!transform.any_op) -> !transform.any_op",
-              *(["    %hinted = transform.foreach_match in %named @match_tileable -> @hint, @match_rows -> @hint"
+              *_folded_and_named("%flat", "%named", "")]
+    if split_pairs:
+        lines += [f"    %cut = transform.foreach_match in %named {', '.join(split_pairs)} : (!transform.any_op) -> !transform.any_op",
+                  *_folded_and_named("%cut", "%named_cut", "_cut")]
+    named = "%named_cut" if split_pairs else "%named"
+    lines += [*([f"    %hinted = transform.foreach_match in {named} @match_tileable -> @hint, @match_rows -> @hint"
                  " : (!transform.any_op) -> !transform.any_op"] if hinted else []),
               "    transform.yield",
               "  }",
@@ -144,12 +147,26 @@ def unbatch_script_text(batches: list[int], hinted: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def unbatch_flags(gemms, directory: Path, hinted: bool = False) -> tuple[str, ...]:
+def _folded_and_named(handle: str, result: str, suffix: str) -> list[str]:
+    """Main-body lines: unit dimensions folded away in every function under `handle`, then each
+    plain-matmul generic named again (`result`: the updated handle)."""
+    funcs = f"%funcs{suffix}"
+    return [f"    {funcs} = transform.structured.match ops{{[\"util.func\", \"func.func\"]}} in {handle}"
+            " : (!transform.any_op) -> !transform.any_op",
+            f"    transform.apply_patterns to {funcs} {{",
+            "      transform.apply_patterns.linalg.fold_unit_extent_dims_via_reshapes",
+            "      transform.apply_patterns.canonicalization",
+            "    } : !transform.any_op",
+            f"    {result} = transform.foreach_match in {handle} @match_gemm -> @specialize : (!transform.any_op) -> !transform.any_op"]
+
+
+def unbatch_flags(gemms, directory: Path, hinted: bool = False, splits=()) -> tuple[str, ...]:
     """The iree-compile flag that applies the route to a model with these `InputGemm`s (the verified
-    script, content-addressed; with step 4 when `hinted`); () when it would change nothing."""
+    script, content-addressed; with step 4 when `hinted`, and these summed K splits); () when it
+    would change nothing."""
     if not needs_unbatch(gemms):
         return ()
-    text = verified_script(unbatch_script_text(unbatched_batches(gemms), hinted), "unbatch")
+    text = verified_script(unbatch_script_text(unbatched_batches(gemms), hinted, splits), "unbatch")
     return (f"{TRANSFORM_FLAG}={script_file(text, directory, 'unbatch-')}",)
 
 
