@@ -104,7 +104,8 @@ def add_parser(subparsers) -> None:
                         "preprocessing script for 1-D, and the spec is only valid with them: docs/CONV.md); and on the "
                         "host the long-K and unbatch routes do not compete as presets (a GEMM whose reduction crowds the "
                         "L2 cut into K chunks, docs/DATA_TILING.md 9; batched GEMMs rewritten as 2-D ones so inner-tiled "
-                        "data tiling builds, docs/DATA_TILING.md 11; each a preprocessing script)")
+                        "data tiling builds, docs/DATA_TILING.md 11, and only the GEMMs it can build marked for it, "
+                        "docs/DATA_TILING.md 13; each a preprocessing script)")
     p.add_argument("--rounds", type=int, default=3, metavar="N",
                    help="host: interleaved rounds of whole-model timing per decision (default 3)")
     p.add_argument("--function", action="append", default=[], metavar="NAME[=WEIGHT]",
