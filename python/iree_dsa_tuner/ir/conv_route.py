@@ -89,11 +89,11 @@ def dim_is(loop: int, extent: int, cmp: str = "eq") -> list[str]:
             f"      transform.match.param.cmpi {cmp} %d{loop}, %e{loop} : !transform.param<i64>"]
 
 
-def structured_matcher(name: str, op: str, body: list[str], after: list[str] = ()) -> list[str]:
-    """A preprocessing script's `@match_NAME`: an `op` whose structured body lines `body` accept, and
-    for which the lines `after` (on the handle `%op`) succeed."""
+def structured_matcher(name: str, op: str | None, body: list[str], after: list[str] = ()) -> list[str]:
+    """A preprocessing script's `@match_NAME`: an `op` (None: any structured op) whose structured
+    body lines `body` accept, and for which the lines `after` (on the handle `%op`) succeed."""
     return [f"  transform.named_sequence @match_{name}(%op: !transform.any_op {{transform.readonly}}) -> !transform.any_op {{",
-            f"    transform.match.operation_name %op [\"{op}\"] : !transform.any_op",
+            *([f"    transform.match.operation_name %op [\"{op}\"] : !transform.any_op"] if op else []),
             "    %m = transform.match.structured %op : (!transform.any_op) -> !transform.any_op {",
             "    ^bb0(%s: !transform.any_op):",
             *body,

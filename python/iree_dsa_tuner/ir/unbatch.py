@@ -69,16 +69,8 @@ def _from_zeros() -> list[str]:
 
 def _hint_lines() -> list[str]:
     """Step 4's matchers and action: 2-D contractions and one-row batches, each from zeros."""
-    lines = ["  transform.named_sequence @match_tileable(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {",
-             # Any structured op (named matmul variants and generics alike): rank 3, a contraction body.
-             "    %m = transform.match.structured %op : (!transform.any_op) -> !transform.any_op {",
-             "    ^bb0(%s: !transform.any_op):",
-             *_rank_three_contraction(),
-             "      transform.match.structured.yield %s : !transform.any_op",
-             "    }",
-             *_from_zeros(),
-             "    transform.yield %m : !transform.any_op",
-             "  }"]
+    # Any structured op (named matmul variants and generics alike): rank 3, a contraction body.
+    lines = structured_matcher("tileable", None, _rank_three_contraction(), after=_from_zeros())
     lines += structured_matcher("rows", "linalg.batch_matmul", dim_is(1, 1), after=_from_zeros())
     return lines + ["  transform.named_sequence @hint(%op: !transform.any_op {transform.readonly}) {",
                     f"    transform.annotate %op \"{DATA_TILING_HINT}\" : !transform.any_op",
