@@ -352,12 +352,22 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         calls = _dispatch_calls(flagged.configured_text)
         result, spec_text, spec_functions, incumbent = None, "", [], None
         chosen_flags, recipe_variant = tuple(best.flags), best.name
-        if functions:
+        # GEMMs the chosen build already runs with the estimate's distribution are not searched:
+        # timed alone their weights stay warm, and the search's picks lost to the estimate's in
+        # the model every time it was tried (pi0's expert 0.92x, SigLIP's 0.82x, pi0.5's within
+        # the noise; docs/DATA_TILING.md 13). The budget goes to the rest.
+        settled = (_estimated_distributions(spec_of.get(best.name)) if search_flags == tuple(best.flags)
+                   else set())
+        if functions or settled:
             # Only what the named functions run: a spec for another function could not be confirmed.
-            theirs = {symbol for f in timed for symbol in calls.get(f, {})}
+            theirs = {symbol for f in (timed if functions else calls) for symbol in calls.get(f, {})} - settled
             wanted = tuple(select_dispatches(sorted(theirs), options.dispatches, strict=False))
+            if settled:
+                notes.append(f"{len(settled)} mmt4d or inner_tiled dispatch(es) kept the estimate's distribution "
+                             f"{best.name} was built with: not searched")
             if not wanted:
-                notes.append(f"{_functions_text(timed)} run(s) no dispatch to tune under {best.name}")
+                notes.append(f"{_functions_text(timed)} run(s) no dispatch to tune under {best.name}"
+                             + (" besides those" if settled else ""))
                 result = TuneResult(str(model), getattr(target, "name", str(target)), options.strategy)
             options = dataclasses.replace(options, dispatches=wanted)
         if result is None and options.time_budget_s:
@@ -686,6 +696,13 @@ def _estimate_contenders(model: Path, target, contenders: list[Variant], spec_of
                      "one round) were rebuilt with the estimate's distribution for their mmt4d or inner_tiled "
                      "dispatches and timed again (docs/DATA_TILING.md 12)")
     return done
+
+
+def _estimated_distributions(spec: PresetSpec | None) -> set[str]:
+    """The dispatches a preset's own estimated spec gives an mmt4d / inner_tiled distribution."""
+    if spec is None or spec.configs is None:
+        return set()
+    return {d for d, config in spec.configs.items() if config.pipeline == "Mmt4dTilingExpert"}
 
 
 def _verified_preset_spec(spec: PresetSpec, notes: list[str], say) -> str:
