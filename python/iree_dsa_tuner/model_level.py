@@ -359,7 +359,8 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         settled = (_estimated_distributions(spec_of.get(best.name)) if search_flags == tuple(best.flags)
                    else set())
         if functions or settled:
-            # Only what the named functions run: a spec for another function could not be confirmed.
+            # Only what the named functions run (a spec for another function could not be
+            # confirmed), less the settled GEMMs.
             theirs = {symbol for f in (timed if functions else calls) for symbol in calls.get(f, {})} - settled
             wanted = tuple(select_dispatches(sorted(theirs), options.dispatches, strict=False))
             if settled:
