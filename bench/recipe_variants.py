@@ -1,6 +1,7 @@
 """Shipped lerobot recipes beside the same recipes with one change, on the whole model, one thread.
 
-    python bench/recipe_variants.py SRC OUT --change estimated-spec|k-split|inner-tiled [--only NAME ...]
+    python bench/recipe_variants.py SRC OUT --change estimated-spec|k-split|inner-tiled|elementwise-tiles
+                                    [--only NAME ...]
                                     [-- lerobot_vs_pytorch options, e.g. --rounds 5 --repetitions 7]
 
 SRC holds what tools/export_lerobot.py wrote and the recipes tuned for it (NAME.spec.recipe.toml).
@@ -17,6 +18,8 @@ Changes:
 - estimated-spec: a spec with the host estimate's distribution for every mmt4d or inner_tiled
   dispatch of the recipe's build that its spec leaves at IREE's default (search/estimated.py;
   docs/DATA_TILING.md 10, 11); the spec's own configs stay in it.
+- elementwise-tiles: each elementwise root's workgroup tile that does not divide its loop made to
+  divide it (search/estimated.py, docs/ELEMENTWISE.md); the spec's own configs stay in it.
 - k-split: the long-K route's script (ir/k_split.py, both rules; docs/DATA_TILING.md 9) added to
   the recipe's flags, its spec kept. Only where the route cuts something on this machine.
 - inner-tiled: the recipe's data tiling lowered through inner_tiled instead of the mmt4d ukernel
@@ -40,17 +43,18 @@ from iree_dsa_tuner.compiler import tuning_spec_flags
 from iree_dsa_tuner.ir.artifacts import compile_model
 from iree_dsa_tuner.ir.k_split import input_gemms, k_split_flags, plan_splits
 from iree_dsa_tuner.recipe import load_recipe
-from iree_dsa_tuner.search.estimated import estimated_mmt4d_configs
+from iree_dsa_tuner.search.estimated import divisible_elementwise_configs, estimated_mmt4d_configs
 from iree_dsa_tuner.targets.registry import get_target
 from iree_dsa_tuner.ir.unbatch import unbatch_flags
 from iree_dsa_tuner.tuning_spec import build_spec
 
 
-def with_estimated_spec(recipe, model: Path, out: Path, target) -> str:
-    """The estimate's distribution for every mmt4d or inner_tiled dispatch the recipe's spec leaves
-    at IREE's default; the spec's own configs kept (read from the build with it: what it changed)."""
+def _with_more_configs(recipe, model: Path, out: Path, target, choose, what: str, tag: str) -> str:
+    """The recipe's spec plus `choose(problems, defaults, wanted)`'s configs for the dispatches it
+    leaves at IREE's default; the spec's own configs kept (read from the build with it: what it
+    changed)."""
     built = compile_model(model, target.compile_flags + tuple(recipe.flags))
-    problems = built.problems()
+    problems = [*built.problems(), *built.elementwise_problems()]
     defaults = built.default_configs()
     kept = {}
     if recipe.spec:
@@ -58,15 +62,31 @@ def with_estimated_spec(recipe, model: Path, out: Path, target) -> str:
                                   + tuning_spec_flags(recipe.spec_path()))
         kept = {d: c for d, c in with_spec.default_configs().items() if defaults.get(d) != c}
     wanted = {p.dispatch for p in problems if not p.dispatch.startswith("_initializer")} - set(kept)
-    configs = estimated_mmt4d_configs(problems, target, defaults, wanted)
+    configs = choose(problems, defaults, wanted)
     if not configs:
-        return "no mmt4d dispatch the estimate would change: skipped"
-    spec = out / f"{model.stem}.estimated.spec.mlir"
+        return f"no {what} to change: skipped"
+    spec = out / f"{model.stem}.{tag}.spec.mlir"
     chosen = {**kept, **configs}
     spec.write_text(flags_header(tuple(recipe.flags)) + build_spec([p for p in problems if p.dispatch in chosen],
                                                                    chosen))
     recipe.spec = spec.name
-    return f"{len(configs)} mmt4d distributions" + (f" beside the spec's {len(kept)} config(s)" if kept else "")
+    return f"{len(configs)} {what}" + (f" beside the spec's {len(kept)} config(s)" if kept else "")
+
+
+def with_estimated_spec(recipe, model: Path, out: Path, target) -> str:
+    """The estimate's distribution for every mmt4d or inner_tiled dispatch the recipe's spec leaves
+    at IREE's default."""
+    return _with_more_configs(recipe, model, out, target,
+                              lambda problems, defaults, wanted: estimated_mmt4d_configs(problems, target, defaults,
+                                                                                         wanted),
+                              "mmt4d distributions", "estimated")
+
+
+def with_elementwise_tiles(recipe, model: Path, out: Path, target) -> str:
+    """Every elementwise root's workgroup tile that does not divide its loop made to divide it
+    (search/estimated.py, docs/ELEMENTWISE.md)."""
+    return _with_more_configs(recipe, model, out, target, divisible_elementwise_configs,
+                              "elementwise tiles", "elementwise")
 
 
 def with_k_split(recipe, model: Path, out: Path, target) -> str:
@@ -99,7 +119,8 @@ def with_inner_tiled(recipe, model: Path, out: Path, target) -> str:
             + (", spec kept" if recipe.spec else ""))
 
 
-CHANGES = {"estimated-spec": with_estimated_spec, "k-split": with_k_split, "inner-tiled": with_inner_tiled}
+CHANGES = {"estimated-spec": with_estimated_spec, "k-split": with_k_split, "inner-tiled": with_inner_tiled,
+           "elementwise-tiles": with_elementwise_tiles}
 
 
 def tuner_timer(source: Path, out: Path, name: str, rounds: int, target) -> None:

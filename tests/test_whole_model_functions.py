@@ -350,7 +350,7 @@ def _own_spec(tmp_path, monkeypatch, name="dt+uk-all"):
 
     distribution = CompilationConfig("Mmt4dTilingExpert", (4, 1, 0, 0, 0, 0), (1, 1, 0, 16, 16, 0), (0, 0, 1, 0, 0, 1))
     own = model_level.PresetSpec(tmp_path / "own.spec.mlir", "// own", {"proj_dispatch_0_mmt4d": distribution},
-                                 SimpleNamespace(problems=lambda: []))
+                                 SimpleNamespace(problems=lambda: [], elementwise_problems=lambda: []))
     monkeypatch.setattr(model_level, "_estimated_preset_spec", lambda model, target, preset, *a: own
                         if preset == name else None)
     monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {})

@@ -46,7 +46,7 @@ from .ir.host_program import read_host_program
 from .pipeline import tune
 from .recipe import FLAG_PRESETS, Recipe, model_sha256
 from .runners.whole_model import Variant, WholeModelTimer, beats, slower_functions
-from .search.estimated import estimated_mmt4d_configs, estimated_softmax_configs
+from .search.estimated import divisible_elementwise_configs, estimated_mmt4d_configs, estimated_softmax_configs
 from .search.options import TuneOptions
 from .search.results import TuneResult
 from .tuning_spec import build_spec
@@ -627,6 +627,11 @@ def _shared_spec(base, target, work_dir: Path, notes: list[str], say) -> PresetS
 ESTIMATED_CONTENDERS = 2
 
 
+def _spec_problems(built) -> list[RootOpProblem]:
+    """A build's root-op problems and its elementwise roots: every dispatch an estimated spec may set."""
+    return [p for p in built.problems() if isinstance(p, RootOpProblem)] + built.elementwise_problems()
+
+
 def _estimated_preset_spec(model: Path, target, name: str, flags: tuple[str, ...], shared: PresetSpec | None,
                            work_dir: Path) -> PresetSpec | None:
     """A preset's own spec when it is on the global data-tiling path and its build has mmt4d or
@@ -644,7 +649,7 @@ def _estimated_preset_spec(model: Path, target, name: str, flags: tuple[str, ...
         return None
     try:
         built = compile_model(model, target.compile_flags + tuple(flags))
-        problems = [p for p in built.problems() if isinstance(p, RootOpProblem)]
+        problems = _spec_problems(built)
     except (InputError, CompileError):
         return None  # the preset's own build says why
     wanted = {p.dispatch for p in problems if not p.dispatch.startswith("_initializer")}
@@ -652,7 +657,8 @@ def _estimated_preset_spec(model: Path, target, name: str, flags: tuple[str, ...
     estimated = estimated_mmt4d_configs(problems, target, defaults, wanted)
     if not estimated:
         return None
-    configs = {**(estimated_softmax_configs(problems, target, defaults, wanted) if shared else {}), **estimated}
+    configs = {**(estimated_softmax_configs(problems, target, defaults, wanted) if shared else {}),
+               **divisible_elementwise_configs(problems, defaults, wanted), **estimated}
     text = build_spec([p for p in problems if p.dispatch in configs], configs)
     path = work_dir / f"preset.{name.replace('+', '_')}.spec.mlir"
     path.write_text(text)
@@ -710,8 +716,7 @@ def _verified_preset_spec(spec: PresetSpec, notes: list[str], say) -> str:
     """The text of the spec the chosen preset was timed with, verified when it is its own."""
     if spec.configs is None:
         return spec.text
-    problems = [p for p in spec.built.problems() if isinstance(p, RootOpProblem)]
-    verified = build_verified(spec.built, problems, spec.configs, say)
+    verified = build_verified(spec.built, _spec_problems(spec.built), spec.configs, say)
     for dispatch, why in sorted(verified.dropped.items()):
         notes.append(f"the estimate's config for {dispatch} failed verification and is not in the recipe: "
                      f"{shorten(why, 200)}")
@@ -751,11 +756,14 @@ def _estimated_spec(flagged, target, result: TuneResult, in_spec: set[str], opti
     verification."""
     if not _has_mmt4d(flagged):
         return None
-    problems = [p for p in flagged.problems() if isinstance(p, RootOpProblem)]
+    problems = _spec_problems(flagged)
     wanted = {symbol for f in timed for symbol in calls.get(f, {})}
     if options.dispatches:
         wanted &= set(options.dispatches)
-    estimated = estimated_mmt4d_configs(problems, target, flagged.default_configs(), wanted - in_spec)
+    defaults = flagged.default_configs()
+    estimated = estimated_mmt4d_configs(problems, target, defaults, wanted - in_spec)
+    if estimated:
+        estimated.update(divisible_elementwise_configs(problems, defaults, wanted - in_spec))
     if not estimated:
         return None
     winners = {d.dispatch: d.best_config for d in result.dispatches if d.dispatch in in_spec}

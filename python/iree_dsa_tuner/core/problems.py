@@ -290,6 +290,35 @@ class SoftmaxProblem(RootOpProblem):
 
 
 @dataclass(frozen=True)
+class ElementwiseProblem(RootOpProblem):
+    """An all-parallel `linalg.generic` that IREE configures as a dispatch's root when it has no
+    contraction, convolution, attention or softmax: a copy, a gather (im2col's), an elementwise
+    body, possibly with a pack or other consumers fused after it.
+
+    Not searched (not in TUNABLE_KINDS): its config is repaired by a rule
+    (`search.estimated.divisible_elementwise_configs`, docs/ELEMENTWISE.md) and the whole model
+    confirms it. `dag_text` is the op alone as a function of its operands (printed with the
+    bindings), what a spec's `cast_compatible_dag_from_root` matcher holds; it pins the body,
+    maps and shapes.
+    """
+
+    kind = "elementwise"
+    dag_text: str = ""
+
+    @property
+    def rhs_type(self) -> str:
+        return self.inputs[-1].element_type if self.inputs else self.output.element_type
+
+    @property
+    def lhs_type(self) -> str:
+        return self.inputs[0].element_type if self.inputs else self.output.element_type
+
+    @property
+    def flops(self) -> int:
+        return math.prod(self.loop_sizes)
+
+
+@dataclass(frozen=True)
 class UntunableDispatch:
     """A dispatch with no root op the tuner handles, and why."""
 
@@ -385,6 +414,7 @@ __all__ = [
     "InnerTiledProblem",
     "ConvolutionProblem",
     "DispatchTraffic",
+    "ElementwiseProblem",
     "OperandInfo",
     "Problem",
     "RootOpProblem",

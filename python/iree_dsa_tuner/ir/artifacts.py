@@ -31,7 +31,7 @@ from ..compiler import check_input_file, compile_to_vmfb, run_iree_tool
 from ..flags import FUSE_DEQUANTISATION_FLAG, HOST_CPU_FLAG, HOST_FLAGS
 from ..core.config import CompilationConfig
 from ..core.fingerprint import host_cpu_model, host_isa_flags, iree_version
-from ..core.problems import ConvolutionProblem, Problem, RootOpProblem, UntunableDispatch
+from ..core.problems import ConvolutionProblem, ElementwiseProblem, Problem, RootOpProblem, UntunableDispatch
 from ..errors import InputError
 
 CACHE_ENV = "IREE_DSA_CACHE_DIR"
@@ -90,6 +90,7 @@ class ModelArtifacts:
     parameters: object | None = field(default=None, repr=False)
     _host_program: object | None = field(default=None, repr=False)
     _traffic: dict | None = field(default=None, repr=False)
+    _elementwise: list | None = field(default=None, repr=False)
 
     # ---- what the stages read -----------------------------------------------------
     @property
@@ -118,6 +119,20 @@ class ModelArtifacts:
                 raise InputError(f"{self.model}: IREE made no dispatches from this module (nothing to tune)")
             self._problems = problems
         return list(self._problems)
+
+    def elementwise_problems(self) -> list[ElementwiseProblem]:
+        """The dispatches whose root is an all-parallel generic (none of `problems()`' root ops), in
+        IREE's order: what `search.estimated.divisible_elementwise_configs` repairs."""
+        if self._elementwise is None:
+            from .discovery import elementwise_problems_from_sources
+
+            found: list[ElementwiseProblem] = []
+            for path in dict.fromkeys(self.source_files.get(s) for s in self.symbols):
+                if path is not None:
+                    found.extend(elementwise_problems_from_sources(Path(path).read_text(), str(self.model)))
+            order = {s: i for i, s in enumerate(self.symbols)}
+            self._elementwise = sorted(found, key=lambda p: order.get(p.dispatch, len(order)))
+        return list(self._elementwise)
 
     def _refuse_reshaped(self, problems: list[Problem]) -> list[Problem]:
         """Root ops IREE configures with another loop structure than the dispatch shows.

@@ -16,6 +16,8 @@ model confirms (`model_level`); nothing here is kept on the estimate's word alon
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..core.config import CompilationConfig
 from ..costmodel.funnel import run_funnel
 
@@ -52,4 +54,43 @@ def estimated_softmax_configs(problems, target, defaults: dict[str, CompilationC
     return estimated_configs(problems, target, defaults, lambda p: getattr(p, "kind", "") == "softmax", wanted)
 
 
-__all__ = ["estimated_configs", "estimated_mmt4d_configs", "estimated_softmax_configs"]
+def divisible_distribution(size: int, tile: int, vector: int) -> int:
+    """A distribution tile for a loop of `size` that divides it: `tile` when it does (0, or a tile
+    at least the loop, is the whole loop), else the largest divisor of `size` below `tile` that is a
+    multiple of the loop's vector tile, else the whole loop (one static tile; the vector remainder
+    is then static too)."""
+    if tile <= 0 or tile >= size or size % tile == 0:
+        return tile
+    step = max(vector, 1)
+    for d in range(tile - 1, 0, -1):
+        if size % d == 0 and d % step == 0:
+            return d
+    return size
+
+
+def divisible_elementwise_configs(problems, defaults: dict[str, CompilationConfig],
+                                  wanted: set[str] | None = None) -> dict[str, CompilationConfig]:
+    """dispatch -> IREE's own config with every distribution tile that does not divide its loop
+    replaced by `divisible_distribution`'s, for each elementwise root (of `wanted`) whose default
+    has such a tile. A rule, not a search (docs/ELEMENTWISE.md): a workgroup tile that does not
+    divide its loop has a dynamic size, and IREE 3.13's CPU codegen then copies the whole tile
+    element by element (ACT's first im2col gather, 80 output columns in tiles of 32: 13 ms of a
+    121 ms call; tiles of 16, 3.3x faster alone, ACT 115 -> 107 ms). The vector tiles stay; the
+    whole model confirms the result like any estimate (`model_level`)."""
+    out: dict[str, CompilationConfig] = {}
+    for p in problems:
+        if getattr(p, "kind", "") != "elementwise" or (wanted is not None and p.dispatch not in wanted):
+            continue
+        default = defaults.get(p.dispatch)
+        if default is None or len(default.distribution) != len(p.loop_sizes):
+            continue
+        vectors = default.vector_common_parallel or (0,) * len(p.loop_sizes)
+        tiles = tuple(divisible_distribution(s, t, v)
+                      for s, t, v in zip(p.loop_sizes, default.distribution, vectors))
+        if tiles != default.distribution:
+            out[p.dispatch] = replace(default, distribution=tiles)
+    return out
+
+
+__all__ = ["divisible_distribution", "divisible_elementwise_configs", "estimated_configs",
+           "estimated_mmt4d_configs", "estimated_softmax_configs"]

@@ -24,8 +24,8 @@ from iree.compiler.dialects import preprocessing_transform as match_ops
 from iree.compiler.dialects import transform
 
 from ..ir.discovery import CONTRACTION_GROUPS, CONVOLUTION_GROUPS, softmax_root_maps
-from ..core.problems import (AttentionProblem, ContractionProblem, ConvolutionProblem, InnerTiledProblem, RootOpProblem,
-                             SoftmaxProblem)
+from ..core.problems import (AttentionProblem, ContractionProblem, ConvolutionProblem, ElementwiseProblem,
+                             InnerTiledProblem, RootOpProblem, SoftmaxProblem)
 from ..core.config import CompilationConfig, ConfigError
 
 ENTRY_POINT = "__kernel_config"
@@ -121,12 +121,13 @@ def softmax_dag_text(problem: SoftmaxProblem) -> str:
             f"{max_op}{sum_op}return %sum : {row_type}\n}}\n")
 
 
-def _match_softmax(problem: SoftmaxProblem, op) -> None:
-    """`cast_compatible_dag_from_root` over `softmax_dag_text`'s ops (parsed with the bindings,
-    moved into the matcher's body; the function's arguments become the body's)."""
+def _match_dag(dag_text: str, op) -> None:
+    """`cast_compatible_dag_from_root` over the generics of a one-function module (a softmax's
+    `softmax_dag_text`, an elementwise root's `dag_text`), parsed with the bindings and moved into
+    the matcher's body; the function's arguments become the body's."""
     any_value = transform.AnyValueType.get()
     dag = match_ops.MatchCastCompatibleDagFromRootOp(any_value, any_value, op)
-    template = ir.Module.parse(softmax_dag_text(problem))
+    template = ir.Module.parse(dag_text)
     func = template.body.operations[0]
     entry = func.regions[0].blocks[0]
     block = dag.regions[0].blocks.append(*[a.type for a in entry.arguments])
@@ -161,7 +162,11 @@ def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, an
         types = (_element_type(problem.lhs_type), _element_type(problem.rhs_type), _element_type(problem.out_type))
         if isinstance(problem, SoftmaxProblem):
             transform.MatchOperationNameOp(op, ["linalg.generic"])
-            _match_softmax(problem, op)
+            _match_dag(softmax_dag_text(problem), op)
+            matched, expected = None, []
+        elif isinstance(problem, ElementwiseProblem):
+            transform.MatchOperationNameOp(op, ["linalg.generic"])
+            _match_dag(problem.dag_text, op)
             matched, expected = None, []
         elif isinstance(problem, AttentionProblem):
             matched, expected = _match_online_attention(problem, op)
@@ -234,7 +239,8 @@ def prepare_entries(problems: list[RootOpProblem], configs: dict[str, Compilatio
         if problem.dispatch not in configs:
             continue
         config = configs[problem.dispatch]
-        if not isinstance(problem, (ContractionProblem, ConvolutionProblem, AttentionProblem, SoftmaxProblem)):
+        if not isinstance(problem, (ContractionProblem, ConvolutionProblem, AttentionProblem, SoftmaxProblem,
+                                    ElementwiseProblem)):
             raise SpecError(f"{problem.dispatch}: {problem.kind} dispatches cannot be tuned")
         try:
             config.check_against(problem.loop_types)

@@ -226,7 +226,8 @@ def verify_spec(
     report = VerifyReport(str(model), str(spec) if spec is not None else "", numerics_checked=check_numerics)
     if spec is not None and not matchers:
         raise InputError(f"{spec}: the spec has no matchers, so it configures nothing")
-    pairs = _targets(matchers, [p for p in artifacts.problems() if isinstance(p, RootOpProblem)])
+    pairs = _targets(matchers, [p for p in artifacts.problems() if isinstance(p, RootOpProblem)]
+                     + artifacts.elementwise_problems())
 
     with tempfile.TemporaryDirectory(prefix="iree-dsa-verify-") as tmp:
         tuned_vmfb = Path(tmp) / "tuned.vmfb"
