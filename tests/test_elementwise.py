@@ -104,3 +104,30 @@ def test_unparsable_sources_are_one_line_errors():
 
     with pytest.raises(InputError, match="cannot parse"):
         elementwise_problems_from_sources("func.func @broken(", "broken.mlir")
+
+
+def test_the_searchs_spec_is_verified_with_the_builds_elementwise_roots(monkeypatch):
+    # The chosen build's own spec holds an elementwise config; the search's winners join it, and
+    # the spec of both is built and verified against the problems that include the elementwise root
+    # (it once raised a KeyError after a 5-minute tune of ACT).
+    from types import SimpleNamespace
+
+    from iree_dsa_tuner import model_level
+
+    gemm = SimpleNamespace(dispatch="d_gemm", kind="contraction")
+    gather = _problem((64, 3, 3, 60, 80), "d_gather")
+    flagged = SimpleNamespace(problems=lambda: [gemm], elementwise_problems=lambda: [gather])
+    monkeypatch.setattr(model_level, "RootOpProblem", SimpleNamespace)  # the fake GEMM counts as a root op
+    seen = {}
+
+    def build_verified(built, problems, configs, progress):
+        seen["problems"] = {p.dispatch for p in problems}
+        seen["configs"] = set(configs)
+        return SimpleNamespace(text="// spec", dropped={})
+
+    monkeypatch.setattr(model_level, "build_verified", build_verified)
+    config = CompilationConfig("DoubleTilingExpert", (32, 3, 3, 30, 16), (1, 1, 1, 1, 16), (0,) * 5)
+    result = SimpleNamespace(dispatches=[SimpleNamespace(dispatch="d_gemm", best_config="winner")])
+    out = model_level._with_shared(flagged, result, {"d_gemm"}, {"d_gather": config}, None)
+    assert seen == {"problems": {"d_gemm", "d_gather"}, "configs": {"d_gemm", "d_gather"}}
+    assert out == ("spec", "// spec", {"d_gemm", "d_gather"})

@@ -111,3 +111,15 @@ def test_the_inner_tiled_change_unbatches_in_place_of_the_recipes_own_script(tmp
     assert kept.flags == (GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)
     untiled = Recipe(str(plain), model_sha256(plain), "haswell", ())
     assert rv.with_inner_tiled(untiled, plain, tmp_path, cpu_target("avx2")).endswith("skipped")
+
+
+def test_elementwise_tiles_writes_the_rules_configs(tmp_path, inputs):
+    import shutil
+
+    rv = recipe_variants()
+    model = tmp_path / "gather.mlir"
+    shutil.copy(inputs / "im2col_gather_pack.mlir", model)
+    recipe = Recipe(str(model), model_sha256(model), "haswell", (), "")
+    said = rv.with_elementwise_tiles(recipe, model, tmp_path, cpu_target("avx2"))
+    assert said == "1 elementwise tiles" and recipe.spec == "gather.elementwise.spec.mlir"
+    assert "distribution = [32, 3, 3, 30, 16]" in (tmp_path / recipe.spec).read_text()

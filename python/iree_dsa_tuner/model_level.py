@@ -736,7 +736,7 @@ def _with_shared(flagged, result: TuneResult, in_spec: set[str], shared_here: di
     """("spec", text, dispatches): the search's spec, with the shared configs it leaves out."""
     if not shared_here:
         return "spec", result.spec_text, in_spec
-    problems = [p for p in flagged.problems() if isinstance(p, RootOpProblem)]
+    problems = _spec_problems(flagged)
     winners = {d.dispatch: d.best_config for d in result.dispatches if d.dispatch in in_spec}
     verified = build_verified(flagged, problems, {**shared_here, **winners}, progress)
     kept = (set(winners) | set(shared_here)) - set(verified.dropped)
