@@ -37,7 +37,7 @@ def _problem(sizes, dispatch="d0"):
     out = OperandInfo(tuple(sizes), "f32")
     return ElementwiseProblem(dispatch=dispatch, op_name="linalg.generic", loop_sizes=tuple(sizes),
                               loop_types=("parallel",) * len(sizes), dim_groups={"parallel": tuple(range(len(sizes)))},
-                              indexing_maps=(), inputs=(out,), output=out, dag_text="")
+                              indexing_maps=(), inputs=(out,), output=out, dag_text=f"op of {dispatch}")
 
 
 def test_only_configs_with_a_non_dividing_tile_change():
@@ -131,3 +131,18 @@ def test_the_searchs_spec_is_verified_with_the_builds_elementwise_roots(monkeypa
     out = model_level._with_shared(flagged, result, {"d_gemm"}, {"d_gather": config}, None)
     assert seen == {"problems": {"d_gemm", "d_gather"}, "configs": {"d_gemm", "d_gather"}}
     assert out == ("spec", "// spec", {"d_gemm", "d_gather"})
+
+
+def test_an_op_iree_configures_two_ways_is_left_alone():
+    # Two dispatches hold the same op (one matcher would fire on both) with different IREE configs:
+    # one config cannot be right for both.
+    one, two = _problem((64, 3, 3, 60, 80), "one"), _problem((64, 3, 3, 60, 80), "two")
+    one, two = (ElementwiseProblem(**{**p.__dict__, "dag_text": "same op"}) for p in (one, two))
+    defaults = {
+        "one": CompilationConfig("DoubleTilingExpert", (32, 3, 3, 30, 32), (1, 1, 1, 1, 16), (0,) * 5),
+        "two": CompilationConfig("DoubleTilingExpert", (16, 3, 3, 30, 32), (1, 1, 1, 1, 16), (0,) * 5),
+    }
+    assert divisible_elementwise_configs([one, two], defaults) == {}
+    # The same config in both: repaired once per dispatch, one matcher in the spec.
+    defaults["two"] = defaults["one"]
+    assert set(divisible_elementwise_configs([one, two], defaults)) == {"one", "two"}

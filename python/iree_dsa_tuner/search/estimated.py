@@ -78,8 +78,16 @@ def divisible_elementwise_configs(problems, defaults: dict[str, CompilationConfi
     121 ms call; tiles of 16, 3.3x faster alone, ACT 115 -> 107 ms). The vector tiles stay; the
     whole model confirms the result like any estimate (`model_level`)."""
     out: dict[str, CompilationConfig] = {}
+    # The spec matches the op, not the dispatch: every dispatch holding the same op gets the config,
+    # so an op IREE configures differently in two dispatches (fused with a pack in one) is left alone.
+    by_op: dict[str, set] = {}
+    for p in problems:
+        if getattr(p, "kind", "") == "elementwise":
+            by_op.setdefault(p.dag_text, set()).add(defaults.get(p.dispatch))
     for p in problems:
         if getattr(p, "kind", "") != "elementwise" or (wanted is not None and p.dispatch not in wanted):
+            continue
+        if len(by_op[p.dag_text]) > 1:
             continue
         default = defaults.get(p.dispatch)
         if default is None or len(default.distribution) != len(p.loop_sizes):

@@ -51,7 +51,7 @@ def matcher_key(problem: RootOpProblem) -> tuple:
     """Two problems with equal keys are indistinguishable to a matcher."""
     return (problem.kind, getattr(problem, "inner_tile", None), problem.lhs_type, problem.rhs_type, problem.out_type,
             problem.indexing_maps, tuple(sorted((k, tuple(v)) for k, v in problem.sizes().items())),
-            getattr(problem, "strides", ()), getattr(problem, "dilations", ()))
+            getattr(problem, "strides", ()), getattr(problem, "dilations", ()), getattr(problem, "dag_text", ""))
 
 
 def _element_type(text: str) -> ir.Type:
