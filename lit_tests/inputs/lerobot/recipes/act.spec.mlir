@@ -46,6 +46,31 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 82]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
+  transform.named_sequence @match_main_async_dispatch_8_generic_64x3x3x60x80_f32_pack(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
+    %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
+    ^bb0(%arg1: tensor<64x62x82xf32>, %arg2: tensor<64x3x3x60x80xf32>):
+      %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d2 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%arg1 : tensor<64x62x82xf32>) outs(%arg2 : tensor<64x3x3x60x80xf32>) {
+      ^bb0(%in: f32, %out: f32):
+        linalg.yield %in : f32
+      } -> tensor<64x3x3x60x80xf32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [32, 3, 3, 30, 16], vector_common_parallel = [1, 1, 1, 1, 16], vector_reduction = [0, 0, 0, 0, 0]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_95_elementwise_41984_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
+    %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
+    ^bb0(%arg1: tensor<41984xf32>, %arg2: tensor<41984xf32>, %arg3: tensor<41984xf32>):
+      %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%arg1, %arg2 : tensor<41984xf32>, tensor<41984xf32>) outs(%arg3 : tensor<41984xf32>) {
+      ^bb0(%in: f32, %in_0: f32, %out: f32):
+        %2 = arith.addf %in, %in_0 : f32
+        linalg.yield %2 : f32
+      } -> tensor<41984xf32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2624], vector_common_parallel = [16], vector_reduction = [0]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
   transform.named_sequence @match_main_async_dispatch_0_mmt4d_1x32x14x1x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
@@ -257,6 +282,8 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %updated_root = transform.foreach_match in %arg0 
         @match_main_async_dispatch_108_softmax_8x82x82xf32_dispatch_tensor_store -> @apply_op_config, 
         @match_main_async_dispatch_221_softmax_8x100x82xf32_dispatch_tensor_store -> @apply_op_config, 
+        @match_main_async_dispatch_8_generic_64x3x3x60x80_f32_pack -> @apply_op_config, 
+        @match_main_async_dispatch_95_elementwise_41984_f32 -> @apply_op_config, 
         @match_main_async_dispatch_0_mmt4d_1x32x14x1x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_4_mmt4d_4x1200x147x16x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_9_mmt4d_4x300x576x16x16x1_f32 -> @apply_op_config, 
