@@ -181,7 +181,8 @@ def scripted(monkeypatch, tmp_path):
     """tune_recipe on a two-function module: compiling, tuning and timing replaced by a script."""
     calls = {"proj": {"proj_dispatch_0_matmul": 1}, "attn_scores": {"attn_scores_dispatch_0_batch_matmul": 1}}
     artifacts = SimpleNamespace(configured_text="", batch1_convs=[],
-                                problems=lambda: [SimpleNamespace(kind="contraction")], model=TWO_FUNCTIONS)
+                                problems=lambda: [SimpleNamespace(kind="contraction")], model=TWO_FUNCTIONS,
+                                elementwise_problems=lambda: [])
     monkeypatch.setattr(model_level, "compile_model", lambda model, flags: artifacts)
     monkeypatch.setattr(model_level, "_dispatch_calls", lambda text: calls)
     monkeypatch.setattr(model_level, "_entries", lambda a, functions, c: (
