@@ -11,6 +11,12 @@ a [1, tokens, features] activation as a batch-1 batch_matmul, and attention as a
 
 The route is a preprocessing transform script (`--iree-preprocessing-transform-spec-filename`),
 written for the batches this model has (read from its input form, `k_split.input_gemms`):
+0. Where step 1 unrolls a batch: every `linalg.transpose` is generalised and unit dimensions are
+   folded away first, so no reshape stands between a batch_matmul and the ops that make its
+   operands. Step 1's `fuse` then pulls them into each batch: for attention over fewer K/V heads
+   than query heads (pi0's 8 over 1), the broadcast of the shared K and V to every head becomes
+   one head's copy, which canonicalisation erases, so each head reads K and V themselves (pi0's
+   expert layer 26.8 -> 24.2 ms; docs/DATA_TILING.md 14).
 1. A batch_matmul over B > 1 products of more than one row, accumulating into zeros, is tiled
    along its batch with its zero fill fused into the loop and the loop unrolled: B batch-1
    products, each starting from its own zeros (a tile of the shared output would be read back as
@@ -122,6 +128,7 @@ def unbatch_script_text(batches: list[int], hinted: bool = False, splits=()) -> 
     lines += ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {"]
     current = "%root"
     if batches:
+        lines += _shared_heads_lines()
         pairs = ", ".join(f"@match_batch{b} -> @unroll_batch{b}" for b in batches)
         lines += [f"    %unrolled = transform.foreach_match in %root {pairs} : (!transform.any_op) -> !transform.any_op"]
         current = "%unrolled"
@@ -137,6 +144,20 @@ def unbatch_script_text(batches: list[int], hinted: bool = False, splits=()) -> 
               "  }",
               "}"]
     return "\n".join(lines) + "\n"
+
+
+def _shared_heads_lines() -> list[str]:
+    """Step 0's main-body lines: every transpose generalised, unit dimensions folded away."""
+    return ["    %transposes = transform.structured.match ops{[\"linalg.transpose\"]} in %root"
+            " : (!transform.any_op) -> !transform.any_op",
+            "    %transposes_generic = transform.structured.generalize %transposes"
+            " : (!transform.any_op) -> !transform.any_op",
+            "    %funcs_heads = transform.structured.match ops{[\"util.func\", \"func.func\"]} in %root"
+            " : (!transform.any_op) -> !transform.any_op",
+            "    transform.apply_patterns to %funcs_heads {",
+            "      transform.apply_patterns.linalg.fold_unit_extent_dims_via_reshapes",
+            "      transform.apply_patterns.canonicalization",
+            "    } : !transform.any_op"]
 
 
 def _folded_and_named(handle: str, result: str, suffix: str) -> list[str]:
