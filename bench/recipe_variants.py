@@ -40,8 +40,7 @@ from iree_dsa_tuner import flags as flags_mod
 from iree_dsa_tuner.flags import (DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG,
                                   flags_header)
 from iree_dsa_tuner.compiler import tuning_spec_flags
-from iree_dsa_tuner.core.problems import RootOpProblem
-from iree_dsa_tuner.ir.artifacts import compile_model
+from iree_dsa_tuner.ir.artifacts import compile_model, spec_problems
 from iree_dsa_tuner.ir.k_split import input_gemms, k_split_flags, plan_splits
 from iree_dsa_tuner.recipe import load_recipe
 from iree_dsa_tuner.search.estimated import divisible_elementwise_configs, estimated_mmt4d_configs
@@ -55,7 +54,7 @@ def _with_more_configs(recipe, model: Path, out: Path, target, choose, what: str
     leaves at IREE's default; the spec's own configs kept (read from the build with it: what it
     changed)."""
     built = compile_model(model, target.compile_flags + tuple(recipe.flags))
-    problems = [*(p for p in built.problems() if isinstance(p, RootOpProblem)), *built.elementwise_problems()]
+    problems = spec_problems(built)
     defaults = built.default_configs()
     kept = {}
     if recipe.spec:

@@ -117,7 +117,9 @@ def test_the_searchs_spec_is_verified_with_the_builds_elementwise_roots(monkeypa
     gemm = SimpleNamespace(dispatch="d_gemm", kind="contraction")
     gather = _problem((64, 3, 3, 60, 80), "d_gather")
     flagged = SimpleNamespace(problems=lambda: [gemm], elementwise_problems=lambda: [gather])
-    monkeypatch.setattr(model_level, "RootOpProblem", SimpleNamespace)  # the fake GEMM counts as a root op
+    from iree_dsa_tuner.ir import artifacts
+
+    monkeypatch.setattr(artifacts, "RootOpProblem", SimpleNamespace)  # the fake GEMM counts as a root op
     seen = {}
 
     def build_verified(built, problems, configs, progress):

@@ -41,7 +41,7 @@ from .core.selection import select_dispatches
 from .errors import CompileError, InputError
 from .flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG,
                     global_data_tiling_twin, target_cpu_of, uses_data_tiling)
-from .ir.artifacts import compile_model
+from .ir.artifacts import compile_model, spec_problems
 from .ir.host_program import read_host_program
 from .pipeline import tune
 from .recipe import FLAG_PRESETS, Recipe, model_sha256
@@ -627,11 +627,6 @@ def _shared_spec(base, target, work_dir: Path, notes: list[str], say) -> PresetS
 ESTIMATED_CONTENDERS = 2
 
 
-def _spec_problems(built) -> list[RootOpProblem]:
-    """A build's root-op problems and its elementwise roots: every dispatch an estimated spec may set."""
-    return [p for p in built.problems() if isinstance(p, RootOpProblem)] + built.elementwise_problems()
-
-
 def _estimated_preset_spec(model: Path, target, name: str, flags: tuple[str, ...], shared: PresetSpec | None,
                            work_dir: Path) -> PresetSpec | None:
     """A preset's own spec when it is on the global data-tiling path and its build has mmt4d or
@@ -649,7 +644,7 @@ def _estimated_preset_spec(model: Path, target, name: str, flags: tuple[str, ...
         return None
     try:
         built = compile_model(model, target.compile_flags + tuple(flags))
-        problems = _spec_problems(built)
+        problems = spec_problems(built)
     except (InputError, CompileError):
         return None  # the preset's own build says why
     wanted = {p.dispatch for p in problems if not p.dispatch.startswith("_initializer")}
@@ -716,7 +711,7 @@ def _verified_preset_spec(spec: PresetSpec, notes: list[str], say) -> str:
     """The text of the spec the chosen preset was timed with, verified when it is its own."""
     if spec.configs is None:
         return spec.text
-    verified = build_verified(spec.built, _spec_problems(spec.built), spec.configs, say)
+    verified = build_verified(spec.built, spec_problems(spec.built), spec.configs, say)
     for dispatch, why in sorted(verified.dropped.items()):
         notes.append(f"the estimate's config for {dispatch} failed verification and is not in the recipe: "
                      f"{shorten(why, 200)}")
@@ -736,7 +731,7 @@ def _with_shared(flagged, result: TuneResult, in_spec: set[str], shared_here: di
     """("spec", text, dispatches): the search's spec, with the shared configs it leaves out."""
     if not shared_here:
         return "spec", result.spec_text, in_spec
-    problems = _spec_problems(flagged)
+    problems = spec_problems(flagged)
     winners = {d.dispatch: d.best_config for d in result.dispatches if d.dispatch in in_spec}
     verified = build_verified(flagged, problems, {**shared_here, **winners}, progress)
     kept = (set(winners) | set(shared_here)) - set(verified.dropped)
@@ -756,7 +751,7 @@ def _estimated_spec(flagged, target, result: TuneResult, in_spec: set[str], opti
     verification."""
     if not _has_mmt4d(flagged):
         return None
-    problems = _spec_problems(flagged)
+    problems = spec_problems(flagged)
     wanted = {symbol for f in timed for symbol in calls.get(f, {})}
     if options.dispatches:
         wanted &= set(options.dispatches)

@@ -68,6 +68,11 @@ def model_key(model: Path, target_flags: tuple[str, ...]) -> str:
     return digest.hexdigest()[:24]
 
 
+
+def spec_problems(artifacts) -> list[RootOpProblem]:
+    """A build's root-op problems and its elementwise roots: every dispatch a spec may configure."""
+    return [p for p in artifacts.problems() if isinstance(p, RootOpProblem)] + artifacts.elementwise_problems()
+
 @dataclass
 class ModelArtifacts:
     """One model's dispatch IR, default configs and dispatch benchmarks, made by one compile."""

@@ -25,7 +25,7 @@ from ..errors import CompileError, InputError
 from ..core.config import CompilationConfig
 from ..core.problems import RootOpProblem
 from ..core.status import NumericsVerdict, Status
-from ..ir.artifacts import ModelArtifacts, compile_model
+from ..ir.artifacts import ModelArtifacts, compile_model, spec_problems
 from .builder import build_spec
 from .numerics import NumericsResult, compare_modules
 from ..ir.configured import read_configured_dispatches
@@ -226,8 +226,7 @@ def verify_spec(
     report = VerifyReport(str(model), str(spec) if spec is not None else "", numerics_checked=check_numerics)
     if spec is not None and not matchers:
         raise InputError(f"{spec}: the spec has no matchers, so it configures nothing")
-    pairs = _targets(matchers, [p for p in artifacts.problems() if isinstance(p, RootOpProblem)]
-                     + artifacts.elementwise_problems())
+    pairs = _targets(matchers, spec_problems(artifacts))
 
     with tempfile.TemporaryDirectory(prefix="iree-dsa-verify-") as tmp:
         tuned_vmfb = Path(tmp) / "tuned.vmfb"
