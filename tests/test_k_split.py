@@ -12,14 +12,14 @@ from iree_dsa_tuner.compiler import find_tool
 from iree_dsa_tuner.core.problems import ContractionProblem, OperandInfo
 from iree_dsa_tuner.flags import DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG, TRANSFORM_FLAG
 from iree_dsa_tuner.ir.conv_route import user_flags
-from iree_dsa_tuner.ir.k_split import (InputGemm, KSplit, input_gemms, k_split_script_text, plan_k_split_route,
-                                       plan_splits)
+from iree_dsa_tuner.ir.k_split import (InputGemm, KSplit, inner_tiled_rows, input_gemms, k_split_script_text,
+                                       plan_k_split_route, plan_splits, plan_summed_splits)
 from iree_dsa_tuner.recipe import FLAG_PRESETS, k_split_presets
 
 MIB = 1 << 20
 # The two kinds of machine these tests run on: an AVX-512 core with a 2 MiB L2, an AVX2 one with 1 MiB.
-AVX512 = SimpleNamespace(vector_register_bytes=64, l2_bytes=2 * MIB)
-AVX2 = SimpleNamespace(vector_register_bytes=32, l2_bytes=1 * MIB)
+AVX512 = SimpleNamespace(vector_register_bytes=64, vector_registers=32, l2_bytes=2 * MIB)
+AVX2 = SimpleNamespace(vector_register_bytes=32, vector_registers=16, l2_bytes=1 * MIB)
 
 
 def gemm(m: int, n: int, k: int, t: str = "f32", op: str = "linalg.matmul", batch: int = 1) -> InputGemm:
@@ -61,6 +61,32 @@ def test_few_rows_with_a_long_k_are_split_so_their_row_block_stays_in_the_l2():
     assert plan_splits([gemm(16, 1024, 1024), gemm(816, 256, 2048)], AVX512) == []
     # The long-K rule wins where both apply: one split for the length, whatever its columns.
     assert plan_splits([gemm(51, 1024, 16384), gemm(51, 64, 16384)], AVX512) == [KSplit(16384, 2048)]
+
+
+def test_inner_tiled_row_blocks_above_the_l2_are_cut_into_the_fewest_chunks_that_fit():
+    # The inner-tiled register tile has every vector register but three as rows.
+    assert (inner_tiled_rows(AVX512), inner_tiled_rows(AVX2)) == (29, 13)
+    # SigLIP (256 tokens, 261 rows padded to 29): fc2's row block 261 x 4304 x 4 = 4.5 MB is above
+    # the 2 MiB L2 and its output (1.2 MB) fits: 2 chunks (2.2 MB) do not fit, 3 do not divide
+    # 4304, 4 of 1076 do (1076 is no whole number of vectors: the f32 intrinsic steps one K at a
+    # time). fc1 (K = 1152: a 1.2 MB block) and the q/k/v/o projections are kept whole.
+    siglip = [gemm(256, 1152, 4304), gemm(256, 4304, 1152), gemm(256, 1152, 1152)]
+    assert plan_summed_splits(siglip, AVX512, long_k=False) == [KSplit(4304, 1076, 1152)]
+    # The other rules leave SigLIP whole; with them the row-block split is still the only one.
+    assert plan_summed_splits(siglip, AVX512) == [KSplit(4304, 1076, 1152)]
+    # On AVX2 (1 MiB L2) fc2's output (260 x 1152 x 4) no longer fits: kept whole.
+    assert plan_summed_splits(siglip, AVX2, long_k=False) == []
+    # Many rows (pi0's prefix: outputs of 6.9 MB and more) or few (pi0's expert: 58 x 4096 x 4 = 950
+    # KB fits) are kept whole by this rule; so are other element types and batches above one.
+    prefix = [gemm(816, 2048, 16384), gemm(816, 16384, 2048), gemm(816, 2048, 2048)]
+    expert = [gemm(51, 1024, 4096), gemm(51, 4096, 1024)]
+    assert plan_summed_splits(prefix + expert, AVX512, long_k=False) == []
+    assert plan_summed_splits([gemm(256, 4304, 1152, "bf16"), gemm(256, 4304, 1152, op="linalg.batch_matmul", batch=2)],
+                              AVX512, long_k=False) == []
+    # No chunk count up to 8 that divides K makes the block fit: kept whole (K = 4327 is prime).
+    assert plan_summed_splits([gemm(256, 1152, 4327)], AVX512, long_k=False) == []
+    # With the long-K rule: its whole-length split wins over the row block's for that length.
+    assert plan_summed_splits(prefix + siglip, AVX512) == [KSplit(4304, 1076, 1152), KSplit(16384, 2048)]
 
 
 def test_a_batch_other_than_one_is_never_split():

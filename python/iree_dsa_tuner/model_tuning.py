@@ -70,7 +70,7 @@ def tune_model(model: str | Path, target, options: TuneOptions, *, db=None, iree
 def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: bool, functions, weights, rounds,
                       parameters, progress) -> ModelTuning:
     from .ir.artifacts import cache_root
-    from .ir.k_split import input_gemms, plan_k_split_route, plan_splits
+    from .ir.k_split import input_gemms, plan_k_split_route, plan_summed_splits
     from .ir.unbatch import plan_unbatch_route, unbatch_flags
     from .model_level import tune_recipe
     from .recipe import FLAG_PRESETS, INNER_TILED_PRESETS, k_split_presets, route_presets, unbatch_presets
@@ -101,9 +101,16 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
             routes_dir = cache_root() / "routes"
             # With long reductions too, one script does both (iree-compile takes one): the K chunks
             # summed after, which inner-tiled builds where the in-order ones do not.
-            splits = plan_splits(gemms, target.describe().cpu) if k_route else []
-            extra.update(unbatch_presets(u_route.flags, unbatch_flags(gemms, routes_dir, hinted=True),
+            # A row block above the L2 (k_split rule 3) is cut in every hinted script: it is for the
+            # inner-tiled kernel, which every preset using the hinted script builds.
+            cpu = target.describe().cpu
+            row_splits = plan_summed_splits(gemms, cpu, long_k=False) if cpu is not None else []
+            splits = plan_summed_splits(gemms, cpu) if k_route else []
+            extra.update(unbatch_presets(u_route.flags, unbatch_flags(gemms, routes_dir, hinted=True, splits=row_splits),
                                          unbatch_flags(gemms, routes_dir, hinted=True, splits=splits) if splits else ()))
+            if row_splits and progress is not None:
+                progress("inner-tiled row blocks above the L2, cut in the hinted script: "
+                         + ", ".join(f"K {s.k} (N {s.n}) in {s.pieces} chunks of {s.chunk}" for s in row_splits))
         if extra:
             # The routes' flags compete as presets, unless a preset already builds the same flags
             # (the route of IREE 3.13 is im2col, which the im2col presets already time). The

@@ -35,6 +35,17 @@ M0 and N0 are taken as the f32 lanes of a vector register (16 with AVX-512, 8 wi
    `bench/gemm_ceiling.py --only expert --k-chunks 1024 512 256`; 2026-12-02). Many rows (pi0's
    816-token prefix) make every partial product a large tensor: rule 1 only.
 
+3. Inner-tiled only (`plan_summed_splits`): a row block above the L2. IREE 3.13's inner-tiled
+   kernel (`--iree-llvmcpu-enable-inner-tiled`, docs/DATA_TILING.md 11) computes a tile of
+   `vector_registers - 3` rows (29 with AVX-512, 13 with AVX2) over the whole K, and its best
+   distribution keeps every row tile of a column panel in one workgroup, so the row block (all the
+   rows, padded to that tile, x K) is read again for each column panel: from the L2 while it fits,
+   from the L3 when it does not. A GEMM whose row block is above the L2 but whose output fits it
+   is cut into the fewest chunks (a divisor of K, at most 8) whose block fits, summed after.
+   SigLIP's fc2 (256 x 4304 -> 1152, a 4.5 MB block on a 2 MiB L2): 4 chunks of 1076, its dispatch
+   26.4 -> 18.7 ms, the layer 1.06-1.09x (docs/DATA_TILING.md 15). f32 only: the one type measured,
+   and chunks need not be whole vectors there (its intrinsic takes one K step at a time).
+
 A `linalg.batch_matmul` is cut only when its batch is 1. ACT's transformer runs its linear layers
 as batch_matmuls over 82 tokens of one row each against a broadcast weight, which IREE folds into
 one GEMM; cut, the broadcast was materialised (82 x 3200 x 512) and ACT ran 12x slower.
@@ -65,6 +76,8 @@ ROW_BLOCK_SHARE = 1 / 16
 # than 512-wide ones on the expert's down projection, and a GEMM that needs narrower chunks has
 # too many rows for the rule (pi0's prefix: 816).
 MIN_ROW_CHUNK_LANES = 32
+# Rule 3's most chunks: each is a partial output written and summed after.
+MAX_SUMMED_PIECES = 8
 
 
 @dataclass(frozen=True)
@@ -120,6 +133,44 @@ def split_for(k: int, element_bytes: int, cpu, m: int | None = None, n: int | No
         return None
     chunk = _widest_chunk(k, lanes, lambda d: rows * d * element_bytes <= ROW_BLOCK_SHARE * l2)
     return KSplit(k, chunk, n) if chunk and chunk >= MIN_ROW_CHUNK_LANES * lanes else None
+
+
+def inner_tiled_rows(cpu) -> int:
+    """Rows of IREE 3.13's inner-tiled f32 register tile: every vector register but three
+    accumulates (29 x 16 on AVX-512, 13 x 8 on AVX2; docs/DATA_TILING.md 11)."""
+    return max(1, cpu.vector_registers - 3)
+
+
+def row_block_split(g: InputGemm, cpu) -> KSplit | None:
+    """Rule 3 (inner-tiled only) for one `InputGemm`: its K in the fewest chunks whose row block fits
+    the L2; None when the block fits already, the output does not, or no chunk count up to
+    MAX_SUMMED_PIECES divides K so."""
+    if g.op not in _K_LOOP or g.batch != 1 or g.element_bytes != 4:
+        return None
+    tile = inner_tiled_rows(cpu)
+    rows = -(-g.m // tile) * tile
+    l2 = cpu.l2_bytes
+    if rows * g.n * 4 > l2 or rows * g.k * g.element_bytes <= l2:
+        return None
+    for pieces in range(2, MAX_SUMMED_PIECES + 1):
+        if g.k % pieces == 0 and rows * (g.k // pieces) * g.element_bytes <= l2:
+            return KSplit(g.k, g.k // pieces, g.n)
+    return None
+
+
+def plan_summed_splits(gemms, cpu, *, long_k: bool = True) -> list[KSplit]:
+    """The reductions of `gemms` to cut into chunks summed after, for the inner-tiled build: rule 3's
+    and, with `long_k`, the other rules' (`plan_splits`); one split per reduction length and columns,
+    a length the other rules cut whatever its columns taking precedence."""
+    splits = plan_splits(gemms, cpu) if long_k else []
+    whole = {s.k for s in splits if s.n is None}
+    taken = {(s.k, s.n) for s in splits}
+    for g in gemms:
+        s = row_block_split(g, cpu)
+        if s is not None and s.k not in whole and (s.k, s.n) not in taken:
+            splits.append(s)
+            taken.add((s.k, s.n))
+    return sorted(splits, key=lambda s: (s.k, s.n or 0))
 
 
 def plan_splits(gemms, cpu) -> list[KSplit]:
@@ -257,5 +308,6 @@ def plan_k_split_route(gemms, problems, cpu, directory: Path, taken_flags: tuple
     return route
 
 
-__all__ = ["InputGemm", "KSplit", "WHAT", "input_gemms", "k_split_flags", "k_split_script_text", "panel_pair_bytes",
-           "plan_k_split_route", "plan_splits", "split_for", "summed_split_lines"]
+__all__ = ["InputGemm", "KSplit", "WHAT", "inner_tiled_rows", "input_gemms", "k_split_flags", "k_split_script_text",
+           "panel_pair_bytes", "plan_k_split_route", "plan_splits", "plan_summed_splits", "row_block_split", "split_for",
+           "summed_split_lines"]

@@ -32,6 +32,26 @@ module attributes {transform.with_named_sequence} {
     %0 = transform.structured.specialize %arg0 : (!transform.any_op) -> !transform.any_op
     transform.yield 
   }
+  transform.named_sequence @match_summed_k4304_n1152(%arg0: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %arg0 ["linalg.matmul"] : !transform.any_op
+    %0 = transform.match.structured %arg0 : (!transform.any_op) -> !transform.any_op {
+    ^bb0(%arg1: !transform.any_op):
+      %1 = transform.match.structured.dim %arg1[1] : (!transform.any_op) -> !transform.param<i64>
+      %2 = transform.param.constant 1152 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %1, %2 : !transform.param<i64>
+      %3 = transform.match.structured.dim %arg1[2] : (!transform.any_op) -> !transform.param<i64>
+      %4 = transform.param.constant 4304 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %3, %4 : !transform.param<i64>
+      transform.match.structured.yield %arg1 : !transform.any_op
+    }
+    transform.yield %0 : !transform.any_op
+  }
+  transform.named_sequence @sum_k4304_n1152(%arg0: !transform.any_op {transform.consumed}) {
+    %init_or_alloc_op, %fill_op, %split_linalg_op, %combining_linalg_op = transform.structured.split_reduction %arg0 <split_factor = 4> : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %transformed, %loops = transform.structured.fuse %split_linalg_op tile_sizes [1, 0, 0, 0] : (!transform.any_op) -> (!transform.any_op, !transform.op<"scf.for">)
+    transform.loop.unroll %loops factor = 4 : !transform.op<"scf.for">
+    transform.yield 
+  }
   transform.named_sequence @match_tileable(%arg0: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %0 = transform.match.structured %arg0 : (!transform.any_op) -> !transform.any_op {
     ^bb0(%arg1: !transform.any_op):
@@ -73,6 +93,15 @@ module attributes {transform.with_named_sequence} {
     %updated_root_0 = transform.foreach_match in %updated_root 
         @match_gemm -> @specialize : (!transform.any_op) -> !transform.any_op
     %updated_root_1 = transform.foreach_match in %updated_root_0 
+        @match_summed_k4304_n1152 -> @sum_k4304_n1152 : (!transform.any_op) -> !transform.any_op
+    %1 = transform.structured.match ops{["util.func", "func.func"]} in %updated_root_1 : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %1 {
+      transform.apply_patterns.linalg.fold_unit_extent_dims_via_reshapes
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %updated_root_2 = transform.foreach_match in %updated_root_1 
+        @match_gemm -> @specialize : (!transform.any_op) -> !transform.any_op
+    %updated_root_3 = transform.foreach_match in %updated_root_2 
         @match_tileable -> @hint, 
         @match_rows -> @hint : (!transform.any_op) -> !transform.any_op
     transform.yield 
