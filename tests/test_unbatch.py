@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from iree_dsa_tuner.flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG,
-                                  TRANSFORM_FLAG)
+from iree_dsa_tuner.flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, IM2COL_INNER_TILED_PIPELINE,
+                                  INNER_TILED_FLAG, TRANSFORM_FLAG)
 from iree_dsa_tuner.ir.conv_route import user_flags, verified_script
 from iree_dsa_tuner.ir.k_split import InputGemm, KSplit
 from iree_dsa_tuner.ir.unbatch import (DATA_TILING_HINT, needs_unbatch, plan_unbatch_route, unbatch_script_text,
@@ -96,8 +96,9 @@ def test_the_route_presets_stand_in_for_the_plain_inner_tiled_ones():
     for name, flags in presets.items():
         assert flags[-2:] == (GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG), name
     assert IM2COL_FLAG in presets["unbatch+im2col+gdt+inner-tiled"]
-    # im2col's GEMMs appear after the script, unmarked: that preset keeps the plain script.
-    assert presets["unbatch+im2col+gdt+inner-tiled"][1] == "--script"
+    # im2col's GEMMs appear after the script, unmarked: that preset keeps the plain script, and
+    # detaches the convolutions' bias and puts them channels last first (docs/DATA_TILING.md 16).
+    assert presets["unbatch+im2col+gdt+inner-tiled"][1:3] == (IM2COL_INNER_TILED_PIPELINE, "--script")
     assert presets["unbatch+gdt+inner-tiled"][0] == "--hinted"
     assert presets["attn-decomposed+unbatch+gdt+inner-tiled"][:2] == (DECOMPOSE_ATTENTION_FLAG, "--hinted")
     # With long reductions, one more: the hinted script that also sums K chunks (ir/k_split.py).

@@ -42,6 +42,14 @@ DATA_TILING_FLAGS = (DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG)
 DECOMPOSE_ATTENTION_FLAG = ("--iree-preprocessing-pass-pipeline=builtin.module(util.func("
                             "iree-linalg-ext-convert-attention-to-online-attention,"
                             "iree-linalg-ext-decompose-attention))")
+# im2col's GEMMs inner-tiled (docs/DATA_TILING.md 16): IREE 3.13's inner-tiled lowering builds no
+# GEMM that accumulates into anything but zeros, and torch's convolutions accumulate into their
+# bias, so the bias is detached into an addition after the product; and convolutions go channels
+# last, so im2col's GEMM has the pixels as rows and the output channels as columns (ResNet's 64
+# channels as rows are padded to 87 in 29-row tiles).
+IM2COL_INNER_TILED_PIPELINE = ("--iree-preprocessing-pass-pipeline=builtin.module(util.func("
+                               "iree-global-opt-detach-elementwise-from-named-ops,"
+                               "iree-preprocessing-convert-conv-to-channels-last))")
 
 # A spec made under extra flags names them in its header; `verify` reads them back.
 FLAGS_HEADER = "// iree-dsa-tune: flags: "

@@ -120,14 +120,16 @@ def unbatch_presets(route_flags: tuple[str, ...], hinted_flags: tuple[str, ...] 
 
     `hinted_flags` name the script that also marks the GEMMs inner-tiled can build (step 4 of
     ir/unbatch.py): without it, a decomposed attention's batched products fail the build (SigLIP's
-    layer). im2col's GEMMs come after the script and carry no mark, so its preset keeps the plain one.
+    layer). im2col's GEMMs come after the script and carry no mark, so its preset keeps the plain one,
+    with the convolutions' bias detached and channels last (`flags.IM2COL_INNER_TILED_PIPELINE`).
     `split_flags` name the hinted script that also cuts the long-K route's reductions into chunks
     summed after (`k_split.summed_split_lines`): the long-K route for inner-tiled data tiling (pi0's
     prefix layer, docs/DATA_TILING.md 13)."""
     hinted = tuple(hinted_flags or route_flags)
     tail = (flags.GLOBAL_DATA_TILING_FLAG, flags.INNER_TILED_FLAG)
     presets = {"unbatch+gdt+inner-tiled": hinted + tail,
-               "unbatch+im2col+gdt+inner-tiled": (flags.IM2COL_FLAG,) + tuple(route_flags) + tail,
+               "unbatch+im2col+gdt+inner-tiled": (flags.IM2COL_FLAG, flags.IM2COL_INNER_TILED_PIPELINE)
+                                                 + tuple(route_flags) + tail,
                "attn-decomposed+unbatch+gdt+inner-tiled": (flags.DECOMPOSE_ATTENTION_FLAG,) + hinted + tail}
     if split_flags:
         presets["unbatch+k-split+gdt+inner-tiled"] = tuple(split_flags) + tail

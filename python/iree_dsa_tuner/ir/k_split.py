@@ -43,7 +43,7 @@ M0 and N0 are taken as the f32 lanes of a vector register (16 with AVX-512, 8 wi
    from the L3 when it does not. A GEMM whose row block is above the L2 but whose output fits it
    is cut into the fewest chunks (a divisor of K, at most 8) whose block fits, summed after.
    SigLIP's fc2 (256 x 4304 -> 1152, a 4.5 MB block on a 2 MiB L2): 4 chunks of 1076, its dispatch
-   26.4 -> 18.7 ms, the layer 1.06-1.09x (docs/DATA_TILING.md 15). f32 only: the one type measured,
+   26.4 -> 18.7 ms, the layer 1.10x (docs/DATA_TILING.md 15). f32 only: the one type measured,
    and chunks need not be whole vectors there (its intrinsic takes one K step at a time).
 
 A `linalg.batch_matmul` is cut only when its batch is 1. ACT's transformer runs its linear layers
