@@ -160,3 +160,38 @@ def test_tune_offers_the_summed_k_split_where_both_routes_apply(tmp_path, monkey
     assert "split_reduction" in script and DATA_TILING_HINT in script
     # The ukernel path keeps the in-order chunks.
     assert "k-split+gdt+tile-bytes-4m" in presets
+
+
+def test_tune_cuts_an_inner_tiled_row_block_above_the_l2_in_the_hinted_script(tmp_path, monkeypatch):
+    # k_split rule 3 (docs/DATA_TILING.md 15): on the AVX2-like CPU (13-row tiles, 1 MiB L2) a
+    # batch-1 linear layer of 16 rows (26 padded) and K = 16384 has a 1.7 MB row block and a small
+    # output: the hinted script of every inner-tiled preset cuts it in 2 chunks, summed after.
+    from conftest import cpu_target, presets_a_host_tune_times, write_model
+
+    text = BATCH1_LINEAR_TEMPLATE.format(m=16, k=16384, n=64)
+    presets, said = presets_a_host_tune_times(write_model(tmp_path, "long.mlir", text), monkeypatch, cpu_target("avx2"))
+
+    def script(name: str) -> str:
+        flag = next(f for f in presets[name] if f.startswith(TRANSFORM_FLAG))
+        return Path(flag.split("=", 1)[1]).read_text()
+
+    for name in ("unbatch+gdt+inner-tiled", "attn-decomposed+unbatch+gdt+inner-tiled"):
+        assert "@sum_k16384_n64" in script(name) and "split_factor = 2" in script(name), name
+    assert "@sum_k16384" not in script("unbatch+im2col+gdt+inner-tiled")  # the plain script
+    assert any("row blocks above the L2" in line and "K 16384 (N 64) in 2 chunks of 8192" in line for line in said)
+    # The same layer with K = 1024 (a 104 KB block): nothing is cut, nothing said.
+    presets, said = presets_a_host_tune_times(write_model(tmp_path, "short.mlir", BATCH1_LINEAR_TEMPLATE.format(
+        m=16, k=1024, n=64)), monkeypatch, cpu_target("avx2"))
+    assert "@sum_" not in script("unbatch+gdt+inner-tiled")
+    assert not any("row blocks" in line for line in said)
+
+
+BATCH1_LINEAR_TEMPLATE = """
+func.func @main(%a: tensor<1x{m}x{k}xf32>, %b: tensor<1x{k}x{n}xf32>) -> tensor<1x{m}x{n}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x{m}x{n}xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x{m}x{n}xf32>) -> tensor<1x{m}x{n}xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x{m}x{k}xf32>, tensor<1x{k}x{n}xf32>) outs(%f : tensor<1x{m}x{n}xf32>) -> tensor<1x{m}x{n}xf32>
+  return %r : tensor<1x{m}x{n}xf32>
+}}
+"""
