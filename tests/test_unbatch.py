@@ -97,7 +97,7 @@ def test_the_route_presets_stand_in_for_the_plain_inner_tiled_ones():
         assert flags[-2:] == (GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG), name
     assert IM2COL_FLAG in presets["unbatch+im2col+gdt+inner-tiled"]
     # im2col's GEMMs appear after the script, unmarked: that preset keeps the plain script, and
-    # detaches the convolutions' bias and puts them channels last first (docs/DATA_TILING.md 16).
+    # detaches the convolutions' bias first (docs/DATA_TILING.md 16).
     assert presets["unbatch+im2col+gdt+inner-tiled"][1:3] == (IM2COL_INNER_TILED_PIPELINE, "--script")
     assert presets["unbatch+gdt+inner-tiled"][0] == "--hinted"
     assert presets["attn-decomposed+unbatch+gdt+inner-tiled"][:2] == (DECOMPOSE_ATTENTION_FLAG, "--hinted")

@@ -121,7 +121,7 @@ def unbatch_presets(route_flags: tuple[str, ...], hinted_flags: tuple[str, ...] 
     `hinted_flags` name the script that also marks the GEMMs inner-tiled can build (step 4 of
     ir/unbatch.py): without it, a decomposed attention's batched products fail the build (SigLIP's
     layer). im2col's GEMMs come after the script and carry no mark, so its preset keeps the plain one,
-    with the convolutions' bias detached and channels last (`flags.IM2COL_INNER_TILED_PIPELINE`).
+    with the convolutions' bias detached (`flags.IM2COL_INNER_TILED_PIPELINE`).
     `split_flags` name the hinted script that also cuts the long-K route's reductions into chunks
     summed after (`k_split.summed_split_lines`): the long-K route for inner-tiled data tiling (pi0's
     prefix layer, docs/DATA_TILING.md 13)."""
