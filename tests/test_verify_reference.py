@@ -209,9 +209,8 @@ def test_a_function_numpy_cannot_evaluate_has_its_tuned_dispatch_checked_alone(n
     assert alone.max_error < 1e-5
 
 
-@pytest.mark.slow
-def test_convolution_and_contraction_root_ops_alone_match_their_numpy_models(tmp_path):
-    """IREE's own configs run alone: the numpy models of a windowed conv and a fill+matmul agree."""
+def _conv_and_matmul_checks(tmp_path) -> tuple[list[DispatchCheck], str]:
+    """IREE's own configs for a windowed conv's and a fill+matmul's dispatches, and their spec."""
     checks, problems, configs = [], [], {}
     for model in ("temporal_conv1d.mlir", "mlp3.mlir"):
         artifacts = compile_model(INPUTS / model, FLAGS)
@@ -226,9 +225,39 @@ def test_convolution_and_contraction_root_ops_alone_match_their_numpy_models(tmp
                                     canonical_attr(config.translation_info_text())))
     spec = tmp_path / "spec.mlir"
     spec.write_text(build_spec(problems, configs))
-    results = check_dispatches_alone(checks, str(spec), FLAGS)
+    return checks, str(spec)
+
+
+@pytest.mark.slow
+def test_convolution_and_contraction_root_ops_alone_match_their_numpy_models(tmp_path):
+    """IREE's own configs run alone: the numpy models of a windowed conv and a fill+matmul agree."""
+    checks, spec = _conv_and_matmul_checks(tmp_path)
+    results = check_dispatches_alone(checks, spec, FLAGS)
     assert [(r.dispatch, r.checked, r.ok, r.reference) for r in results] == \
         [(c.dispatch, True, True, "numpy-root-op") for c in checks]
+
+
+@pytest.mark.slow
+def test_a_root_op_that_does_not_build_alone_costs_only_its_own_check(tmp_path, monkeypatch):
+    """ACT's inner_tiled GEMMs do not build alone under their recipe's flags; built in one module
+    with its elementwise roots, they took those checks down too. Here the conv's root op fails."""
+    import iree_dsa_tuner.tuning_spec.dispatch_alone as dispatch_alone
+    from iree_dsa_tuner.errors import CompileError
+
+    real = dispatch_alone.compile_to_vmfb
+
+    def failing_on_check_0(source, *args, **kwargs):
+        if "@check_0(" in source.read_text():
+            raise CompileError("write affecting operations on global resources (simulated)")
+        return real(source, *args, **kwargs)
+
+    monkeypatch.setattr(dispatch_alone, "compile_to_vmfb", failing_on_check_0)
+    checks, spec = _conv_and_matmul_checks(tmp_path)
+    failed, checked = check_dispatches_alone(checks, spec, FLAGS)
+    assert (failed.dispatch, failed.checked) == (checks[0].dispatch, False)
+    assert failed.detail.startswith("compiling its root op alone failed: write affecting")
+    assert (checked.dispatch, checked.checked, checked.ok, checked.reference) == \
+        (checks[1].dispatch, True, True, "numpy-root-op")
 
 
 @pytest.mark.slow

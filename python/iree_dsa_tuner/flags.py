@@ -104,8 +104,22 @@ def read_flags_header(spec_text: str) -> tuple[str, ...]:
     return tuple(flags)
 
 
+def option_name(flag: str) -> str:
+    """`--name=value` -> `--name` (a flag without a value is its own name)."""
+    return flag.split("=", 1)[0]
+
+
+def not_set_by(flags, given) -> tuple[str, ...]:
+    """The flags of `flags` whose option `given` does not set already: for a recipe's flags beside
+    its spec's header, which names the paths the spec was tuned with (a route's script in the
+    tune's directory) where the recipe names the copies it ships with."""
+    taken = {option_name(f) for f in given if "=" in f}
+    return tuple(f for f in flags if option_name(f) not in taken)
+
+
 __all__ = [
     "CPU_FLAG", "DATA_TILING_FLAG", "DATA_TILING_FLAGS", "GLOBAL_DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "global_data_tiling_twin", "HOST_CPU_FLAG", "HOST_FLAGS",
-    "IM2COL_FLAG", "INNER_TILED_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header", "read_flags_header", "target_cpu_of", "uses_data_tiling",
+    "IM2COL_FLAG", "IM2COL_INNER_TILED_PIPELINE", "INNER_TILED_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header",
+    "not_set_by", "option_name", "read_flags_header", "target_cpu_of", "uses_data_tiling",
     "with_target_cpu",
 ]

@@ -68,10 +68,12 @@ def run(args: argparse.Namespace) -> int:
     if spec is not None:
         from pathlib import Path
 
-        from ..flags import read_flags_header
+        from ..flags import not_set_by, read_flags_header
 
         try:
-            header = read_flags_header(Path(spec).read_text())
+            # A recipe's own flags win over the header's for the same option (its copy of a
+            # route's script rather than the path the spec was tuned with).
+            header = not_set_by(read_flags_header(Path(spec).read_text()), extra_flags)
         except (OSError, UnicodeDecodeError):
             header = ()  # verify_spec reports an unreadable spec
     # The recipe's flags, the header's and the user's: the spec matches the dispatches all of them
