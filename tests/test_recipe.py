@@ -227,20 +227,34 @@ def test_data_tiling_is_on_with_exactly_one_of_its_two_flags():
     assert Recipe("m.mlir", "0" * 64, "host", flags=(GLOBAL_DATA_TILING_FLAG,)).uses_data_tiling
 
 
-def test_verify_with_a_recipe_finds_the_dispatches_its_flags_make(tmp_path):
-    # A recipe on the global data-tiling path with a spec for its mmt4d dispatch: `verify --recipe`
-    # must look for the spec's dispatch in the recipe's build, not in the plain model (which has a
-    # plain matmul there, so every matcher was "not applied").
+def _mmt4d_spec_and_recipe(tmp_path, recipe_flags=("--iree-global-opt-data-tiling",), header: str | None = None):
+    """A spec for the global path's mmt4d dispatch of a small matmul (its flags header replaced by
+    `header` when given) and a recipe with `recipe_flags` beside it: (model, spec)."""
     from conftest import INPUTS
+
+    from iree_dsa_tuner.flags import FLAGS_HEADER
 
     model = INPUTS / "data_tiling" / "matmul_64x128x256.mlir"
     spec = tmp_path / "spec.mlir"
     made = cli("spec", model, "--plan", INPUTS / "plans" / "mmt4d_whole_rows.plan.json", "--target", "dsa-e1",
                "--iree-flag=--iree-global-opt-data-tiling", "-o", spec)
     assert made.returncode == 0, made.stderr
-    recipe = Recipe(str(model), model_sha256(model), "host", flags=("--iree-global-opt-data-tiling",),
-                    spec=spec.name, functions=("matmul",))
+    if header is not None:
+        lines = spec.read_text().splitlines(keepends=True)
+        at = next(i for i, line in enumerate(lines) if line.startswith(FLAGS_HEADER))
+        lines[at] = f"{FLAGS_HEADER}{header}\n"
+        spec.write_text("".join(lines))
+    recipe = Recipe(str(model), model_sha256(model), "host", flags=tuple(recipe_flags), spec=spec.name,
+                    functions=("matmul",))
     (tmp_path / "spec.recipe.toml").write_text(recipe.to_toml())
+    return model, spec
+
+
+def test_verify_with_a_recipe_finds_the_dispatches_its_flags_make(tmp_path):
+    # A recipe on the global data-tiling path with a spec for its mmt4d dispatch: `verify --recipe`
+    # must look for the spec's dispatch in the recipe's build, not in the plain model (which has a
+    # plain matmul there, so every matcher was "not applied").
+    model, _ = _mmt4d_spec_and_recipe(tmp_path)
     verified = cli("verify", model, "--recipe", tmp_path / "spec.recipe.toml", "--target", "dsa-e1")
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "matmul_dispatch_2_mmt4d_8x16x256x8x8x1_f32" in verified.stdout and "1/1 applied; OK" in verified.stdout
@@ -250,28 +264,15 @@ def test_verify_with_a_recipe_takes_its_flags_over_the_spec_headers_for_the_same
     # A shipped recipe names its copy of a route's script; its spec's header still names the path
     # the spec was tuned with, gone on another machine. The recipe's wins (before, both reached
     # iree-compile and the header's, given last, failed the build).
-    from conftest import INPUTS
+    from iree_dsa_tuner.flags import TRANSFORM_FLAG
 
-    from iree_dsa_tuner.flags import FLAGS_HEADER, TRANSFORM_FLAG
-
-    model = INPUTS / "data_tiling" / "matmul_64x128x256.mlir"
-    spec = tmp_path / "spec.mlir"
-    made = cli("spec", model, "--plan", INPUTS / "plans" / "mmt4d_whole_rows.plan.json", "--target", "dsa-e1",
-               "--iree-flag=--iree-global-opt-data-tiling", "-o", spec)
-    assert made.returncode == 0, made.stderr
     script = tmp_path / "route.mlir"  # a preprocessing script that changes nothing
     script.write_text("module attributes {transform.with_named_sequence} {\n"
                       "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {\n"
                       "    transform.yield\n  }\n}\n")
     gone = tmp_path / "tune-dir" / "route.mlir"
-    lines = spec.read_text().splitlines(keepends=True)
-    header = next(i for i, line in enumerate(lines) if line.startswith(FLAGS_HEADER))
-    lines[header] = f"{FLAGS_HEADER}{TRANSFORM_FLAG}={gone} --iree-global-opt-data-tiling\n"
-    spec.write_text("".join(lines))
-    recipe = Recipe(str(model), model_sha256(model), "host", flags=(f"{TRANSFORM_FLAG}={script}",
-                                                                    "--iree-global-opt-data-tiling"),
-                    spec=spec.name, functions=("matmul",))
-    (tmp_path / "spec.recipe.toml").write_text(recipe.to_toml())
+    model, spec = _mmt4d_spec_and_recipe(tmp_path, (f"{TRANSFORM_FLAG}={script}", "--iree-global-opt-data-tiling"),
+                                         header=f"{TRANSFORM_FLAG}={gone} --iree-global-opt-data-tiling")
     verified = cli("verify", model, "--recipe", tmp_path / "spec.recipe.toml", "--target", "dsa-e1")
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "1/1 applied; OK" in verified.stdout and str(gone) not in verified.stdout
