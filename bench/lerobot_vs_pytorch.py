@@ -148,7 +148,10 @@ def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
     if recipe_file is not None:
         recipe = load_recipe(recipe_file)
         recipe.check_model(mlir)
+        if recipe.machine_note():  # its timings, and so its choice, are another CPU's
+            print(f"[{name}] {recipe.machine_note()}", file=sys.stderr, flush=True)
         builds["recipe"] = recipe.compile_flags()
+        row["recipe_tuned_on"] = recipe.tuned_on.get("cpu", "")
         row["recipe_file"] = str(recipe_file)
         row["recipe_flags"] = list(recipe.compile_flags())
     baseline_file = find_recipe(args.baseline_recipes, name) if args.baseline_recipes else None

@@ -138,11 +138,43 @@ def test_a_recipe_round_trips_and_names_its_spec(tmp_path):
         back.check_model(other)
 
 
+XEON = {"cpu": "Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz", "vector_isa": "avx512f"}
+
+
+def test_a_recipe_names_the_machine_it_was_tuned_on_and_says_when_this_is_another(tmp_path):
+    model = constant_weight_model(tmp_path / "m.mlir")
+    path = tmp_path / "r.recipe.toml"
+    path.write_text(Recipe(str(model), model_sha256(model), "host", tuned_on=dict(XEON)).to_toml())
+    back = load_recipe(path)
+    assert back.tuned_on == XEON
+    assert back.machine_note(**XEON) == ""  # the same machine: nothing to say
+    note = back.machine_note(cpu="AMD EPYC", vector_isa="avx512f")
+    assert note.startswith(f"note: {path} was tuned on '{XEON['cpu']}' (avx512f), this machine is 'AMD EPYC'")
+    assert "iree-dsa-tune tune" in note and "\n" not in note and "may not build" not in note
+    # A spec's AVX-512 vector sizes on an AVX2 machine: the one case that can fail to build.
+    assert "may not build for avx2" in back.machine_note(cpu=XEON["cpu"], vector_isa="avx2")
+    # Compiled for a named CPU, or written before the machine was recorded: nothing to compare.
+    assert Recipe(str(model), model_sha256(model), "haswell", tuned_on=dict(XEON)).machine_note(cpu="x") == ""
+    assert Recipe(str(model), model_sha256(model), "host").machine_note(cpu="x") == ""
+
+
+def test_compile_with_a_recipe_tuned_elsewhere_says_so_on_stderr(tmp_path):
+    model = constant_weight_model(tmp_path / "m.mlir")
+    elsewhere = {"cpu": "a CPU this test is never run on", "vector_isa": "avx512f"}
+    path = tmp_path / "r.recipe.toml"
+    path.write_text(Recipe(str(model), model_sha256(model), "host", tuned_on=elsewhere).to_toml())
+    shown = cli("compile", model, "--recipe", path, "--print")
+    assert shown.returncode == 0 and shown.stdout.startswith("iree-compile "), shown.stderr
+    assert f"was tuned on '{elsewhere['cpu']}'" in shown.stderr and "this machine is" in shown.stderr
+    assert "tuned on" not in shown.stdout  # the command line stays clean for a build system to take
+
+
 @pytest.mark.parametrize("edit, message", [
     (lambda t: t.replace('iree-dsa-recipe/1', 'v0'), "key 'schema'"),
     (lambda t: t.replace('spec = ""', 'spec = "missing.mlir"'), "key 'spec': no such file"),
     (lambda t: t.replace('flags = []', 'flags = ["data-tiling"]'), "key 'flags'"),
     (lambda t: t.replace('functions = []', 'functions = []\nvariant = 3'), "key 'variant'"),
+    (lambda t: t + '\n[tuned_on]\ncpu = 3\n', "key 'tuned_on'"),
 ])
 def test_a_broken_recipe_is_one_line(tmp_path, edit, message):
     model = constant_weight_model(tmp_path / "m.mlir")
@@ -167,6 +199,7 @@ def test_tune_host_writes_a_recipe_that_compile_and_verify_take(tmp_path):
     assert "whole model @main" in tuned.stdout and "default" in tuned.stdout
     recipe = load_recipe(tmp_path / "spec.recipe.toml")
     assert "default" in recipe.whole_model_us and recipe.target_cpu == "host"
+    assert recipe.tuned_on["cpu"] and recipe.machine_note() == ""  # this machine's timings, recorded as such
     if recipe.spec:
         assert "compilation_info" in spec.read_text()
     else:

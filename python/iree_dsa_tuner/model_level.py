@@ -493,7 +493,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                         function_us={v.name: {f: v.function_median_us(f) for f in v.functions}
                                      for v in variants + ([incumbent] if incumbent else []) if v.functions},
                         parameters=parameters.to_record() if parameters is not None else {},
-                        variant=recipe_variant)
+                        variant=recipe_variant, tuned_on=_tuned_on(target))
         return RecipeResult(recipe, spec_text, variants, result, timed, notes, time.perf_counter() - t0,
                             verdicts, spec_functions, incumbent, parameters, phases, recipe_variant,
                             [v.name for v in variants[len(presets):]])
@@ -773,3 +773,10 @@ def _estimated_spec(flagged, target, result: TuneResult, in_spec: set[str], opti
 
 def _target_cpu(target) -> str:
     return target_cpu_of(target.compile_flags) or "host"
+
+
+def _tuned_on(target) -> dict:
+    """The machine the recipe's timings come from, when it compiles for this machine's CPU."""
+    from .core.fingerprint import host_cpu_model, host_vector_isa
+
+    return {"cpu": host_cpu_model(), "vector_isa": host_vector_isa()} if _target_cpu(target) == "host" else {}

@@ -20,6 +20,15 @@
     sha256 = ["..."]
     tensors = 4
     # ... or, when none were given: random_seed = 0 (random archives of the right shapes)
+    [tuned_on]                      # the machine its timings come from (target_cpu = "host" only)
+    cpu = "AMD EPYC"                # /proc/cpuinfo's model name
+    vector_isa = "avx512f"          # the widest vector extension it reports
+
+Which preset and which spec win is a property of the CPU as much as of the model: on an AMD Zen 4
+the mmt4d ukernel beat the inner-tiled kernels that won on an Intel Xeon (docs/PERFORMANCE.md 4l).
+A recipe used on another machine still builds and computes the same, but it is not that machine's
+best, and a spec's vector sizes made for AVX-512 may not build for AVX2: `compile`, `verify` and
+`profile` say so in one line (`Recipe.machine_note`).
 
 A variant timed on some functions only (a spec, confirmed on the functions that run its
 dispatches) lists those; its `whole_model_us` is the sum over them. Recipes written before
@@ -36,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import flags
+from .core.fingerprint import host_cpu_model, host_vector_isa
 from .errors import InputError
 from .tomlfile import read_toml
 
@@ -162,6 +172,9 @@ class Recipe:
     # The build in `whole_model_us` that is this recipe: a preset's (with the spec it was timed
     # with, if any) or the searched spec's ("" in recipes written before it was recorded).
     variant: str = ""
+    # The machine the timings come from ({"cpu": model name, "vector_isa": widest extension});
+    # {} in recipes written before it was recorded, or compiled for a named CPU.
+    tuned_on: dict = field(default_factory=dict)
 
     @property
     def uses_data_tiling(self) -> bool:
@@ -192,7 +205,27 @@ class Recipe:
             for key, value in self.parameters.items():
                 lines.append(f"{key} = " + ("[" + ", ".join(q(v) for v in value) + "]" if isinstance(value, list)
                                             else str(int(value))))
+        if self.tuned_on:
+            lines += ["", "[tuned_on]"]
+            lines += [f"{key} = {q(str(value))}" for key, value in self.tuned_on.items()]
         return "\n".join(lines) + "\n"
+
+    def machine_note(self, cpu: str | None = None, vector_isa: str | None = None) -> str:
+        """One line when this machine is not the one the recipe was tuned on ("" when it is, when
+        the recipe does not say, or when it compiles for a named CPU rather than the host)."""
+        if self.target_cpu != "host" or not self.tuned_on.get("cpu"):
+            return ""
+        here = {"cpu": cpu or host_cpu_model(), "vector_isa": vector_isa or host_vector_isa()}
+        there = {"cpu": self.tuned_on.get("cpu", ""), "vector_isa": self.tuned_on.get("vector_isa", "unknown")}
+        if here == there:
+            return ""
+        where = self.path or "the recipe"
+        text = (f"note: {where} was tuned on '{there['cpu']}' ({there['vector_isa']}), this machine is "
+                f"'{here['cpu']}' ({here['vector_isa']}): it builds the same model, but its preset and spec are "
+                "that CPU's fastest, not necessarily this one's (run `iree-dsa-tune tune` here)")
+        if there["vector_isa"] != here["vector_isa"]:
+            text += f"; a spec's vector sizes chosen for {there['vector_isa']} may not build for {here['vector_isa']}"
+        return text
 
     def parameters_text(self) -> str:
         """Which weights the recipe was timed with, in words ("" when the model reads none)."""
@@ -228,7 +261,7 @@ def load_recipe(path: str | Path) -> Recipe:
     if not isinstance(functions, list) or not all(isinstance(f, str) for f in functions):
         raise InputError(f"{path}: key 'functions': expected a list of function names, got {functions!r}")
     tables = {}
-    for key in ("weights", "whole_model_us", "function_us", "parameters"):
+    for key in ("weights", "whole_model_us", "function_us", "parameters", "tuned_on"):
         tables[key] = data.get(key, {})
         if not isinstance(tables[key], dict):
             raise InputError(f"{path}: key '{key}': expected a table, got {tables[key]!r}")
@@ -242,6 +275,9 @@ def load_recipe(path: str | Path) -> Recipe:
         raise InputError(f"{path}: keys 'weights', 'whole_model_us', 'function_us': expected numbers "
                          "(function_us: one table of numbers per variant)") from None
     recipe.parameters = dict(tables["parameters"])
+    if not all(isinstance(v, str) for v in tables["tuned_on"].values()):
+        raise InputError(f"{path}: key 'tuned_on': expected strings (cpu, vector_isa), got {tables['tuned_on']!r}")
+    recipe.tuned_on = dict(tables["tuned_on"])
     if not isinstance(data.get("variant", ""), str):
         raise InputError(f"{path}: key 'variant': expected the name of a build, got {data['variant']!r}")
     recipe.variant = data.get("variant", "")

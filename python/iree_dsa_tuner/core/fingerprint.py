@@ -76,6 +76,16 @@ def host_isa_flags(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
     return ""
 
 
+# Widest vector extension first: what a recipe's timings (and a spec's vector sizes) were made with.
+_VECTOR_ISA_FLAGS = ("avx512f", "avx2", "avx", "sse2", "sve2", "sve", "asimd")
+
+
+def host_vector_isa(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
+    """The widest vector extension the CPU reports ('avx512f', 'avx2', ..., 'asimd'), or 'unknown'."""
+    flags = set(host_isa_flags(cpuinfo).split())
+    return next((isa for isa in _VECTOR_ISA_FLAGS if isa in flags), "unknown")
+
+
 def _compiles_for_this_cpu(description: dict) -> bool:
     """`--iree-llvmcpu-target-cpu=host`: the code (and its timings) depend on the machine."""
     return description.get("iree_target_cpu") == "host"
