@@ -148,8 +148,8 @@ def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
     if recipe_file is not None:
         recipe = load_recipe(recipe_file)
         recipe.check_model(mlir)
-        if recipe.machine_note():  # its timings, and so its choice, are another CPU's
-            print(f"[{name}] {recipe.machine_note()}", file=sys.stderr, flush=True)
+        if note := recipe.machine_note():  # its timings, and so its choice, are another CPU's
+            print(f"[{name}] {note}", file=sys.stderr, flush=True)
         builds["recipe"] = recipe.compile_flags()
         row["recipe_tuned_on"] = recipe.tuned_on.get("cpu", "")
         row["recipe_file"] = str(recipe_file)

@@ -48,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
     check_input_file(args.model)
     recipe = load_recipe(args.recipe)
     recipe.check_model(args.model)
-    if recipe.machine_note():
-        print(recipe.machine_note(), file=sys.stderr)
+    if note := recipe.machine_note():  # timed on another CPU: its choice may not be this one's
+        print(note, file=sys.stderr)
     parameters = resolve_parameters(args.model, args.parameters) if args.parameters else None
     if args.print:
         print(shlex.join(command_line(args.model, recipe, args.output or "model.vmfb")))

@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
     if args.recipe:
         recipe = load_recipe(args.recipe)
         recipe.check_model(args.model)
-        if recipe.machine_note():
-            print(recipe.machine_note(), file=sys.stderr)
+        if note := recipe.machine_note():  # timed on another CPU: its choice may not be this one's
+            print(note, file=sys.stderr)
         target_flags = with_target_cpu(HOST_FLAGS, recipe.target_cpu)
         flags, spec = tuple(recipe.flags) + flags, recipe.spec_path()
     out = human_output(args)

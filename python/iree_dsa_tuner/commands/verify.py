@@ -55,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
 
         recipe = load_recipe(args.recipe)
         recipe.check_model(args.model)
-        if recipe.machine_note():
-            print(recipe.machine_note(), file=sys.stderr)
+        if note := recipe.machine_note():  # timed on another CPU: its choice may not be this one's
+            print(note, file=sys.stderr)
         if spec is not None and recipe.spec_path() is not None:
             raise InputError("give the spec either as SPEC.mlir or through --recipe, not both")
         spec = spec or recipe.spec_path()
