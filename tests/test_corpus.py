@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -186,6 +187,26 @@ def test_the_time_budget_bounds_the_whole_run():
     # skipped, none measured, each saying why.
     assert result.dispatches == []
     assert [s["reason"] for s in result.skipped] == ["the time budget of 1e-06 s was spent before it"] * 3
+
+
+def test_the_time_budget_counts_the_set_up_before_the_search(monkeypatch):
+    from iree_dsa_tuner.targets import get_target
+
+    target = get_target("dsa-e1")
+    make_runner = target.make_runner
+
+    def slow_make_runner(*args, **kwargs):  # the host runner dumps and builds dispatch benchmarks first
+        time.sleep(2.5)
+        return make_runner(*args, **kwargs)
+
+    monkeypatch.setattr(target, "make_runner", slow_make_runner)
+    model = REPO / "lit_tests" / "inputs" / "mlp3.mlir"
+    result = iree_dsa_tuner.tune(model, target, iree_dsa_tuner.TuneOptions(budget=8, time_budget_s=2.0), verify=False)
+    # The set-up spent the whole budget: no default is measured. (The search's clock once started
+    # after it: the three are tuned in 2 s when it does, and the encoder's tune ended 10 s past
+    # its 300 s.)
+    assert result.dispatches == []
+    assert [s["reason"] for s in result.skipped] == ["the time budget of 2 s was spent before it"] * 3
 
 
 # ---- an INT4 argument is generated, packed and checked (not a crash) ---------------------------

@@ -15,6 +15,7 @@ time in Amdahl order, builds its search through the same `search_hooks` (databas
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from typing import Callable
@@ -48,6 +49,9 @@ def tune(model: str | os.PathLike | ModelArtifacts, target, options: TuneOptions
 
     options = options or TuneOptions()
     t_start = time.perf_counter()
+    if options.time_budget_s and options.budget_started is None:
+        # The budget covers this whole call: compiling the model and setting up the runner too.
+        options = dataclasses.replace(options, budget_started=t_start)
     if isinstance(target, str):
         target = get_target(target)
     artifacts = model if isinstance(model, ModelArtifacts) else compile_model(model, target.compile_flags)

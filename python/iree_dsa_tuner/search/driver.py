@@ -355,7 +355,8 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
     outcome = SearchOutcome()
     strategy = get_strategy(options.strategy)
     # --time-budget bounds the whole run: every measurement checks this one deadline.
-    deadline = time.perf_counter() + options.time_budget_s if options.time_budget_s else None
+    started = options.budget_started if options.budget_started is not None else time.perf_counter()
+    deadline = started + options.time_budget_s if options.time_budget_s else None
     calibration_points: list[tuple[list[float], float]] = []
     seen_keys: dict = {}
     twins: list[tuple[DispatchResult, _DispatchTuning]] = []
@@ -375,7 +376,7 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
         # Under a time budget the defaults are measured largest work x calls first, in at most half
         # the budget: measuring 24 defaults in model order left ACT's two FFN GEMMs (34% of it) no time.
         numbered.sort(key=lambda item: -float(getattr(item[1], "flops", 0) or 0) * max(0, hooks.calls(item[1])))
-        defaults_deadline = time.perf_counter() + 0.5 * options.time_budget_s
+        defaults_deadline = started + 0.5 * options.time_budget_s
     for n, problem in numbered:
         if problem.dispatch not in selected:
             continue

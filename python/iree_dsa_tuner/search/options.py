@@ -11,6 +11,10 @@ class TuneOptions:
     strategy: str = "pruned"
     budget: int = 16  # measurements per dispatch
     time_budget_s: float | None = None  # seconds the whole search may take
+    # The `time.perf_counter()` that budget counts from (None: when the search starts). `tune`
+    # sets it to its own start: its set-up (the host runner dumps and builds the dispatch
+    # benchmarks) took the encoder's tune 10 s past its 300 s budget.
+    budget_started: float | None = None
     seed: int = 0
     jobs: int = 1  # parallel candidate compiles (timings stay serial)
     # Where candidates compile and time (a `runners.Executor`, e.g. `runners.ray_executor.RayExecutor`);
