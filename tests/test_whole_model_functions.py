@@ -527,6 +527,13 @@ def test_the_spec_reserve_counts_the_chosen_builds_and_at_most_one_build_for_num
     own = spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=0.0, specs=2,
                          verifications=1)
     assert own - two == pytest.approx(RESERVE_MARGIN * 2 * 7.1)
+    # A verification measured slower than a build and numpy's calls (the encoder: its numerics
+    # checked dispatch by dispatch) counts at what it took; a faster one changes nothing.
+    measured = spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=0.0, specs=2,
+                              verifications=1, verify_s=20.0)
+    assert measured == pytest.approx(RESERVE_MARGIN * (2 * 7.1 + 3 * 20.0))
+    assert spec_reserve_s(chosen, default, [default, chosen], compile_s=6.0, rounds=3, round_s=0.0, specs=2,
+                          verifications=1, verify_s=1.0) == pytest.approx(own)
 
 
 def test_the_presets_the_search_and_the_confirmation_share_one_budget(scripted):

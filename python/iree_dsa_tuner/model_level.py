@@ -297,7 +297,10 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                      "a convolution or a decomposed attention)")
     try:
         base.parameters = parameters  # the shared spec's numerics read the weights too
+        t_shared = time.perf_counter()
         shared = _shared_spec(base, target, timer.work_dir, notes, say)
+        # What one verification costs on this model, measured (the reserve's floor for each).
+        verify_s = time.perf_counter() - t_shared if shared is not None else None
         say(f"building {len(presets)} flag presets, {max(1, options.jobs)} at a time")
         t_build = time.perf_counter()
         phases["start"] = t_build - t0
@@ -377,8 +380,10 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             specs = 2 if _has_mmt4d(flagged) else 1  # the estimated spec too (`_estimated_spec`)
             # A chosen build with its own estimated spec: verified for the recipe if no spec wins.
             own_spec = spec_of.get(best.name) is not None and spec_of[best.name].configs is not None
+            # A chosen build with the shared configs: the search's spec verified again with them (`_with_shared`).
+            rechecked = spec_of.get(best.name) is not None
             reserve = spec_reserve_s(best, default, variants, compile_s, rounds, round_s, specs=specs,
-                                     verifications=int(own_spec))
+                                     verifications=int(own_spec) + int(rechecked), verify_s=verify_s)
             left = options.time_budget_s - (time.perf_counter() - t0) - reserve
             if left < 1:
                 notes.append(f"the time budget of {options.time_budget_s:g} s was spent on the flag presets "
@@ -522,7 +527,7 @@ RESERVE_MARGIN = 1.2
 
 
 def spec_reserve_s(best: Variant, default: Variant, variants: list[Variant], compile_s: float, rounds: int,
-                   round_s: float, specs: int = 1, verifications: int = 0) -> float:
+                   round_s: float, specs: int = 1, verifications: int = 0, verify_s: float | None = None) -> float:
     """Seconds to keep for `specs` specs after the search (two where the build has mmt4d dispatches:
     the search's and the one with the estimated distributions): each one's verification (a build of
     the model with it, then the numpy reference) and confirmation (another build, then all builds
@@ -531,7 +536,10 @@ def spec_reserve_s(best: Variant, default: Variant, variants: list[Variant], com
     with three average builds kept, the UNet's verification and confirmation took 72 s of a 46 s
     reserve and its tune 343 s of 300. A round of the chosen build costs its share of the average
     round: pi0's prefix default (9.6 s a call) made the average 2x the chosen build's, and a reserve
-    from the average left the search nothing."""
+    from the average left the search nothing. `verify_s`: what a verification took on this model
+    (the shared spec's, measured), a floor for each: the encoder's numerics are checked dispatch by
+    dispatch (the numpy reference cannot run its asserts), 13 s a verification where a build and
+    numpy's 5 calls came to 7 s, and its tune ended 18 s past its budget."""
     functions = default.functions
     build_s = best.compile_s or compile_s
     # At most one more build: a model too big for numpy to run whole in seconds has, so far, had
@@ -539,8 +547,10 @@ def spec_reserve_s(best: Variant, default: Variant, variants: list[Variant], com
     # default kept 173 s and left its search nothing), and its dispatches are checked alone.
     numerics_s = min(build_s, NUMPY_REFERENCE_CALLS * (default.total_us(functions) or 0.0) * 1e-6)
     rounds_s = (1 + specs) * 2 * rounds * round_s * _share_of_average(best, variants, functions)
-    # `verifications`: more specs verified but not timed (a build and the numerics each).
-    return RESERVE_MARGIN * ((2 * specs + verifications) * build_s + (specs + verifications) * numerics_s + rounds_s)
+    verification_s = max(build_s + numerics_s, verify_s or 0.0)
+    # Each spec: its verification and its confirmation's build; `verifications`: more specs
+    # verified but not timed.
+    return RESERVE_MARGIN * (specs * build_s + (specs + verifications) * verification_s + rounds_s)
 
 
 def _share_of_average(best: Variant, variants: list[Variant], functions: list[str]) -> float:
