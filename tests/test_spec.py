@@ -129,3 +129,26 @@ def test_int8_model_numerics_exact(inputs, tmp_path):
     report = verify_spec(inputs / "int8_gemm.mlir", spec)
     assert report.ok
     assert all(n.element_type == "i32" and n.max_error == 0 for n in report.numerics)
+
+
+def test_a_build_timed_with_the_spec_is_verified_without_building_again(mlp3, tmp_path, monkeypatch):
+    # The recipe's spec was built into the variant the tune timed: its dumped configurations and
+    # vmfb are what verification reads (ACT's tune spent 39 s of its 300 s building it again).
+    from iree_dsa_tuner.ir import compile_model
+    from iree_dsa_tuner.runners.whole_model import Variant, WholeModelTimer
+    from iree_dsa_tuner.targets import get_target
+    from iree_dsa_tuner.tuning_spec import verify as verify_module
+
+    model, _, spec = mlp3
+    flags = get_target("host").compile_flags
+    timer = WholeModelTimer(model, flags, {"mlp3": []}, work_dir=tmp_path)  # built, not timed
+    timed = timer.compile(Variant("with-spec", spec=spec))
+    assert timed.vmfb.exists() and any(timed.configurations.glob("*.mlir"))
+
+    def no_compile(*args, **kwargs):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(verify_module, "compile_to_vmfb", no_compile)
+    report = verify_spec(model, spec, artifacts=compile_model(model, flags), built=(timed.vmfb, timed.configurations))
+    assert [v.status for v in report.ops] == ["applied"] * 3
+    assert report.numerics and all(n.ok for n in report.numerics)

@@ -141,6 +141,8 @@ class _ScriptedTimer:
 
     def compile(self, v):
         v.vmfb = self.work_dir / f"{v.name}.vmfb"
+        if v.spec is not None:  # as WholeModelTimer: a build with a spec dumps its configurations
+            v.configurations = self.work_dir / f"{v.name}.configurations"
         return v
 
     def time(self, variants, rounds=3, functions=None):
@@ -355,10 +357,10 @@ def _own_spec(tmp_path, monkeypatch, name="dt+uk-all"):
     monkeypatch.setattr(model_level, "_estimated_preset_spec", lambda model, target, preset, *a: own
                         if preset == name else None)
     monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {})
-    verified = []
+    verified = []  # (the configs, the build verified on: None = built again)
 
-    def build_verified(artifacts, problems, winners, progress=None):
-        verified.append(dict(winners))
+    def build_verified(artifacts, problems, winners, progress=None, built=None):
+        verified.append((dict(winners), built))
         return SimpleNamespace(text="// own, verified", dropped={})
 
     monkeypatch.setattr(model_level, "build_verified", build_verified)
@@ -380,7 +382,8 @@ def test_a_preset_with_the_estimates_distributions_ships_them_verified(scripted,
     rebuilt = result.variants[1]
     assert rebuilt.spec == own.path and len(rebuilt.rounds_us["proj"]) == 3 and max(rebuilt.rounds_us["proj"]) < 500
     assert result.recipe.flags == DT_UK and result.spec_text == "// own, verified"
-    assert verified[-1] == own.configs
+    # Verified on the build that was timed with it (its vmfb and dumped configurations), not built again.
+    assert verified[-1] == (own.configs, (own.text, rebuilt.vmfb, rebuilt.configurations))
 
 
 def test_gemms_the_chosen_build_runs_with_the_estimates_distribution_are_not_searched(scripted, monkeypatch,

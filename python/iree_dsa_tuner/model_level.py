@@ -490,7 +490,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         if not spec_text and chosen_spec is not None:
             # The chosen build was timed with its spec: the recipe builds it so, verified.
             t_verify = time.perf_counter()
-            spec_text = _verified_preset_spec(chosen_spec, notes, say)
+            spec_text = _verified_preset_spec(chosen_spec, notes, say, best)
             phases["verification"] = phases.get("verification", 0.0) + time.perf_counter() - t_verify
         recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), chosen_flags,
                         whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
@@ -701,6 +701,7 @@ def _estimate_contenders(model: Path, target, contenders: list[Variant], spec_of
                          f"({shorten(trial.error, 200)}): kept without them")
             continue
         v.spec, v.vmfb, v.compile_s, v.rounds_us = trial.spec, trial.vmfb, trial.compile_s, {}
+        v.configurations = trial.configurations
         spec_of[v.name] = own
         done.append(v)
     if done:
@@ -717,11 +718,15 @@ def _estimated_distributions(spec: PresetSpec | None) -> set[str]:
     return {d for d, config in spec.configs.items() if config.pipeline == "Mmt4dTilingExpert"}
 
 
-def _verified_preset_spec(spec: PresetSpec, notes: list[str], say) -> str:
-    """The text of the spec the chosen preset was timed with, verified when it is its own."""
+def _verified_preset_spec(spec: PresetSpec, notes: list[str], say, timed: Variant | None = None) -> str:
+    """The text of the spec the chosen preset was timed with, verified when it is its own (on
+    `timed`'s build when that is the spec's: the same model, flags and spec)."""
     if spec.configs is None:
         return spec.text
-    verified = build_verified(spec.built, spec_problems(spec.built), spec.configs, say)
+    built = None
+    if timed is not None and timed.spec == spec.path and timed.vmfb and timed.configurations:
+        built = (spec.text, timed.vmfb, timed.configurations)
+    verified = build_verified(spec.built, spec_problems(spec.built), spec.configs, say, built=built)
     for dispatch, why in sorted(verified.dropped.items()):
         notes.append(f"the estimate's config for {dispatch} failed verification and is not in the recipe: "
                      f"{shorten(why, 200)}")

@@ -208,6 +208,7 @@ def verify_spec(
     artifacts: ModelArtifacts | None = None,
     extra_flags: tuple[str, ...] = (),
     parameters=None,
+    built: tuple[Path, Path] | None = None,
 ) -> VerifyReport:
     """Compile `model` with `spec`: is every matcher's config applied, and do the numerics match?
 
@@ -218,6 +219,8 @@ def verify_spec(
     `parameters` (`parameters.Parameters`): the archives the model's parameter globals are
     read from, by the module and the numpy reference alike; default: the artifacts' own, else
     random ones from `seed` when the model reads any (`parameters.resolve_parameters`).
+    `built`: (vmfb, executable-configurations dump directory) of this very build, made by the
+    caller (the same model, flags and spec): read instead of compiling again.
     """
     if artifacts is None:
         artifacts = compile_model(model, target_flags)
@@ -229,14 +232,14 @@ def verify_spec(
     pairs = _targets(matchers, spec_problems(artifacts))
 
     with tempfile.TemporaryDirectory(prefix="iree-dsa-verify-") as tmp:
-        tuned_vmfb = Path(tmp) / "tuned.vmfb"
-        config_dir = Path(tmp) / "configs"
+        tuned_vmfb, config_dir = built if built is not None else (Path(tmp) / "tuned.vmfb", Path(tmp) / "configs")
         try:
-            compile_to_vmfb(
-                model, tuned_vmfb, target_flags=target_flags, timeout_s=timeout_s,
-                extra_flags=(*extra_flags, *(tuning_spec_flags(spec) if spec is not None else ()),
-                             f"--iree-hal-dump-executable-configurations-to={config_dir}"),
-            )
+            if built is None:
+                compile_to_vmfb(
+                    model, tuned_vmfb, target_flags=target_flags, timeout_s=timeout_s,
+                    extra_flags=(*extra_flags, *(tuning_spec_flags(spec) if spec is not None else ()),
+                                 f"--iree-hal-dump-executable-configurations-to={config_dir}"),
+                )
         except CompileError as e:
             report.compile_error = str(e)
             report.ops = [OpVerdict(d or "?", m.name, Status.FAILED, str(e), m.lowering_config) for m, d in pairs]
@@ -383,7 +386,7 @@ class VerifiedSpec:
 
 
 def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, CompilationConfig],
-                   progress=None) -> VerifiedSpec:
+                   progress=None, built: tuple[str, Path, Path] | None = None) -> VerifiedSpec:
     """One spec for `winners` that IREE applies with matching numerics.
 
     A winner IREE does not apply is dropped and the rest verified again; a numerics
@@ -392,6 +395,8 @@ def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, Compi
     numpy drops only itself (and its twins). Outputs that could not be compared are
     reported in `report.numerics` as not checked; they drop nothing. Every dropped
     winner's reason says what failed (`failure_reasons`).
+    `built`: (spec text, vmfb, configurations dump) of a build of `artifacts` the caller made
+    with a spec: verifying that very text reads them instead of building the model again.
     """
     by_symbol = {p.dispatch: p for p in problems}
     winners = dict(winners)
@@ -402,9 +407,11 @@ def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, Compi
         with tempfile.TemporaryDirectory(prefix="iree-dsa-tune-") as tmp:
             spec = Path(tmp) / "spec.mlir"
             spec.write_text(text)
+            reused = built[1:] if built is not None and built[0] == text else None
             if progress is not None:
-                progress(f"verifying the spec ({len(winners)} configs) with iree-compile and iree.runtime")
-            verdict = verify_spec(artifacts.model, spec, artifacts=artifacts)
+                progress(f"verifying the spec ({len(winners)} configs) with "
+                         + ("the build timed with it" if reused else "iree-compile") + " and iree.runtime")
+            verdict = verify_spec(artifacts.model, spec, artifacts=artifacts, built=reused)
         reasons = failure_reasons(verdict, set(winners))
         bad = {v.dispatch for v in verdict.ops if v.status != Status.APPLIED} | set(reasons)
         if not bad and not verdict.compile_error:
