@@ -398,12 +398,16 @@ def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, Compi
     `built`: (spec text, vmfb, configurations dump) of a build of `artifacts` the caller made
     with a spec: verifying that very text reads them instead of building the model again.
     """
-    by_symbol = {p.dispatch: p for p in problems}
     winners = dict(winners)
+    unknown = set(winners) - {p.dispatch for p in problems}
+    if unknown:
+        raise KeyError(f"no root op for {', '.join(sorted(unknown))} among the problems")
     dropped: dict[str, str] = {}
     verdict = None
     while winners:
-        text = build_spec([by_symbol[s] for s in winners], winners)
+        # In model order, whatever the winners' order: of two twins (the same root op) the first
+        # one's matcher is written, so the text is the one a build made from the same configs had.
+        text = build_spec([p for p in problems if p.dispatch in winners], winners)
         with tempfile.TemporaryDirectory(prefix="iree-dsa-tune-") as tmp:
             spec = Path(tmp) / "spec.mlir"
             spec.write_text(text)
