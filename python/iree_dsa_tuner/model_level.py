@@ -392,7 +392,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             else:
                 say(f"searching dispatches for up to {left:.0f} s of the {options.time_budget_s:g} s budget "
                     f"({reserve:.0f} s kept for verifying and confirming a spec)")
-                options = dataclasses.replace(options, time_budget_s=left)
+                options = dataclasses.replace(options, time_budget_s=left, budget_started=None)  # left from now
         if result is None:
             t_search = time.perf_counter()
             result = tune(flagged, target, options, db=db, progress=progress)
