@@ -67,12 +67,14 @@ def cpu_description(isa: str, *, cores: int = 1, target_cpu: str | None = None, 
     description's.
     """
     from iree_dsa_tuner.targets import host as host_module
+    from iree_dsa_tuner.targets.fma_probe import FmaReading
 
     flags = _ISA_FLAGS[isa]
     env = {k: v for k, v in os.environ.items() if k != host_module.BANDWIDTH_ENV}
     with mock.patch.object(host_module, "_cpuinfo", lambda: (set(flags), 2000.0)), \
             mock.patch.object(host_module, "_max_mhz", lambda: None), \
             mock.patch.object(host_module, "_cache_kib", _CACHE_KIB.get), \
+            mock.patch.object(host_module, "_fma_reading", lambda flags, declared: FmaReading(declared, None, "declared")), \
             mock.patch.dict(os.environ, env, clear=True):
         desc = host_module.machine_description.__wrapped__()  # not the lru_cache'd machine's
     peak = 2.0 * desc.mac_m * desc.mac_n * desc.mac_k * cores * desc.clock_hz

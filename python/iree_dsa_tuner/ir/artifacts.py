@@ -29,12 +29,12 @@ from pathlib import Path
 
 from ..compiler import check_input_file, compile_to_vmfb, run_iree_tool
 from ..flags import FUSE_DEQUANTISATION_FLAG, HOST_CPU_FLAG, HOST_FLAGS
+from ..core.cache_dir import CACHE_ENV, cache_root  # noqa: F401  (CACHE_ENV: tests and callers name it here)
 from ..core.config import CompilationConfig
 from ..core.fingerprint import host_cpu_model, host_isa_flags, iree_version
 from ..core.problems import ConvolutionProblem, ElementwiseProblem, Problem, RootOpProblem, UntunableDispatch
 from ..errors import InputError
 
-CACHE_ENV = "IREE_DSA_CACHE_DIR"
 # Bump when the layout of an artifacts directory changes.
 _LAYOUT = "2"  # 2: benchmark buffers written before they are timed
 # Attributes that carry a chosen config; stripped from the dumped benchmarks.
@@ -43,11 +43,6 @@ CONFIG_ATTRIBUTES = ("lowering_config", "translation_info", "compilation_info")
 # Every model-level dump this process made (tests count it: one per model and flags).
 DUMP_COUNT = 0
 _LOCK = threading.Lock()
-
-
-def cache_root() -> Path:
-    root = os.environ.get(CACHE_ENV)
-    return Path(root) if root else Path.home() / ".cache" / "iree-dsa-tuner"
 
 
 def model_key(model: Path, target_flags: tuple[str, ...]) -> str:

@@ -1,8 +1,9 @@
 """The host CPU target: described from this machine, lowered by llvm-cpu.
 
 host.toml's `[cpu]` table, with /proc/cpuinfo's answers (vector ISA -> register
-bytes and count, VNNI/BF16 -> INT8/BF16 MACs per lane, MHz -> clock), the CPU
-count and sysfs's cache sizes (L1d, L2, L3) written over its (machine) fields;
+bytes and count, VNNI/BF16 -> INT8/BF16 MACs per lane, MHz -> clock), the FMA
+probe's (full-width FMA ports and the clock vector code runs at: fma_probe.py), the
+CPU count and sysfs's cache sizes (L1d, L2, L3) written over its (machine) fields;
 the peak is derived from them (`description.parse_description`). DRAM bandwidth
 from `IREE_DSA_HOST_BANDWIDTH_GBPS`, a short numpy copy probe (when enabled
 in host.toml) or host.toml's configured value. Its space is llvm-cpu's
@@ -43,6 +44,8 @@ from .mapping import (
     tile_lists,
 )
 from .registry import files_of_kind, load_files
+from .fma_probe import FmaReading, read_fma
+from ..core.fingerprint import host_cpu_model
 
 HOST_TOML = Path(__file__).with_name("host.toml")
 BANDWIDTH_ENV = "IREE_DSA_HOST_BANDWIDTH_GBPS"
@@ -110,6 +113,10 @@ def probe_bandwidth_gbps(megabytes: int = 64, repeats: int = 3) -> float:
     return 2 * src.nbytes / best / 1e9
 
 
+def _fma_reading(flags: set[str], declared: int) -> FmaReading:
+    return read_fma(flags, host_cpu_model(), declared)
+
+
 @functools.lru_cache(maxsize=1)
 def machine_description() -> TargetDescription:
     """host.toml with its (machine) `[cpu]` fields read off this machine; the rest is derived
@@ -129,7 +136,13 @@ def machine_description() -> TargetDescription:
         # llvm-cpu refuses vectors of 512 native registers' bytes or more ("large vector
         # sizes": 32768 bytes with AVX-512, 16384 with AVX2); m*n*k counts 4-byte accumulators.
         data["iree"]["max_vector_elements"] = 512 * vector_bytes // _F32_BYTES
-    clock = _max_mhz() or mhz
+    fma = None
+    if vector_bytes is not None:
+        # Full-width FMAs per cycle (half the declared ports where the widest FMA runs as two
+        # halves: Zen 4's AVX-512) and the clock vector code runs at, measured once per CPU.
+        fma = _fma_reading(flags, int(cpu["fma_ports"]))
+        cpu["fma_ports"] = fma.fma_ports
+    clock = (fma.clock_mhz if fma else None) or _max_mhz() or mhz
     if clock:
         cpu["clock_mhz"] = clock
     cpu["cores"] = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -137,7 +150,7 @@ def machine_description() -> TargetDescription:
         size = _cache_kib(level)
         if size:
             cpu[key] = size
-    source = f"{HOST_TOML} + /proc/cpuinfo"
+    source = f"{HOST_TOML} + /proc/cpuinfo" + (f" + {fma.source}" if fma else "")
     if os.environ.get(BANDWIDTH_ENV):
         cpu["dram_bandwidth_gbps"] = float(os.environ[BANDWIDTH_ENV])
         source += f" + ${BANDWIDTH_ENV}"
