@@ -41,10 +41,10 @@ def main() -> int:
     widths = [pair[0], pair[1]] + (["xmm"] if pair[1] != "xmm" else [])
     runs: dict[str, list[float]] = {w: [] for w in widths}
     with tempfile.TemporaryDirectory() as tmp:
+        loops = {w: fma_probe.build_fma_loop(compiler, w, Path(tmp), steps=args.steps) for w in widths}
         for _ in range(args.rounds):  # interleaved, so a loud neighbour hits every width alike
-            for w in widths:
-                runs[w].append(fma_probe.fma_rate(compiler, w, Path(tmp), steps=args.steps)
-                               * fma_probe.lanes(w) * 2 / 1e9)
+            for w, exe in loops.items():
+                runs[w].append(fma_probe.fma_rate(exe) * fma_probe.lanes(w) * 2 / 1e9)
     print(f"one thread, median of {args.rounds} runs (each the best of 3 x {args.steps} FMAs in 12 chains)")
     for w in widths:
         print(f"  {w}: {statistics.median(runs[w]):.1f} GFLOP/s f32 (runs: "

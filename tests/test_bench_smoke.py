@@ -141,3 +141,12 @@ def test_gemm_ceiling_quick_k_split(tmp_path):
     assert set(tiny["median_us"]) == {"gdt", "numpy"}
     assert set(long_k["median_us"]) == {"gdt", "k-split+gdt+tile-bytes-4m", "k-chunks-8192", "numpy"}
     assert "k-split+gdt+tile-bytes-4m ms (GF/s)" in stdout and "quick long K 16x32768x16" in stdout
+
+
+def test_fma_peak_prints_each_width_beside_the_derived_peak(tmp_path):
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "fma_peak.py"), "--rounds", "1", "--steps", "2000000"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    widths = [line.split(":")[0].strip() for line in proc.stdout.splitlines() if "GFLOP/s f32 (runs:" in line]
+    assert widths in (["zmm", "ymm", "xmm"], ["ymm", "xmm"])  # AVX-512 or AVX2 machines
+    assert "the host target's derived peak:" in proc.stdout and "full-width FMA port(s)" in proc.stdout

@@ -61,6 +61,14 @@ def test_the_environment_overrides_the_probe(cache, monkeypatch):
     assert (reading.fma_ports, reading.clock_mhz) == (2, None) and FMA_PORTS_ENV in reading.source
 
 
+def test_a_malformed_override_is_one_clear_error(cache, monkeypatch):
+    from iree_dsa_tuner.errors import InputError
+
+    monkeypatch.setenv(FMA_PORTS_ENV, "two")
+    with pytest.raises(InputError, match=r"IREE_DSA_HOST_FMA_PORTS='two': expected a whole number"):
+        read_fma({"avx512f", "fma"}, "Some CPU", 2)
+
+
 def test_without_a_c_compiler_the_declared_ports_and_clock_stand(cache, monkeypatch):
     monkeypatch.setattr(fma_probe, "c_compiler", lambda: None)
     reading = read_fma({"avx512f", "fma"}, "Some CPU", 2)

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.cache_dir import cache_root
+from ..errors import InputError
 
 FMA_PORTS_ENV = "IREE_DSA_HOST_FMA_PORTS"
 _CACHE_FILE = "host-fma-probe.json"
@@ -126,8 +127,9 @@ def c_compiler() -> str | None:
     return None
 
 
-def fma_rate(compiler: str, width: str, work: Path, steps: int = _STEPS) -> float:
-    """FMA instructions per second at `width`, one thread: the best of a few runs of `steps`."""
+def build_fma_loop(compiler: str, width: str, work: Path, steps: int = _STEPS) -> Path:
+    """The FMA loop at `width` as an executable in `work`: it prints FMA instructions per second,
+    the best of a few runs of `steps`, one thread."""
     flags, vt, set1, fma, store, width_lanes = _WIDTHS[width]
     src = work / f"fma_{width}.c"
     src.write_text(_SOURCE.format(vt=vt, set1=set1, fma=fma, store=store, lanes=width_lanes, chains=_CHAINS,
@@ -135,6 +137,11 @@ def fma_rate(compiler: str, width: str, work: Path, steps: int = _STEPS) -> floa
     exe = work / f"fma_{width}"
     subprocess.run([compiler, "-O3", *flags.split(), str(src), "-o", str(exe)], check=True,
                    capture_output=True, timeout=_TIMEOUT_S)
+    return exe
+
+
+def fma_rate(exe: Path) -> float:
+    """FMA instructions per second, as the loop `build_fma_loop` built measures them."""
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=_TIMEOUT_S)
     return float(out.stdout.split()[0])
 
@@ -153,11 +160,12 @@ def measure(flags: set[str]) -> FmaProbe | None:
     wide, narrow = pair
     try:
         with tempfile.TemporaryDirectory(prefix="iree-dsa-fma-") as tmp:
+            loops = {width: build_fma_loop(compiler, width, Path(tmp)) for width in (narrow, wide)}
             # Interleaved (narrow, wide, narrow, wide): a frequency step mid-probe hits both.
             rates = {wide: 0.0, narrow: 0.0}
             for _ in range(2):
-                for width in (narrow, wide):
-                    rates[width] = max(rates[width], fma_rate(compiler, width, Path(tmp)))
+                for width, exe in loops.items():
+                    rates[width] = max(rates[width], fma_rate(exe))
     except (OSError, subprocess.SubprocessError, ValueError, IndexError):
         return None
     if not (rates[wide] > 0 and rates[narrow] > 0):
@@ -171,8 +179,11 @@ def _cpu_key(model: str, flags: set[str]) -> str:
 
 def read_fma(flags: set[str], model: str, declared: int) -> FmaReading:
     """Full-width FMA ports and the vector clock of the CPU `flags` and `model` name describe."""
-    if os.environ.get(FMA_PORTS_ENV):
-        return FmaReading(int(os.environ[FMA_PORTS_ENV]), None, f"${FMA_PORTS_ENV}")
+    value = os.environ.get(FMA_PORTS_ENV, "").strip()
+    if value:
+        if not (value.isdigit() and int(value) >= 1):
+            raise InputError(f"${FMA_PORTS_ENV}={value!r}: expected a whole number of full-width FMA ports (1 or more)")
+        return FmaReading(int(value), None, f"${FMA_PORTS_ENV}")
     path = cache_root() / _CACHE_FILE
     key = _cpu_key(model, flags)
     try:
