@@ -150,3 +150,13 @@ def test_fma_peak_prints_each_width_beside_the_derived_peak(tmp_path):
     widths = [line.split(":")[0].strip() for line in proc.stdout.splitlines() if "GFLOP/s f32 (runs:" in line]
     assert widths in (["zmm", "ymm", "xmm"], ["ymm", "xmm"])  # AVX-512 or AVX2 machines
     assert "the host target's derived peak:" in proc.stdout and "full-width FMA port(s)" in proc.stdout
+
+
+def test_im2col_batch_fold_quick_times_every_form_under_every_build(tmp_path):
+    stdout, document = run_script("im2col_batch_fold", tmp_path=tmp_path)
+    records = document["results"]
+    assert {r["build"] for r in records} == {"gdt+inner-tiled", "gdt"}
+    for record in records:
+        assert record["gemm"] == "2x256x36x2304" and set(record["us"]) == {"batched", "folded", "folded+T"}
+        assert all(us > 0 for us in record["us"].values())
+    assert "batched / folded+T" in stdout
