@@ -17,7 +17,10 @@ def add_parser(subparsers) -> None:
         "`iree_dsa_tuner.targets` entry points (the DSA plugin's built-in descriptions, the host "
         "CPU described from this machine) and description files found in --target-path "
         "directories or $IREE_DSA_TARGET_PATH. Each is shown in its own words: a DSA's MAC array "
-        "and scratchpad, a CPU's FMA ports, vector lanes and caches. A description file that fails "
+        "and scratchpad, a CPU's FMA ports, vector lanes and caches. The host's full-width FMA "
+        "ports and vector clock are timed once per CPU by a short FMA loop built with the C "
+        "compiler (cached in $IREE_DSA_CACHE_DIR; $IREE_DSA_HOST_FMA_PORTS overrides the ports); "
+        "the source column says where they came from. A description file that fails "
         "the schema is reported with its file and field, and the exit status is 1.",
     )
     p.add_argument("--target-path", action="append", default=[], metavar="DIR",
