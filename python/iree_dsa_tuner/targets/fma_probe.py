@@ -2,8 +2,9 @@
 
 host.toml declares `fma_ports`, the FMAs a core issues per cycle. That holds at full width on
 Intel's server AVX-512 cores (two 512-bit FMA units), not on AMD's Zen 4, which runs a 512-bit
-FMA as two halves on its two 256-bit units, nor on client cores with one 512-bit unit: there
-the derived f32 peak was twice what the core can do (docs/PERFORMANCE.md 4l, bench/fma_peak.py).
+FMA as two halves on its two 256-bit units (there the derived f32 peak was 1.5x what the core
+does: docs/PERFORMANCE.md 4n, bench/fma_peak.py), nor, by their manuals, on client cores with one
+512-bit unit.
 
 The probe needs no clock (under KVM, /proc/cpuinfo's MHz is not the boost clock the core runs
 at). It times the same loop of independent FMA chains at the widest vector width and at half
@@ -46,7 +47,7 @@ _CHAINS = 12  # independent accumulators: covers a 4-5 cycle FMA latency on two 
 _ROUNDS = 3
 _TIMEOUT_S = 30
 
-# (name, gcc flags, vector type, set1, fma, store, f32 lanes) per width.
+# Per width: (gcc flags, vector type, set1, fma, store, f32 lanes).
 _WIDTHS = {
     "zmm": ("-mavx512f -mfma", "__m512", "_mm512_set1_ps", "_mm512_fmadd_ps", "_mm512_storeu_ps", 16),
     "ymm": ("-mavx2 -mfma", "__m256", "_mm256_set1_ps", "_mm256_fmadd_ps", "_mm256_storeu_ps", 8),
