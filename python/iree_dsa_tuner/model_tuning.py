@@ -70,10 +70,12 @@ def tune_model(model: str | Path, target, options: TuneOptions, *, db=None, iree
 def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: bool, functions, weights, rounds,
                       parameters, progress) -> ModelTuning:
     from .ir.artifacts import cache_root
+    from .ir.conv_fold import input_convs, plan_conv_fold_route
     from .ir.k_split import input_gemms, plan_k_split_route, plan_summed_splits
     from .ir.unbatch import plan_unbatch_route, unbatch_flags
     from .model_level import tune_recipe
-    from .recipe import FLAG_PRESETS, INNER_TILED_PRESETS, k_split_presets, route_presets, unbatch_presets
+    from .recipe import (FLAG_PRESETS, INNER_TILED_PRESETS, conv_fold_presets, k_split_presets, route_presets,
+                         unbatch_presets)
 
     started = time.perf_counter()  # --time-budget covers the routes' compile too
     presets, taken = None, []
@@ -91,10 +93,17 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
         u_route = plan_unbatch_route(gemms, cache_root() / "routes")
         if u_route and progress is not None:
             progress(f"{u_route.what}: {u_route.notes[0]}")
-        taken = [r for r in (route, k_route, u_route) if r or r.notes]
+        # Batched NCHW convolutions as one GEMM over all images' pixels (ir/conv_fold.py).
+        f_route = plan_conv_fold_route(input_convs(plain.input_text()), target.describe().cpu, cache_root() / "routes")
+        if f_route and progress is not None:
+            progress(f"{f_route.what}: {f_route.notes[0]}")
+        taken = [r for r in (route, k_route, u_route, f_route) if r or r.notes]
         extra = {}
         if route:
             extra.update(route_presets(route.flags))
+        if f_route:
+            # Inner-tiled does not build beside batched GEMMs (the unbatch route's presets stand in).
+            extra.update(conv_fold_presets(f_route.flags, inner_tiled=not u_route))
         if k_route:
             extra.update(k_split_presets(k_route.flags))
         if u_route:

@@ -121,6 +121,18 @@ def k_split_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 INNER_TILED_PRESETS = ("gdt+inner-tiled", "im2col+gdt+inner-tiled")
 
 
+def conv_fold_presets(route_flags: tuple[str, ...], inner_tiled: bool = True) -> dict[str, tuple[str, ...]]:
+    """The presets the batch-fold convolution route adds (ir/conv_fold.py): its script with IREE's
+    im2col for the convolutions it leaves, on the global data-tiling path, with inner-tiled (the
+    encoder's im2col winner) and without (`inner_tiled=False` where inner-tiled cannot build).
+    The folded GEMMs are for data-tiled kernels (their N padded to the lanes), so there is no preset
+    without data tiling."""
+    presets = {"im2col+conv-fold+gdt": (flags.IM2COL_FLAG,) + tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG,)}
+    if inner_tiled:
+        presets["im2col+conv-fold+gdt+inner-tiled"] = presets["im2col+conv-fold+gdt"] + (flags.INNER_TILED_FLAG,)
+    return presets
+
+
 def unbatch_presets(route_flags: tuple[str, ...], hinted_flags: tuple[str, ...] = (),
                     split_flags: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
     """The presets the unbatch route adds (ir/unbatch.py): its script under inner-tiled data tiling

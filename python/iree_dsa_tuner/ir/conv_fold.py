@@ -1,0 +1,282 @@
+"""The batch-fold convolution route: a batched NCHW convolution as one GEMM over all its images' pixels.
+
+Why (docs/CONV.md, "The batch-fold route"): under `--iree-global-opt-use-im2col-for-convs` IREE
+3.13 turns an NCHW convolution over B images into B GEMMs sharing the filter,
+out[b] = W[F, C*KH*KW] x P[b][K, OH*OW]: the output image's pixels are the GEMM's N. Data tiling pads N to the vector lanes (16 f32 on
+AVX-512, 8 on AVX2), so a small image wastes much of every tile: Diffusion Policy's encoder has two
+96x96 views, and its layer-3 convolutions (6x6 outputs, N = 36 padded to 48) ran at 53-56% of the
+f32 peak where layers 1-2 ran at 89-94% (docs/PERFORMANCE.md 4o). Folding the images into N
+(N = 72, padded to 80) ran the GEMM 1.37x faster with the transposes it needs
+(`bench/im2col_batch_fold.py`).
+
+IREE forms its im2col GEMMs inside global optimisation, after any preprocessing script, and gives no
+flag to fold the batch there. So the route writes the folded form itself: a preprocessing transform
+script (`--iree-preprocessing-transform-spec-filename`) that, for each such convolution of this
+model (matched with its exact shapes, strides and zero-filled accumulator), calls a function the
+script defines and inlines it in the convolution's place:
+
+    patches[c, kh, kw, b, oh, ow] = in[b, c, oh*SH + kh*DH, ow*SW + kw*DW]   (a gather, no reduction)
+    out'[f, b*OH*OW] = W[f, c*KH*KW] x patches[c*KH*KW, b*OH*OW]           (one linalg.matmul from zeros)
+    out[b, f, oh, ow] = out'[f, b, oh, ow]                                   (a transpose IREE fuses into the consumers)
+
+The GEMM is a plain 2-D matmul from zeros, so both data-tiling paths and inner-tiled build it, and the
+filter stays a global that const-eval packs once (the call is inlined: behind a call boundary IREE
+repacked the filter on every run, 0.6 ms of the encoder's 22). Which convolutions fold: those over
+more than one image whose folded N fills the lanes better than one image's (`folds`); the others
+keep IREE's im2col. The route changes the whole build, so it competes as presets
+(`recipe.conv_fold_presets`), each confirmed by timing the whole model.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..flags import TRANSFORM_FLAG
+from .conv_route import ConvRoute, script_file, verified_script
+
+WHAT = "batch-fold convolution route (docs/CONV.md)"
+SCRIPT_PREFIX = "conv-fold-"
+_FLOAT_TYPES = ("f32", "f16", "bf16")
+_CONV_OP = "linalg.conv_2d_nchw_fchw"
+_PARALLEL_6 = ", ".join(['"parallel"'] * 6)
+
+
+@dataclass(frozen=True, order=True)
+class InputConv:
+    """One static `linalg.conv_2d_nchw_fchw` of a model's input form, as the script matches it."""
+
+    input_shape: tuple[int, int, int, int]  # B, C, H, W (padding already applied)
+    filter_shape: tuple[int, int, int, int]  # F, C, KH, KW
+    strides: tuple[int, int]
+    dilations: tuple[int, int]
+    element_type: str  # of the input, the filter and the output alike
+    from_zeros: bool  # its accumulator is a `linalg.fill` of 0.0
+    # Its strides and dilations attributes as written (name, text), which the script's matcher must
+    # repeat exactly: torch-mlir writes `dense<1> : vector<2xi64>`, other producers a tensor type.
+    attributes: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def batch(self) -> int:
+        return self.input_shape[0]
+
+    @property
+    def output_image(self) -> tuple[int, int]:
+        (_, _, h, w), (_, _, kh, kw) = self.input_shape, self.filter_shape
+        return ((h - self.dilations[0] * (kh - 1) - 1) // self.strides[0] + 1,
+                (w - self.dilations[1] * (kw - 1) - 1) // self.strides[1] + 1)
+
+    @property
+    def pixels(self) -> int:
+        oh, ow = self.output_image
+        return oh * ow
+
+    @property
+    def output_shape(self) -> tuple[int, int, int, int]:
+        return (self.batch, self.filter_shape[0], *self.output_image)
+
+    @property
+    def reduction(self) -> int:
+        _, c, kh, kw = self.filter_shape
+        return c * kh * kw
+
+    @property
+    def name(self) -> str:
+        b, c, h, w = self.input_shape
+        f, _, kh, kw = self.filter_shape
+        return (f"b{b}_c{c}_{h}x{w}_f{f}_{kh}x{kw}_s{self.strides[0]}x{self.strides[1]}"
+                f"_d{self.dilations[0]}x{self.dilations[1]}_{self.element_type}")
+
+
+def lane_fill(n: int, lanes: int) -> float:
+    """The share of N's tiles that holds data when N is padded to a multiple of `lanes`."""
+    return n / (-(-n // lanes) * lanes)
+
+
+def folds(conv: InputConv, lanes: int) -> bool:
+    """Whether the route folds `conv`: more than one image, a zero-filled accumulator, and a folded N
+    (images x pixels) whose padded tiles hold more data than one image's pixels do."""
+    return (conv.batch > 1 and conv.from_zeros
+            and lane_fill(conv.batch * conv.pixels, lanes) > lane_fill(conv.pixels, lanes))
+
+
+def input_convs(text: str) -> list[InputConv]:
+    """The static-shaped NCHW convolutions of a model's input form (distinct, sorted)."""
+    from iree.compiler import ir
+
+    found: set[InputConv] = set()
+
+    def dense_pair(op, name: str) -> tuple[int, int] | None:
+        if name not in op.attributes:
+            return (1, 1)
+        values = [int(v) for v in ir.DenseIntElementsAttr(op.attributes[name])]
+        return tuple(values) if len(values) == 2 else None
+
+    def producer(value):
+        """The op defining `value` (None for a block argument)."""
+        return getattr(value.owner, "operation", None) if not isinstance(value.owner, ir.Block) else None
+
+    def from_zeros(value) -> bool:
+        fill = producer(value)
+        if fill is None or fill.name != "linalg.fill":
+            return False
+        scalar = producer(fill.operands[0])
+        if scalar is None or scalar.name != "arith.constant":
+            return False
+        attr = scalar.attributes["value"]
+        return isinstance(attr, ir.FloatAttr) and attr.value == 0.0
+
+    def visit(op) -> "ir.WalkResult":
+        if op.name == _CONV_OP and len(op.operands) == 3:
+            types = [v.type for v in op.operands]
+            if all(isinstance(t, ir.RankedTensorType) and t.has_static_shape and t.rank == 4 for t in types):
+                elements = {str(t.element_type) for t in types}
+                strides, dilations = dense_pair(op, "strides"), dense_pair(op, "dilations")
+                if len(elements) == 1 and strides and dilations:
+                    element = elements.pop()
+                    written = tuple((name, str(op.attributes[name])) for name in ("dilations", "strides")
+                                    if name in op.attributes)
+                    found.add(InputConv(tuple(types[0].shape), tuple(types[1].shape), strides, dilations, element,
+                                        element in _FLOAT_TYPES and from_zeros(op.operands[2]), written))
+        return ir.WalkResult.ADVANCE
+
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        ir.Module.parse(text).operation.walk(visit)
+    return sorted(found)
+
+
+def _tensor(shape, element: str) -> str:
+    return f"tensor<{'x'.join(map(str, shape))}x{element}>"
+
+
+def _fold_function(conv: InputConv, name: str) -> list[str]:
+    """The function that computes `conv` as one folded GEMM (module doc)."""
+    b, c, _, _ = conv.input_shape
+    f, _, kh, kw = conv.filter_shape
+    oh, ow = conv.output_image
+    (sh, sw), (dh, dw) = conv.strides, conv.dilations
+    e = conv.element_type
+    k, n = conv.reduction, b * oh * ow
+    t_in, t_w, t_out = _tensor(conv.input_shape, e), _tensor(conv.filter_shape, e), _tensor(conv.output_shape, e)
+    t_patches = _tensor((c, kh, kw, b, oh, ow), e)
+    t_fb = _tensor((f, b, oh, ow), e)
+    row = f"oh * {sh} + kh * {dh}" if dh != 1 else f"oh * {sh} + kh"
+    col = f"ow * {sw} + kw * {dw}" if dw != 1 else f"ow * {sw} + kw"
+    return [
+        f"  util.func private @fold_{name}(%in: {t_in}, %w: {t_w}) -> {t_out} {{",
+        f"    %patches_init = tensor.empty() : {t_patches}",
+        "    %patches = linalg.generic {indexing_maps = ["
+        f"affine_map<(c, kh, kw, b, oh, ow) -> (b, c, {row}, {col})>, "
+        "affine_map<(c, kh, kw, b, oh, ow) -> (c, kh, kw, b, oh, ow)>], "
+        f"iterator_types = [{_PARALLEL_6}]}} ins(%in : {t_in}) outs(%patches_init : {t_patches}) {{",
+        f"    ^bb0(%x: {e}, %unused: {e}):",
+        f"      linalg.yield %x : {e}",
+        f"    }} -> {t_patches}",
+        f"    %rhs = tensor.collapse_shape %patches [[0, 1, 2], [3, 4, 5]] : {t_patches} into {_tensor((k, n), e)}",
+        f"    %lhs = tensor.collapse_shape %w [[0], [1, 2, 3]] : {t_w} into {_tensor((f, k), e)}",
+        f"    %zero = arith.constant 0.0 : {e}",
+        f"    %acc_init = tensor.empty() : {_tensor((f, n), e)}",
+        f"    %acc = linalg.fill ins(%zero : {e}) outs(%acc_init : {_tensor((f, n), e)}) -> {_tensor((f, n), e)}",
+        f"    %gemm = linalg.matmul ins(%lhs, %rhs : {_tensor((f, k), e)}, {_tensor((k, n), e)})"
+        f" outs(%acc : {_tensor((f, n), e)}) -> {_tensor((f, n), e)}",
+        f"    %images = tensor.expand_shape %gemm [[0], [1, 2, 3]] output_shape [{f}, {b}, {oh}, {ow}]"
+        f" : {_tensor((f, n), e)} into {t_fb}",
+        f"    %out_init = tensor.empty() : {t_out}",
+        f"    %out = linalg.transpose ins(%images : {t_fb}) outs(%out_init : {t_out}) permutation = [1, 0, 2, 3]",
+        f"    util.return %out : {t_out}",
+        "  }",
+    ]
+
+
+def _matcher(conv: InputConv, name: str) -> list[str]:
+    """`@match_NAME`: the convolution with these exact types and attributes, from a zero fill."""
+    e = conv.element_type
+    t_in, t_w, t_out = _tensor(conv.input_shape, e), _tensor(conv.filter_shape, e), _tensor(conv.output_shape, e)
+    return [
+        f"  transform.named_sequence @match_{name}(%root: !transform.any_op {{transform.readonly}})"
+        " -> (!transform.any_value, !transform.any_value) {",
+        "    %ins, %out = transform.iree.match.cast_compatible_dag_from_root %root {",
+        f"    ^bb0(%in: {t_in}, %w: {t_w}):",
+        f"      %zero = arith.constant 0.0 : {e}",
+        f"      %init = tensor.empty() : {t_out}",
+        f"      %acc = linalg.fill ins(%zero : {e}) outs(%init : {t_out}) -> {t_out}",
+        f"      %conv = {_CONV_OP} {{{', '.join(f'{k} = {v}' for k, v in conv.attributes)}}}"
+        f" ins(%in, %w : {t_in}, {t_w}) outs(%acc : {t_out}) -> {t_out}",
+        "    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)",
+        "    transform.yield %ins, %out : !transform.any_value, !transform.any_value",
+        "  }",
+        f"  transform.named_sequence @fold_{name}_here(%ins: !transform.any_value {{transform.readonly}},"
+        " %out: !transform.any_value {transform.readonly}) {",
+        "    %conv = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op",
+        "    %module = transform.util.get_nearest_symbol_table %conv : (!transform.any_op) -> !transform.any_op",
+        f"    %fold = transform.util.import_symbol @fold_{name} into %module if undefined"
+        " : (!transform.any_op) -> !transform.any_op",
+        # Inlined: behind a call the filter is an argument, and IREE would repack it on every run.
+        "    transform.util.cast_and_call inline_call %fold(%ins) -> %out after %conv {",
+        "    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op) -> ()",
+        "    transform.yield",
+        "  }",
+    ]
+
+
+def conv_fold_script_text(convs: list[InputConv]) -> str:
+    """The preprocessing transform script that folds these convolutions (module doc)."""
+    convs = sorted(set(convs))
+    lines = ["// Batched NCHW convolutions -> one im2col GEMM over every image's pixels (iree-dsa-tune, docs/CONV.md, the batch-fold route).",
+             "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
+             "module attributes {transform.with_named_sequence} {"]
+    # Numbered too: two convolutions may differ only in how their attributes are written.
+    names = [f"{i}_{conv.name}" for i, conv in enumerate(convs)]
+    for conv, name in zip(convs, names):
+        lines += _fold_function(conv, name) + _matcher(conv, name)
+    pairs = ", ".join(f"@match_{name} -> @fold_{name}_here" for name in names)
+    lines += ["  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.consumed}) {",
+              "    %funcs = transform.structured.match ops{[\"util.func\", \"func.func\"]} in %module"
+              " : (!transform.any_op) -> !transform.any_op",
+              "    transform.foreach %funcs : !transform.any_op {",
+              "    ^bb0(%func: !transform.any_op):",
+              f"      %folded = transform.foreach_match in %func {pairs} : (!transform.any_op) -> !transform.any_op",
+              "    }",
+              # The replaced convolutions are dead: gone before IREE's own im2col looks for convolutions.
+              "    transform.apply_dce to %module : !transform.any_op",
+              # And so are the functions once inlined: without this IREE compiles them too.
+              "    %pruned = transform.apply_registered_pass \"symbol-dce\" to %module : (!transform.any_op) -> !transform.any_op",
+              "    transform.yield",
+              "  }",
+              "}"]
+    return "\n".join(lines) + "\n"
+
+
+def conv_fold_flags(convs: list[InputConv], directory: Path) -> tuple[str, ...]:
+    """The iree-compile flag that applies the route to these convolutions (the verified script,
+    content-addressed); () when there are none."""
+    if not convs:
+        return ()
+    text = verified_script(conv_fold_script_text(convs), "batch-fold convolution")
+    return (f"{TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}",)
+
+
+def plan_conv_fold_route(convs: list[InputConv], cpu, directory: Path) -> ConvRoute:
+    """The route for a model with these `InputConv`s on a CPU described by `cpu` (its vector width
+    gives the lanes N is padded to); empty: no convolution folds."""
+    route = ConvRoute(what=WHAT, key="conv_fold_route")
+    if cpu is None:
+        return route
+    chosen = [c for c in convs if folds(c, max(1, cpu.vector_register_bytes // _element_bytes(c.element_type)))]
+    if not chosen:
+        return route
+    route.flags = conv_fold_flags(chosen, directory)
+    gemms = Counter(f"{c.batch}x{c.filter_shape[0]}x{c.pixels}x{c.reduction}" for c in chosen)
+    route.notes.append(f"{len(chosen)} convolution shape(s) as one GEMM each over all images' pixels, "
+                       "images x M x N x K: " + ", ".join(g + (f" ({n} shapes)" if n > 1 else "") for g, n in gemms.items()))
+    return route
+
+
+def _element_bytes(element: str) -> int:
+    return 4 if element == "f32" else 2
+
+
+__all__ = ["InputConv", "WHAT", "conv_fold_flags", "conv_fold_script_text", "folds", "input_convs", "lane_fill",
+           "plan_conv_fold_route"]
