@@ -224,7 +224,7 @@ def _matcher(conv: InputConv, name: str) -> list[str]:
 def conv_fold_script_text(convs: list[InputConv]) -> str:
     """The preprocessing transform script that folds these convolutions (module doc)."""
     convs = sorted(set(convs))
-    lines = ["// Batched NCHW convolutions -> one im2col GEMM over every image's pixels (iree-dsa-tune, docs/CONV.md, the batch-fold route).",
+    lines = ["// Batched NCHW convolutions -> one im2col GEMM over every image's pixels (iree-dsa-tune, docs/CONV.md).",
              "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
              "module attributes {transform.with_named_sequence} {"]
     # Numbered too: two convolutions may differ only in how their attributes are written.
