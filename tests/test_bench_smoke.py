@@ -160,3 +160,15 @@ def test_im2col_batch_fold_quick_times_every_form_under_every_build(tmp_path):
         assert record["gemm"] == "2x256x36x2304" and set(record["us"]) == {"batched", "folded", "folded+T"}
         assert all(us > 0 for us in record["us"].values())
     assert "batched / folded+T" in stdout
+
+
+def test_conv_fold_lanes_quick_times_every_script_for_every_cpu(tmp_path):
+    stdout, document = run_script("conv_fold_lanes", tmp_path=tmp_path)
+    records = document["results"]
+    assert [r["cpu"] for r in records] == ["host", "haswell"]
+    for record in records:
+        assert set(record["us"]) == {"none", "16-lane", "8-lane"} and all(us > 0 for us in record["us"].values())
+        # The 6x6 output folds with either lane count; the 3x3 one only with 8.
+        assert record["folded_shapes"] == {"16-lane": 1, "8-lane": 2}
+    assert records[1]["lanes"] == 8 and records[0]["lanes"] in (8, 16)
+    assert "route writes" in stdout
