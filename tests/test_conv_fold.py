@@ -24,7 +24,7 @@ def conv(batch: int, image: int, *, from_zeros: bool = True) -> InputConv:
 
 def test_input_convs_reads_shapes_attributes_and_the_zero_accumulator():
     convs = input_convs(MODEL.read_text())
-    assert len(convs) == 4
+    assert len(convs) == 5
     found = {c.input_shape: c for c in convs if c.from_zeros}
     small, strided, large = found[(2, 8, 8, 8)], found[(2, 8, 13, 13)], found[(2, 8, 14, 14)]
     assert small.output_shape == (2, 16, 6, 6) and small.pixels == 36 and small.reduction == 72 and small.from_zeros
@@ -33,6 +33,8 @@ def test_input_convs_reads_shapes_attributes_and_the_zero_accumulator():
     assert dict(strided.attributes)["strides"] == "dense<2> : tensor<2xi64>"
     assert dict(small.attributes)["dilations"] == "dense<1> : vector<2xi64>"
     assert large.pixels == 144
+    dilated = found[(2, 8, 10, 10)]
+    assert dilated.dilations == (2, 2) and dilated.output_image == (6, 6)
     # @bias shares @small's shapes but accumulates into the broadcast bias.
     assert {c.from_zeros for c in convs if c.input_shape == (2, 8, 8, 8)} == {True, False}
 
@@ -54,9 +56,9 @@ def test_the_route_plans_from_the_cpu_lanes_and_is_deterministic(tmp_path):
     convs = input_convs(MODEL.read_text())
     route = plan_conv_fold_route(convs, cpu_description("avx512").cpu, tmp_path)
     assert route.key == "conv_fold_route" and len(route.flags) == 1 and route.flags[0].startswith(TRANSFORM_FLAG + "=")
-    # @small and @strided: two convolutions, the same GEMM.
-    assert route.notes == ["2 convolution shape(s) as one GEMM each over all images' pixels, images x M x N x K: "
-                           "2x16x36x72 (2 shapes)"]
+    # @small, @strided and @dilated: three convolutions, the same GEMM.
+    assert route.notes == ["3 convolution shape(s) as one GEMM each over all images' pixels, images x M x N x K: "
+                           "2x16x36x72 (3 shapes)"]
     # Content-addressed: the same convolutions give the same file, byte for byte.
     again = plan_conv_fold_route(list(reversed(convs)), cpu_description("avx512").cpu, tmp_path)
     assert again.flags == route.flags
@@ -82,13 +84,13 @@ def test_tune_offers_the_fold_presets_on_batched_convolutions(tmp_path, monkeypa
     presets, said = presets_a_host_tune_times(model, monkeypatch, cpu_target(isa))
     assert set(conv_fold_presets(("x",))) <= set(presets)
     script = Path(presets["im2col+conv-fold+gdt"][1].split("=", 1)[1]).read_text()
-    assert script.count("cast_compatible_dag_from_root") == 2  # @small and @strided
+    assert script.count("cast_compatible_dag_from_root") == 3  # @small, @strided and @dilated
     assert any(line.startswith("batch-fold convolution route") for line in said)
 
 
 def test_the_folded_model_computes_what_the_plain_one_does(tmp_path):
-    """Both convolutions the route folds, built with and without its script under the presets'
-    flags (for haswell, which every x86-64 runner executes), on seeded data."""
+    """The three convolutions the route folds (plain, strided, dilated), built with and without its
+    script under the presets' flags (for haswell, which every x86-64 runner executes), on seeded data."""
     import iree.compiler as ic
     import iree.runtime as rt
 
@@ -100,7 +102,8 @@ def test_the_folded_model_computes_what_the_plain_one_does(tmp_path):
     plain = rt.load_vm_flatbuffer(ic.compile_file(str(MODEL), extra_args=base), driver="local-sync")
     folded = rt.load_vm_flatbuffer(ic.compile_file(str(MODEL), extra_args=base + list(script)), driver="local-sync")
     rng = np.random.default_rng(19)
-    for name, image in (("small", (2, 8, 8, 8)), ("strided", (2, 8, 13, 13))):
+    for name, image, stride, dilation in (("small", (2, 8, 8, 8), 1, 1), ("strided", (2, 8, 13, 13), 2, 1),
+                                          ("dilated", (2, 8, 10, 10), 1, 2)):
         x = rng.standard_normal(image, dtype=np.float32)
         w = rng.standard_normal((16, 8, 3, 3), dtype=np.float32)
         want = np.asarray(getattr(plain, name)(x, w))
@@ -108,11 +111,11 @@ def test_the_folded_model_computes_what_the_plain_one_does(tmp_path):
         assert got.shape == (2, 16, 6, 6)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
         # And both are the convolution (a direct NumPy one), so neither build hides an error.
-        stride = 2 if name == "strided" else 1
         ref = np.zeros((2, 16, 6, 6), np.float32)
         for kh in range(3):
             for kw in range(3):
-                patch = x[:, :, kh:kh + 6 * stride:stride, kw:kw + 6 * stride:stride]
+                h, w_ = kh * dilation, kw * dilation
+                patch = x[:, :, h:h + 6 * stride:stride, w_:w_ + 6 * stride:stride]
                 ref += np.einsum("bchw,fc->bfhw", patch, w[:, :, kh, kw])
         np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4)
 
