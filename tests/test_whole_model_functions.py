@@ -361,7 +361,8 @@ def _own_spec(tmp_path, monkeypatch, name="dt+uk-all"):
 
     def build_verified(artifacts, problems, winners, progress=None, built=None):
         verified.append((dict(winners), built))
-        return SimpleNamespace(text="// own, verified", dropped={})
+        match = SimpleNamespace(to_json=lambda: {"function": "proj", "checked": True, "max_abs_err": 1e-6})
+        return SimpleNamespace(text="// own, verified", dropped={}, report=SimpleNamespace(numerics=[match]))
 
     monkeypatch.setattr(model_level, "build_verified", build_verified)
     return own, verified
@@ -384,6 +385,8 @@ def test_a_preset_with_the_estimates_distributions_ships_them_verified(scripted,
     assert result.recipe.flags == DT_UK and result.spec_text == "// own, verified"
     # Verified on the build that was timed with it (its vmfb and dumped configurations), not built again.
     assert verified[-1] == (own.configs, (own.text, rebuilt.vmfb, rebuilt.configurations))
+    # And what that verification compared is the report's (the summary said "numerics not checked").
+    assert result.spec_numerics == [{"function": "proj", "checked": True, "max_abs_err": 1e-6}]
 
 
 def test_gemms_the_chosen_build_runs_with_the_estimates_distribution_are_not_searched(scripted, monkeypatch,

@@ -70,6 +70,9 @@ class RecipeResult:
     # The variant that is the recipe (the kept spec's build; with two specs confirmed, only one is).
     recipe_variant: str = ""
     spec_candidates: list[str] = field(default_factory=list)  # the variants that confirmed a searched spec
+    # The numerics of the recipe's own estimated spec as its verification found them (JSON form);
+    # empty when the spec is the search's (its report carries them) or there is none.
+    spec_numerics: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"functions": self.functions, "weights": {f: self.recipe.weights.get(f, 1.0) for f in self.functions},
@@ -487,10 +490,11 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 notes.append(f"the spec's dispatch-level win did not show on {_functions_text(spec_functions)} "
                              f"(the functions running its dispatches): {verdict(with_spec, incumbent)}; not kept")
             phases["confirmation"] = time.perf_counter() - t_confirm_build
+        spec_numerics: list[dict] = []
         if not spec_text and chosen_spec is not None:
             # The chosen build was timed with its spec: the recipe builds it so, verified.
             t_verify = time.perf_counter()
-            spec_text = _verified_preset_spec(chosen_spec, notes, say, best)
+            spec_text, spec_numerics = _verified_preset_spec(chosen_spec, notes, say, best)
             phases["verification"] = phases.get("verification", 0.0) + time.perf_counter() - t_verify
         recipe = Recipe(str(model), model_sha256(model), _target_cpu(target), chosen_flags,
                         whole_model_us={v.name: v.median_us for v in variants if v.median_us is not None},
@@ -501,7 +505,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                         variant=recipe_variant, tuned_on=_tuned_on(target))
         return RecipeResult(recipe, spec_text, variants, result, timed, notes, time.perf_counter() - t0,
                             verdicts, spec_functions, incumbent, parameters, phases, recipe_variant,
-                            [v.name for v in variants[len(presets):]])
+                            [v.name for v in variants[len(presets):]], spec_numerics)
     finally:
         timer.close()
 
@@ -718,11 +722,13 @@ def _estimated_distributions(spec: PresetSpec | None) -> set[str]:
     return {d for d, config in spec.configs.items() if config.pipeline == "Mmt4dTilingExpert"}
 
 
-def _verified_preset_spec(spec: PresetSpec, notes: list[str], say, timed: Variant | None = None) -> str:
+def _verified_preset_spec(spec: PresetSpec, notes: list[str], say,
+                          timed: Variant | None = None) -> tuple[str, list[dict]]:
     """The text of the spec the chosen preset was timed with, verified when it is its own (on
-    `timed`'s build when that is the spec's: the same model, flags and spec)."""
+    `timed`'s build when that is the spec's: the same model, flags and spec), and the numerics that
+    verification compared (JSON form; none for a spec that is not its own)."""
     if spec.configs is None:
-        return spec.text
+        return spec.text, []
     built = None
     if timed is not None and timed.spec == spec.path and timed.vmfb and timed.configurations:
         built = (spec.text, timed.vmfb, timed.configurations)
@@ -730,7 +736,8 @@ def _verified_preset_spec(spec: PresetSpec, notes: list[str], say, timed: Varian
     for dispatch, why in sorted(verified.dropped.items()):
         notes.append(f"the estimate's config for {dispatch} failed verification and is not in the recipe: "
                      f"{shorten(why, 200)}")
-    return verified.text
+    numerics = verified.report.numerics if verified.text and verified.report is not None else []
+    return verified.text, [n.to_json() for n in numerics]
 
 
 def _shared_configs(flagged, target, in_spec: set[str]) -> dict[str, CompilationConfig]:

@@ -73,9 +73,10 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
     from .ir.conv_fold import input_convs, plan_conv_fold_route
     from .ir.k_split import input_gemms, plan_k_split_route, plan_summed_splits
     from .ir.unbatch import plan_unbatch_route, unbatch_flags
+    from .ir.winograd import plan_winograd_route
     from .model_level import tune_recipe
     from .recipe import (FLAG_PRESETS, INNER_TILED_PRESETS, conv_fold_presets, k_split_presets, route_presets,
-                         unbatch_presets)
+                         unbatch_presets, winograd_presets)
 
     started = time.perf_counter()  # --time-budget covers the routes' compile too
     presets, taken = None, []
@@ -94,16 +95,23 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
         if u_route and progress is not None:
             progress(f"{u_route.what}: {u_route.notes[0]}")
         # Batched NCHW convolutions as one GEMM over all images' pixels (ir/conv_fold.py).
-        f_route = plan_conv_fold_route(input_convs(plain.input_text()), target.describe().cpu, cache_root() / "routes")
+        convs = input_convs(plain.input_text())
+        f_route = plan_conv_fold_route(convs, target.describe().cpu, cache_root() / "routes")
         if f_route and progress is not None:
             progress(f"{f_route.what}: {f_route.notes[0]}")
-        taken = [r for r in (route, k_route, u_route, f_route) if r or r.notes]
+        # 3x3 stride-1 convolutions as Winograd F(6x6,3x3), filters transformed at load (ir/winograd.py).
+        w_route = plan_winograd_route(convs)
+        if w_route and progress is not None:
+            progress(f"{w_route.what}: {w_route.notes[0]}")
+        taken = [r for r in (route, k_route, u_route, f_route, w_route) if r or r.notes]
         extra = {}
         if route:
             extra.update(route_presets(route.flags))
         if f_route:
             # Inner-tiled does not build beside batched GEMMs (the unbatch route's presets stand in).
             extra.update(conv_fold_presets(f_route.flags, inner_tiled=not u_route))
+        if w_route:
+            extra.update(winograd_presets(w_route.flags))
         if k_route:
             extra.update(k_split_presets(k_route.flags))
         if u_route:
@@ -133,6 +141,8 @@ def _tune_whole_model(model: Path, target, options: TuneOptions, *, db, routes: 
                          weights=weights, progress=progress, presets=presets, started=started, **extra)
     report = result.tune_result
     report.spec_text = result.spec_text  # only a spec the whole model confirmed
+    if result.spec_numerics:  # the recipe's own estimated spec: what its verification compared
+        report.numerics = result.spec_numerics
     return ModelTuning(report, taken, result, tuple(result.recipe.flags))
 
 

@@ -1,0 +1,86 @@
+"""The Winograd convolution route: 3x3 stride-1 convolutions as Winograd F(6x6, 3x3), their filters transformed once.
+
+Why (docs/CONV.md, "The Winograd route"): a 3x3 convolution computed as im2col + GEMM does 9 multiply-adds
+per input channel, output channel and output pixel. IREE 3.13 has Winograd F(6x6, 3x3) for
+`linalg.conv_2d_nchw_fchw` and `linalg.conv_2d_nhwc_hwcf` with stride and dilation 1
+(`iree-linalg-ext-convert-conv2d-to-winograd`): each 6x6 block of output pixels becomes an 8x8 tile of
+transformed inputs, and the product is 64 batched GEMMs of [tiles x C] x [C x F], 36 * 9 / 64 = 5.1x
+fewer multiply-adds. ACT's ResNet-18 backbone (a 240x320 camera: layer 1 at 60x80 pixels) is that case.
+
+Two things make it pay, and IREE gives both as flags, so the route is flags only (no script):
+- the pass itself, in the preprocessing pipeline with `replace-all-convs` (without it, the pass
+  converts only convolutions a transform script annotated, and the pipeline runs before any script);
+- the filter transform hoisted into the module's initializer. The filters are parameters, so const-eval
+  cannot fold the transform, and IREE's hoisting refuses an expression whose result is much larger than
+  its inputs: the transformed filter is 64/9 = 7.1x the filter. Left in the function, ACT's layer-4 filter
+  transforms alone took 235 ms of every call (against 140 ms for the whole recipe). The route raises
+  `--iree-opt-const-expr-max-size-increase-threshold` to the largest transformed filter of the model, so
+  they are computed once at load, and no larger expression is let through.
+
+The price: the transformed filters stay resident, 64/9 of the converted filters' bytes (ACT's 13 converted convolutions: 230 MB more),
+and are streamed every call; a convolution with few 6x6 blocks (ACT's layer 4: 4 blocks) reuses each
+transformed weight only that often. So the route does not choose convolutions: it competes as a preset
+(`recipe.winograd_presets`) that the whole model's timing keeps or drops (Diffusion Policy's encoder, 96x96
+images: slower, dropped; ACT: 1.19x its im2col recipe).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from .. import flags
+from .conv_fold import InputConv
+from .conv_route import ConvRoute
+
+WHAT = "Winograd convolution route (docs/CONV.md)"
+OUTPUT_TILE = 6  # IREE 3.13's one output tile size for 3x3 filters
+INPUT_TILE = OUTPUT_TILE + 3 - 1
+_ELEMENT_BYTES = {"f32": 4}  # F(6x6, 3x3)'s constants lose too much in 16-bit floats
+
+
+def converts(conv: InputConv) -> bool:
+    """Whether IREE's pass converts `conv` and the route is worth offering for it: a 3x3 filter,
+    stride and dilation 1, f32."""
+    return (conv.filter_shape[2:] == (3, 3) and conv.strides == (1, 1) and conv.dilations == (1, 1)
+            and conv.element_type in _ELEMENT_BYTES)
+
+
+def output_blocks(conv: InputConv) -> int:
+    """The 6x6 output blocks of `conv` over all its images: the M of each of its 64 Winograd GEMMs."""
+    oh, ow = conv.output_image
+    return conv.batch * -(-oh // OUTPUT_TILE) * -(-ow // OUTPUT_TILE)
+
+
+def transformed_filter_bytes(conv: InputConv) -> int:
+    """The bytes of `conv`'s filter after the Winograd filter transform (8 x 8 x C x F)."""
+    f, c, _, _ = conv.filter_shape
+    return INPUT_TILE * INPUT_TILE * c * f * _ELEMENT_BYTES[conv.element_type]
+
+
+def winograd_flags(convs: list[InputConv]) -> tuple[str, ...]:
+    """The iree-compile flags of the route for a model with these convolutions; () when none converts."""
+    chosen = [c for c in convs if converts(c)]
+    if not chosen:
+        return ()
+    mib = 1 << 20
+    threshold = -(-max(transformed_filter_bytes(c) for c in chosen) // mib) * mib
+    return (flags.WINOGRAD_PIPELINE, f"{flags.HOIST_THRESHOLD_FLAG}={threshold}")
+
+
+def plan_winograd_route(convs: list[InputConv]) -> ConvRoute:
+    """The route for a model with these `InputConv`s; empty when none converts."""
+    route = ConvRoute(what=WHAT, key="winograd_route")
+    chosen = [c for c in convs if converts(c)]
+    if not chosen:
+        return route
+    route.flags = winograd_flags(chosen)
+    blocks = Counter(f"{c.filter_shape[1]}->{c.filter_shape[0]} ch, {output_blocks(c)} blocks" for c in chosen)
+    largest = max(transformed_filter_bytes(c) for c in chosen)
+    route.notes.append(f"{len(chosen)} 3x3 convolution shape(s) as Winograd F(6x6,3x3) (in -> out channels, 6x6 "
+                       "output blocks): " + ", ".join(b + (f" (x{n})" if n > 1 else "") for b, n in blocks.items())
+                       + f"; filters transformed once at load, the largest {largest / 1e6:.1f} MB")
+    return route
+
+
+__all__ = ["WHAT", "converts", "output_blocks", "plan_winograd_route", "transformed_filter_bytes", "winograd_flags"]

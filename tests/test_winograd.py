@@ -1,0 +1,123 @@
+"""The Winograd convolution route (ir/winograd.py): which convolutions it converts, its flags and
+preset, and that a converted model computes the convolution with its filters hoisted (real
+iree-compile and iree.runtime, parameters from a seed). What the flags do to IR:
+lit_tests/presets/winograd_route.test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, HOIST_THRESHOLD_FLAG, IM2COL_FLAG, WINOGRAD_PIPELINE
+from iree_dsa_tuner.ir.conv_fold import InputConv, input_convs
+from iree_dsa_tuner.ir.winograd import (converts, output_blocks, plan_winograd_route, transformed_filter_bytes,
+                                        winograd_flags)
+from iree_dsa_tuner.recipe import winograd_presets
+
+MODEL = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs" / "conv_winograd_params.mlir"
+
+
+def conv(c: int, f: int, image: tuple[int, int], *, kernel: int = 3, stride: int = 1, dilation: int = 1,
+         batch: int = 1, element: str = "f32") -> InputConv:
+    """A conv whose stride-1 output would be `image` (the input is padded already, as in linalg)."""
+    h, w = image
+    return InputConv((batch, c, h + kernel - 1, w + kernel - 1), (f, c, kernel, kernel), (stride, stride),
+                     (dilation, dilation), element, True)
+
+
+def test_only_3x3_stride_1_undilated_f32_convolutions_convert():
+    assert converts(conv(64, 64, (60, 80)))
+    assert not converts(conv(64, 64, (60, 80), stride=2))
+    assert not converts(conv(64, 64, (60, 80), dilation=2))
+    assert not converts(conv(64, 64, (60, 80), kernel=1))
+    assert not converts(conv(3, 64, (120, 160), kernel=7))
+    assert not converts(conv(64, 64, (60, 80), element="f16"))
+
+
+def test_blocks_and_transformed_filters_are_acts_shapes():
+    # ACT's backbone on a 240x320 camera: layer 1 at 60x80 down to layer 4 at 8x10.
+    assert output_blocks(conv(64, 64, (60, 80))) == 10 * 14
+    assert output_blocks(conv(128, 128, (30, 40))) == 5 * 7
+    assert output_blocks(conv(512, 512, (8, 10))) == 2 * 2
+    assert output_blocks(conv(64, 64, (24, 24), batch=2)) == 2 * 4 * 4  # the encoder's two images
+    assert transformed_filter_bytes(conv(512, 512, (8, 10))) == 8 * 8 * 512 * 512 * 4
+
+
+def test_the_threshold_is_the_largest_transformed_filter_in_whole_mib_and_never_below_irees_default():
+    mib = 1 << 20
+    layers = [conv(64, 64, (60, 80)), conv(512, 512, (8, 10)), conv(64, 64, (60, 80), stride=2)]
+    assert winograd_flags(layers) == (WINOGRAD_PIPELINE, f"{HOIST_THRESHOLD_FLAG}={64 * mib}")
+    # 8 x 8 x 96 x 96 x 4 bytes = 2.25 MiB: rounded up.
+    assert winograd_flags([conv(96, 96, (12, 12))])[1] == f"{HOIST_THRESHOLD_FLAG}={3 * mib}"
+    # A small filter: IREE's default (1 MiB) already hoists it; the flag never lowers it.
+    assert winograd_flags([conv(8, 16, (12, 12))])[1] == f"{HOIST_THRESHOLD_FLAG}={mib}"
+    assert winograd_flags([conv(64, 64, (60, 80), kernel=1)]) == ()
+
+
+def test_the_route_plans_from_the_models_convolutions():
+    convs = input_convs(MODEL.read_text())
+    assert len(convs) == 3
+    route = plan_winograd_route(convs)
+    assert route.key == "winograd_route" and route.flags == (WINOGRAD_PIPELINE, f"{HOIST_THRESHOLD_FLAG}=2097152")
+    assert route.notes == ["1 3x3 convolution shape(s) as Winograd F(6x6,3x3) (in -> out channels, 6x6 output "
+                           "blocks): 64->128 ch, 4 blocks; filters transformed once at load, the largest 2.1 MB"]
+    assert not plan_winograd_route([c for c in convs if not converts(c)])
+
+
+def test_the_preset_is_the_route_with_im2col_on_the_global_data_tiling_path():
+    assert winograd_presets(("--a", "--b")) == {
+        "im2col+winograd+gdt": (IM2COL_FLAG, "--a", "--b", GLOBAL_DATA_TILING_FLAG)}
+
+
+@pytest.mark.parametrize("isa", ("avx2", "avx512"))
+def test_tune_offers_the_winograd_preset_on_a_model_with_a_3x3_convolution(tmp_path, monkeypatch, isa):
+    from conftest import cpu_target, presets_a_host_tune_times, write_model
+
+    model = write_model(tmp_path, "convs.mlir", MODEL.read_text())
+    presets, said = presets_a_host_tune_times(model, monkeypatch, cpu_target(isa))
+    assert presets["im2col+winograd+gdt"] == winograd_presets(plan_winograd_route(input_convs(MODEL.read_text())).flags)[
+        "im2col+winograd+gdt"]
+    assert any(line.startswith("Winograd convolution route") for line in said)
+
+
+def test_the_converted_model_computes_the_convolution_with_its_filter_transformed_at_load(tmp_path):
+    """@conv3x3 built under the preset's flags (for haswell, which every x86-64 runner executes) and
+    run with seeded parameters matches a direct NumPy convolution and the plain im2col build; the
+    filter transform is in the module's initializer, not in the function."""
+    import iree.compiler as ic
+
+    from conftest import TARGET_CPU
+
+    from iree_dsa_tuner.parameters import read_model_parameters, resolve_parameters
+    from iree_dsa_tuner.tuning_spec.numerics import _load
+
+    base = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG]
+    route = list(plan_winograd_route(input_convs(MODEL.read_text())).flags)
+    hoisted = ic.compile_file(str(MODEL), extra_args=base + route + ["--compile-to=global-optimization"]).decode()
+    function = hoisted[hoisted.index("util.func public @conv3x3"):]
+    assert "winograd.filter_transform" in hoisted.split("util.func public @conv3x3")[0]
+    assert "winograd.filter_transform" not in function.split("util.func public @strided")[0]
+    assert "winograd.input_transform" in function
+
+    parameters = resolve_parameters(MODEL, seed=19, cache_dir=tmp_path)
+    assert len(read_model_parameters(MODEL)) == 3
+    x = np.random.default_rng(19).standard_normal((1, 64, 14, 14), dtype=np.float32)
+    outputs = {}
+    for name, flags in (("plain", base), ("winograd", base + route)):
+        vmfb = tmp_path / f"{name}.vmfb"
+        vmfb.write_bytes(ic.compile_file(str(MODEL), extra_args=flags))
+        rt, ctx, module = _load(vmfb, parameters)
+        outputs[name] = np.asarray(ctx.modules.module.conv3x3(x).to_host())
+    w = parameters.value("model", "w3")
+    ref = np.zeros((1, 128, 12, 12), np.float64)
+    for kh in range(3):
+        for kw in range(3):
+            ref += np.einsum("bchw,fc->bfhw", x[:, :, kh:kh + 12, kw:kw + 12].astype(np.float64), w[:, :, kh, kw])
+    scale = np.abs(ref).max()
+    # F(6x6, 3x3) in f32 rounds more than a direct sum: relative to the output's largest magnitude.
+    assert np.abs(outputs["winograd"] - ref).max() / scale < 1e-4
+    assert np.abs(outputs["plain"] - ref).max() / scale < 1e-5
+    assert not np.allclose(outputs["winograd"], 0.0)
