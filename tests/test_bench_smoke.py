@@ -172,3 +172,12 @@ def test_conv_fold_lanes_quick_times_every_script_for_every_cpu(tmp_path):
         assert record["folded_shapes"] == {"16-lane": 1, "8-lane": 2}
     assert records[1]["lanes"] == 8 and records[0]["lanes"] in (8, 16)
     assert "route writes" in stdout
+
+
+def test_winograd_route_quick_times_the_route_beside_im2col_and_the_pass_alone(tmp_path):
+    stdout, document = run_script("winograd_route", tmp_path=tmp_path)
+    assert set(document["us"]) == {"im2col", "im2col+inner-tiled", "winograd, default threshold", "winograd route"}
+    assert all(us > 0 for us in document["us"].values())
+    # Two convolutions convert; the largest transformed filter (8 x 8 x 64 x 64 f32) is 1 MiB.
+    assert document["route_flags"][1] == "--iree-opt-const-expr-max-size-increase-threshold=1048576"
+    assert "this / route" in stdout

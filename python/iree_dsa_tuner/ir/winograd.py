@@ -17,7 +17,7 @@ Two things make it pay, and IREE gives both as flags, so the route is flags only
   `--iree-opt-const-expr-max-size-increase-threshold` to the largest transformed filter of the model, so
   they are computed once at load, and no larger expression is let through.
 
-The price: the transformed filters stay resident, 64/9 of the converted filters' bytes (ACT's 13 converted convolutions: 230 MB more),
+The price: the transformed filters stay resident, 64/9 of the converted filters' bytes (ACT's 13 converted convolutions: 231 MB more),
 and are streamed every call; a convolution with few 6x6 blocks (ACT's layer 4: 4 blocks) reuses each
 transformed weight only that often. So the route does not choose convolutions: it competes as a preset
 (`recipe.winograd_presets`) that the whole model's timing keeps or drops (Diffusion Policy's encoder, 96x96
