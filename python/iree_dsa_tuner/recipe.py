@@ -135,8 +135,8 @@ def conv_fold_presets(route_flags: tuple[str, ...], inner_tiled: bool = True) ->
 
 def winograd_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     """The preset the Winograd route adds (ir/winograd.py): its flags with IREE's im2col for the
-    convolutions it leaves (strided, 1x1, 7x7), on the global data-tiling path (ACT's winner, 1.19x
-    its im2col+gdt+inner-tiled recipe). Not inner-tiled: IREE 3.13 does not materialize the Winograd
+    convolutions it leaves (strided, 1x1, 7x7), on the global data-tiling path (ACT's winner, 1.31x
+    its previous unbatch+im2col+gdt+inner-tiled recipe side by side, docs/PERFORMANCE.md 4q). Not inner-tiled: IREE 3.13 does not materialize the Winograd
     batch GEMM's encodings under it ("failed to legalize linalg.batch_matmul"). Not beside the unbatch
     route's presets either: both set the preprocessing pipeline, and iree-compile keeps one."""
     return {"im2col+winograd+gdt": (flags.IM2COL_FLAG,) + tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG,)}

@@ -20,8 +20,8 @@ Two things make it pay, and IREE gives both as flags, so the route is flags only
 The price: the transformed filters stay resident, 64/9 of the converted filters' bytes (ACT's 13 converted convolutions: 231 MB more),
 and are streamed every call; a convolution with few 6x6 blocks (ACT's layer 4: 4 blocks) reuses each
 transformed weight only that often. So the route does not choose convolutions: it competes as a preset
-(`recipe.winograd_presets`) that the whole model's timing keeps or drops (Diffusion Policy's encoder, 96x96
-images: slower, dropped; ACT: 1.19x its im2col recipe).
+(`recipe.winograd_presets`) that the whole model's timing keeps or drops (ACT: 1.34x im2col + data tiling;
+Diffusion Policy's encoder, 96x96 images: 21.0 ms against its recipe's 18.4, dropped; docs/PERFORMANCE.md 4q).
 """
 
 from __future__ import annotations
