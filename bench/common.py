@@ -266,11 +266,50 @@ def progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+# ---- scripts that time one model's builds against each other (conv_fold_lanes, winograd_route) ----
+
+def add_model_arguments(parser, what: str, rounds: int = 5, iterations: int = 10) -> None:
+    """MODEL, its --parameters and --input values, --function, --rounds, --iterations, --quick, --json."""
+    parser.add_argument("model", nargs="?", help=f"{what} (torch or linalg MLIR)")
+    parser.add_argument("--parameters", action="append", default=[], metavar="[SCOPE=]FILE.irpa")
+    parser.add_argument("--input", action="append", default=[], metavar="ARG",
+                        help="an iree-benchmark-module --input value, e.g. @in0.npy (repeatable)")
+    parser.add_argument("--function", default="main")
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--iterations", type=int, default=iterations,
+                        help=f"calls per timed repetition (default {iterations})")
+    parser.add_argument("--quick", action="store_true", help="the script's built-in small model, one round")
+    parser.add_argument("--json", help="write every figure as JSON")
+
+
+def model_and_inputs(args, work: Path, quick_model: str, quick_inputs: list[str]) -> tuple[Path, list[str]]:
+    """The model to time (the built-in one, written into `work`, under --quick) and its
+    iree-benchmark-module input and parameter flags."""
+    if args.quick:
+        model = work / "quick_model.mlir"
+        model.write_text(quick_model)
+        inputs = list(quick_inputs)
+    else:
+        model = Path(args.model)
+        inputs = [f"--input={value}" for value in args.input]
+    return model, inputs + [f"--parameters={p}" for p in args.parameters]
+
+
+def model_input_convs(model: Path) -> list:
+    """The model's static NCHW convolutions as IREE's input form has them (`ir.conv_fold.InputConv`)."""
+    import iree.compiler as ic
+
+    from iree_dsa_tuner.ir.conv_fold import input_convs
+
+    return input_convs(ic.compile_file(str(model), target_backends=["llvm-cpu"],
+                                       extra_args=["--compile-to=input"]).decode())
+
+
 __all__ = [
-    "BasketEntry", "REPO", "benchmark_function", "compile_vmfb", "constant_weight_matmul", "cost_view_class",
+    "BasketEntry", "REPO", "add_model_arguments", "benchmark_function", "compile_vmfb", "constant_weight_matmul", "cost_view_class",
     "fidelity_functions", "fmt",
     "gen_basket", "geomean",
-    "iterations_for", "machine_summary", "median", "numpy_environment", "numpy_matmul_times",
+    "iterations_for", "machine_summary", "median", "model_and_inputs", "model_input_convs", "numpy_environment", "numpy_matmul_times",
     "print_header", "print_table", "progress", "relative_spread", "root_problem", "select_entries",
     "write_json", "write_models",
 ]

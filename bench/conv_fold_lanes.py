@@ -31,7 +31,7 @@ import common
 
 from iree_dsa_tuner.compiler import compile_to_vmfb
 from iree_dsa_tuner.flags import (CPU_FLAG, GLOBAL_DATA_TILING_FLAG, HOST_FLAGS, IM2COL_FLAG, INNER_TILED_FLAG)
-from iree_dsa_tuner.ir.conv_fold import conv_fold_flags, folds, input_convs
+from iree_dsa_tuner.ir.conv_fold import conv_fold_flags, folds
 
 LANES = (16, 8)
 BUILD = (IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)
@@ -78,17 +78,9 @@ def cpu_lanes(cpu: str) -> int | None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("model", nargs="?", help="a model with batched NCHW convolutions (torch or linalg MLIR)")
-    parser.add_argument("--parameters", action="append", default=[], metavar="[SCOPE=]FILE.irpa")
-    parser.add_argument("--input", action="append", default=[], metavar="ARG",
-                        help="an iree-benchmark-module --input value, e.g. @in0.npy (repeatable)")
-    parser.add_argument("--function", default="main")
+    common.add_model_arguments(parser, "a model with batched NCHW convolutions")
     parser.add_argument("--cpu", action="append", default=[], help="--iree-llvmcpu-target-cpu values "
                         "(repeatable; default: host and haswell)")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--iterations", type=int, default=10, help="calls per timed repetition (default 10)")
-    parser.add_argument("--quick", action="store_true", help="the built-in two-convolution model, one round")
-    parser.add_argument("--json", help="write every figure as JSON")
     args = parser.parse_args(argv)
     if not args.quick and not args.model:
         parser.error("give MODEL.mlir, or --quick")
@@ -99,18 +91,8 @@ def main(argv=None) -> int:
     rows, records = [], []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        if args.quick:
-            model = work / "two_convs.mlir"
-            model.write_text(QUICK_MODEL)
-            inputs = [QUICK_INPUT]
-        else:
-            model = Path(args.model)
-            inputs = [f"--input={value}" for value in args.input]
-        inputs += [f"--parameters={p}" for p in args.parameters]
-        import iree.compiler as ic
-
-        convs = input_convs(ic.compile_file(str(model), target_backends=["llvm-cpu"],
-                                            extra_args=["--compile-to=input"]).decode())
+        model, inputs = common.model_and_inputs(args, work, QUICK_MODEL, [QUICK_INPUT])
+        convs = common.model_input_convs(model)
         scripts = {"none": ()}
         for lanes in LANES:
             chosen = [c for c in convs if folds(c, lanes)]

@@ -36,7 +36,6 @@ from iree_dsa_tuner.compiler import compile_to_vmfb
 from iree_dsa_tuner.errors import CompileError
 from iree_dsa_tuner.flags import (CPU_FLAG, GLOBAL_DATA_TILING_FLAG, HOST_FLAGS, IM2COL_FLAG, INNER_TILED_FLAG,
                                   WINOGRAD_PIPELINE)
-from iree_dsa_tuner.ir.conv_fold import input_convs
 from iree_dsa_tuner.ir.winograd import converts, output_blocks, winograd_flags
 
 BASE = (IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG)
@@ -65,16 +64,8 @@ QUICK_INPUTS = ["--input=1x32x62x82xf32=1", "--input=1x64x17x22xf32=1"]
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("model", nargs="?", help="a model with 3x3 stride-1 convolutions (torch or linalg MLIR)")
-    parser.add_argument("--parameters", action="append", default=[], metavar="[SCOPE=]FILE.irpa")
-    parser.add_argument("--input", action="append", default=[], metavar="ARG",
-                        help="an iree-benchmark-module --input value, e.g. @in0.npy (repeatable)")
-    parser.add_argument("--function", default="main")
+    common.add_model_arguments(parser, "a model with 3x3 stride-1 convolutions", iterations=5)
     parser.add_argument("--cpu", default="host", help="--iree-llvmcpu-target-cpu (default host)")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--iterations", type=int, default=5, help="calls per timed repetition (default 5)")
-    parser.add_argument("--quick", action="store_true", help="the built-in two-convolution model, one round")
-    parser.add_argument("--json", help="write every figure as JSON")
     args = parser.parse_args(argv)
     if not args.quick and not args.model:
         parser.error("give MODEL.mlir, or --quick")
@@ -83,18 +74,8 @@ def main(argv=None) -> int:
     machine = common.print_header("the Winograd route taken apart: im2col, the pass alone, the route; one thread")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        if args.quick:
-            model = work / "two_convs.mlir"
-            model.write_text(QUICK_MODEL)
-            inputs = list(QUICK_INPUTS)
-        else:
-            model = Path(args.model)
-            inputs = [f"--input={value}" for value in args.input]
-        inputs += [f"--parameters={p}" for p in args.parameters]
-        import iree.compiler as ic
-
-        convs = [c for c in input_convs(ic.compile_file(str(model), target_backends=["llvm-cpu"],
-                                                        extra_args=["--compile-to=input"]).decode()) if converts(c)]
+        model, inputs = common.model_and_inputs(args, work, QUICK_MODEL, QUICK_INPUTS)
+        convs = [c for c in common.model_input_convs(model) if converts(c)]
         route = winograd_flags(convs)
         if not route:
             print(f"{model.name}: no 3x3 stride-1 f32 convolution: nothing for the route to do")
