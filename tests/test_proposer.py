@@ -45,7 +45,7 @@ class RecordingRunner:
     name = "dsa-sim"
 
     def __init__(self, target):
-        self.inner = DsaSimRunner(target, compile_model(MODEL).default_configs())
+        self.inner = DsaSimRunner(target, compile_model(MODEL, target.compile_flags).default_configs())
         self.measured: list[tuple[str, str | None]] = []
 
     def measure(self, problem, config):
