@@ -168,6 +168,16 @@ def _invoke(rt, ctx, module, name: str, args, types) -> list:
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
+def load_module(vmfb: Path, parameters=None):
+    """(iree.runtime, context, module) of `vmfb`, its parameter archives served (see `_load`)."""
+    return _load(vmfb, parameters)
+
+
+def invoke(rt, ctx, module, name: str, args, types) -> list:
+    """Call `name` with numpy `args` of element `types` (sub-byte and bf16 handed over packed)."""
+    return _invoke(rt, ctx, module, name, args, types)
+
+
 def compare_modules(
     tuned_vmfb: Path,
     signatures: dict[str, list[tuple[tuple[int, ...], str]]],

@@ -462,6 +462,9 @@ class NumpyModel:
         """`parameters`: the `parameters.Parameters` whose archives hold the values of the
         model's `#flow.parameter.named` globals (the same archives the runtime reads)."""
         self.parameters = parameters
+        # Called as observe(op, values) after each op a function evaluates (the quantiser reads
+        # the activations its contractions meet this way); None: nothing is watched.
+        self.observe = None
         self._ctx = ir.Context()
         with self._ctx:
             self.module = ir.Module.parse(text)
@@ -474,6 +477,15 @@ class NumpyModel:
                 self.functions[ir.StringAttr(op.attributes["sym_name"]).value] = op
             elif op.name == "util.global":
                 self._globals[ir.StringAttr(op.attributes["sym_name"]).value] = op
+
+    def global_value(self, name: str):
+        """The value of `util.global @name` (see `_global_value`)."""
+        with self._ctx:
+            return self._global_value(name)
+
+    def evaluate_op(self, op: ir.Operation, values: dict) -> None:
+        """Evaluate one op of this model's module into `values` (value -> numpy array)."""
+        self._step(op, values)
 
     def _global_value(self, name: str):
         """A weight: held in the module (`util.global @w = dense<...>`, a deployed model's form) or
@@ -521,70 +533,75 @@ class NumpyModel:
                 if element in _FLOAT or _is_integer(element) else v
         for op in block.operations:
             op = op.operation
-            name = op.name
-            if name in ("func.return", "util.return"):
+            if op.name in ("func.return", "util.return"):
                 return [values[v] for v in op.operands]
-            if name == "linalg.generic":
-                values.update(zip(op.results, _eval_generic(op, values)))
-            elif name == "iree_linalg_ext.attention":
-                values[op.results[0]] = _eval_attention(op, values)
-            elif name == "linalg.softmax":  # float64, the row max subtracted (docs/SOFTMAX.md)
-                x = np.asarray(values[op.operands[0]], dtype=np.float64)
-                e = np.exp(x - x.max(axis=ir.IntegerAttr(op.attributes["dimension"]).value, keepdims=True))
-                values[op.results[0]] = e / e.sum(axis=ir.IntegerAttr(op.attributes["dimension"]).value, keepdims=True)
-            elif name == "tensor.empty":
-                element = _element(str(op.results[0].type))
-                values[op.results[0]] = np.zeros(_tensor_shape(op.results[0]),
-                                                 dtype=np.float64 if element in _FLOAT else np.int64)
-            elif name == "arith.constant":
-                values[op.results[0]] = _constant(op.attributes["value"], _element(str(op.results[0].type)))
-            elif name in ("tensor.collapse_shape", "tensor.expand_shape", "tensor.reshape"):
-                values[op.results[0]] = np.reshape(values[op.operands[0]], _tensor_shape(op.results[0]))
-            elif name == "tensor.extract_slice":  # rank-reducing slices drop unit dims: reshape
-                source = np.asarray(values[op.operands[0]])
-                values[op.results[0]] = np.reshape(source[_slices(op)], _tensor_shape(op.results[0]))
-            elif name == "tensor.insert_slice":
-                dest = np.array(values[op.operands[1]], copy=True)
-                region = dest[_slices(op)]
-                dest[_slices(op)] = np.reshape(values[op.operands[0]], region.shape)
-                values[op.results[0]] = dest
-            elif name == "tensor.concat":
-                axis = ir.IntegerAttr(op.attributes["dim"]).value
-                values[op.results[0]] = np.concatenate([np.asarray(values[v]) for v in op.operands], axis=axis)
-            elif name == "linalg.fill":
-                element = _element(str(op.results[0].type))
-                values[op.results[0]] = np.full(_tensor_shape(op.results[0]), _as_type(values[op.operands[0]], element))
-            elif name == "tensor.pad":
-                values[op.results[0]] = _eval_pad(op, values)
-            elif name == "tensor.extract":
-                index = tuple(int(values[v]) for v in list(op.operands)[1:])
-                values[op.results[0]] = np.asarray(values[op.operands[0]])[index]
-            elif name == "util.global.load":
-                values[op.results[0]] = self._global_value(ir.FlatSymbolRefAttr(op.attributes["global"]).value)
-            elif name == "tensor.cast":  # static to static: the same values
-                values[op.results[0]] = np.reshape(values[op.operands[0]], _tensor_shape(op.results[0]))
-            elif name == "tensor.from_elements":
-                values[op.results[0]] = np.reshape(np.array([values[v] for v in op.operands]),
-                                                   _tensor_shape(op.results[0]))
-            elif name == "tensor.splat":
-                values[op.results[0]] = np.full(_tensor_shape(op.results[0]), values[op.operands[0]])
-            elif name.startswith(("arith.", "math.")):  # scalar arithmetic between the tensor ops
-                values.update(zip(op.results, evaluate(op, [values[v] for v in op.operands])))
-            elif name in ("hal.tensor.import", "hal.tensor.export"):
-                values[op.results[0]] = values[op.operands[0]]
-            elif name == "hal.tensor.barrier":
-                for r, v in zip(op.results, op.operands):
-                    values[r] = values.get(v)
-            elif name in ("util.call", "func.call"):
-                callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
-                if callee not in self.functions:
-                    raise NotEvaluable(f"call to {callee}")
-                results = self._run(self.functions[callee], [values.get(v) for v in op.operands])
-                for r, v in zip(op.results, results):
-                    values[r] = v
-            elif name in ("hal.devices.get", "hal.fence.create", "hal.fence.await", "util.null"):
-                for r in op.results:
-                    values[r] = None
-            else:
-                raise NotEvaluable(name)
+            self._step(op, values)
+            if self.observe is not None:
+                self.observe(op, values)
         raise NotEvaluable("function without a return")
+
+    def _step(self, op: ir.Operation, values: dict) -> None:
+        name = op.name
+        if name == "linalg.generic":
+            values.update(zip(op.results, _eval_generic(op, values)))
+        elif name == "iree_linalg_ext.attention":
+            values[op.results[0]] = _eval_attention(op, values)
+        elif name == "linalg.softmax":  # float64, the row max subtracted (docs/SOFTMAX.md)
+            x = np.asarray(values[op.operands[0]], dtype=np.float64)
+            e = np.exp(x - x.max(axis=ir.IntegerAttr(op.attributes["dimension"]).value, keepdims=True))
+            values[op.results[0]] = e / e.sum(axis=ir.IntegerAttr(op.attributes["dimension"]).value, keepdims=True)
+        elif name == "tensor.empty":
+            element = _element(str(op.results[0].type))
+            values[op.results[0]] = np.zeros(_tensor_shape(op.results[0]),
+                                             dtype=np.float64 if element in _FLOAT else np.int64)
+        elif name == "arith.constant":
+            values[op.results[0]] = _constant(op.attributes["value"], _element(str(op.results[0].type)))
+        elif name in ("tensor.collapse_shape", "tensor.expand_shape", "tensor.reshape"):
+            values[op.results[0]] = np.reshape(values[op.operands[0]], _tensor_shape(op.results[0]))
+        elif name == "tensor.extract_slice":  # rank-reducing slices drop unit dims: reshape
+            source = np.asarray(values[op.operands[0]])
+            values[op.results[0]] = np.reshape(source[_slices(op)], _tensor_shape(op.results[0]))
+        elif name == "tensor.insert_slice":
+            dest = np.array(values[op.operands[1]], copy=True)
+            region = dest[_slices(op)]
+            dest[_slices(op)] = np.reshape(values[op.operands[0]], region.shape)
+            values[op.results[0]] = dest
+        elif name == "tensor.concat":
+            axis = ir.IntegerAttr(op.attributes["dim"]).value
+            values[op.results[0]] = np.concatenate([np.asarray(values[v]) for v in op.operands], axis=axis)
+        elif name == "linalg.fill":
+            element = _element(str(op.results[0].type))
+            values[op.results[0]] = np.full(_tensor_shape(op.results[0]), _as_type(values[op.operands[0]], element))
+        elif name == "tensor.pad":
+            values[op.results[0]] = _eval_pad(op, values)
+        elif name == "tensor.extract":
+            index = tuple(int(values[v]) for v in list(op.operands)[1:])
+            values[op.results[0]] = np.asarray(values[op.operands[0]])[index]
+        elif name == "util.global.load":
+            values[op.results[0]] = self._global_value(ir.FlatSymbolRefAttr(op.attributes["global"]).value)
+        elif name == "tensor.cast":  # static to static: the same values
+            values[op.results[0]] = np.reshape(values[op.operands[0]], _tensor_shape(op.results[0]))
+        elif name == "tensor.from_elements":
+            values[op.results[0]] = np.reshape(np.array([values[v] for v in op.operands]),
+                                               _tensor_shape(op.results[0]))
+        elif name == "tensor.splat":
+            values[op.results[0]] = np.full(_tensor_shape(op.results[0]), values[op.operands[0]])
+        elif name.startswith(("arith.", "math.")):  # scalar arithmetic between the tensor ops
+            values.update(zip(op.results, evaluate(op, [values[v] for v in op.operands])))
+        elif name in ("hal.tensor.import", "hal.tensor.export"):
+            values[op.results[0]] = values[op.operands[0]]
+        elif name == "hal.tensor.barrier":
+            for r, v in zip(op.results, op.operands):
+                values[r] = values.get(v)
+        elif name in ("util.call", "func.call"):
+            callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+            if callee not in self.functions:
+                raise NotEvaluable(f"call to {callee}")
+            results = self._run(self.functions[callee], [values.get(v) for v in op.operands])
+            for r, v in zip(op.results, results):
+                values[r] = v
+        elif name in ("hal.devices.get", "hal.fence.create", "hal.fence.await", "util.null"):
+            for r in op.results:
+                values[r] = None
+        else:
+            raise NotEvaluable(name)

@@ -184,9 +184,18 @@ def _function_signatures(artifacts, parameters=None):
     Functions taking fences (torch's `$async` variants) are left out: their sync
     twin covers them.
     """
-    from .reference import NumpyModel, _element
+    from .reference import NumpyModel
 
     evaluator = NumpyModel(artifacts.generic_input_text(), parameters)
+    signatures, outputs = public_signatures(evaluator)
+    return signatures, outputs, evaluator
+
+
+def public_signatures(evaluator) -> tuple[dict, dict]:
+    """{function: [(shape, element)] of its arguments}, {function: [element] of its results}:
+    the public functions of a `NumpyModel` whose arguments are all static tensors."""
+    from .reference import _element
+
     signatures, outputs = {}, {}
     for name in evaluator.public_names():
         arg_types, result_types = _buffer_view_types(evaluator, evaluator.functions[name])
@@ -194,7 +203,7 @@ def _function_signatures(artifacts, parameters=None):
             continue
         signatures[name] = [(tuple(int(d) for d in t[7:-1].split("x")[:-1]), _element(t)) for t in arg_types]
         outputs[name] = [_element(t) for t in result_types if t and t.startswith("tensor<")]
-    return signatures, outputs, evaluator
+    return signatures, outputs
 
 
 def verify_spec(

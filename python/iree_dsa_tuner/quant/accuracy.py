@@ -1,0 +1,88 @@
+"""Accuracy of a quantised model: it and its float model compiled by iree-compile, run by
+iree.runtime on the same calibration inputs, every output of every public function compared.
+
+Figures (over all outputs of a function, flattened): max abs error, relative L2
+(||q - f|| / ||f||) and cosine similarity.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..compiler import compile_to_vmfb
+from ..errors import InputError
+from ..flags import HOST_FLAGS
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    max_abs: float
+    rel_l2: float
+    cosine: float
+
+    def to_json(self) -> dict:
+        return {"max_abs": _sig(self.max_abs), "rel_l2": _sig(self.rel_l2), "cosine": _sig(self.cosine, 6)}
+
+    def describe(self) -> str:
+        return f"rel L2 {self.rel_l2:.4f}, max abs {self.max_abs:.4g}, cosine {self.cosine:.5f}"
+
+
+def _sig(value: float, digits: int = 4) -> float:
+    return float(f"{value:.{digits}g}")
+
+
+def compare(reference: list[np.ndarray], value: list[np.ndarray]) -> Accuracy:
+    f = np.concatenate([np.asarray(r, dtype=np.float64).reshape(-1) for r in reference])
+    q = np.concatenate([np.asarray(v, dtype=np.float64).reshape(-1) for v in value])
+    diff = q - f
+    norm_f, norm_q = float(np.linalg.norm(f)), float(np.linalg.norm(q))
+    cosine = float(f @ q) / (norm_f * norm_q) if norm_f and norm_q else (1.0 if norm_f == norm_q else 0.0)
+    return Accuracy(float(np.max(np.abs(diff))) if diff.size else 0.0,
+                    float(np.linalg.norm(diff)) / norm_f if norm_f else float(np.linalg.norm(diff)), cosine)
+
+
+def compile_for_host(mlir: Path, directory: Path) -> Path:
+    """`mlir` compiled for this machine's CPU (cached by its text)."""
+    text = Path(mlir).read_bytes()
+    key = hashlib.sha256(text + "\0".join(HOST_FLAGS).encode()).hexdigest()[:16]
+    vmfb = directory / f"{Path(mlir).stem}.{key}.vmfb"
+    if not vmfb.exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        staged = vmfb.with_suffix(".partial")
+        compile_to_vmfb(mlir, staged, target_flags=HOST_FLAGS)
+        staged.replace(vmfb)
+    return vmfb
+
+
+def run_functions(vmfb: Path, parameters, inputs: dict[str, list[list[np.ndarray]]],
+                  types: dict[str, list[str]]) -> dict[str, list[list[np.ndarray]]]:
+    """Each function of `inputs` run on each of its input lists: outputs as numpy arrays."""
+    from ..tuning_spec.numerics import invoke, load_module
+
+    rt, ctx, module = load_module(vmfb, parameters)
+    out = {}
+    for name, samples in inputs.items():
+        out[name] = []
+        for args in samples:
+            try:
+                results = invoke(rt, ctx, module, name, args, types[name])
+            except Exception as e:  # the runtime reports a bad module or input as an exception
+                raise InputError(f"{vmfb.name}: @{name} failed to run: {str(e).splitlines()[0][:200]}") from None
+            out[name].append([np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results])
+    return out
+
+
+def measure(float_vmfb: Path, float_parameters, quantized_vmfb: Path, quantized_parameters,
+            inputs: dict[str, list[list[np.ndarray]]], types: dict[str, list[str]]) -> dict[str, Accuracy]:
+    """Per function: the quantised model's outputs against the float model's on `inputs`."""
+    want = run_functions(float_vmfb, float_parameters, inputs, types)
+    got = run_functions(quantized_vmfb, quantized_parameters, inputs, types)
+    return {name: compare([o for sample in want[name] for o in sample], [o for sample in got[name] for o in sample])
+            for name in inputs}
+
+
+__all__ = ["Accuracy", "compare", "compile_for_host", "measure", "run_functions"]

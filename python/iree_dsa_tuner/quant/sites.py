@@ -1,0 +1,223 @@
+"""Where a model multiplies by a weight: the contractions of its generalised input form
+(`--compile-to=input`, named ops generalised) with one operand that is a weight.
+
+A weight is a value computed only by layout ops from a constant of the module: a parameter
+global (`util.global.load` of `#flow.parameter.named`), a global with its value inline, or an
+`arith.constant`. Layout ops are the ones a torch or ONNX export puts between a stored weight and
+its matmul: copies that only move elements (a one-input `linalg.generic` whose body yields its
+input: the `Linear` transpose, a broadcast over a batch), and reshapes. The weight is evaluated
+through them offline (`weight_matrix`), as the contraction reads it, and stored as `[N, K]`; the
+quantised contraction reads it directly, so no dispatch touches the float copy at run time.
+
+A contraction whose two operands are both activations (attention's Q K^T and P V) is not a
+site: it stays float.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from iree.compiler import ir
+from iree.compiler.dialects import linalg
+
+from ..parameters import parameter_of_global
+
+_RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
+
+
+def _dim(expr) -> int | None:
+    expr = expr.maybe_downcast() if hasattr(expr, "maybe_downcast") else expr
+    return expr.position if isinstance(expr, ir.AffineDimExpr) else None
+
+
+def maps_of(op: ir.Operation) -> list[ir.AffineMap]:
+    return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+
+
+def shape_of(value: ir.Value) -> tuple[int, ...]:
+    return tuple(ir.RankedTensorType(value.type).shape)
+
+
+def element_type_of(value: ir.Value) -> str:
+    return str(ir.RankedTensorType(value.type).element_type)
+
+
+def _owner(value: ir.Value) -> ir.Operation | None:
+    owner = value.owner
+    return owner.operation if isinstance(owner, (ir.Operation, ir.OpView)) else None
+
+
+def _is_copy(op: ir.Operation) -> bool:
+    """A one-input all-parallel generic whose body yields its input (a transpose, a broadcast)."""
+    if op.name != "linalg.generic" or len(op.operands) != 2 or len(op.results) != 1:
+        return False
+    if any("reduction" in str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])):
+        return False
+    block = op.regions[0].blocks[0]
+    body = [o.operation for o in block.operations]
+    return len(body) == 1 and body[0].name == "linalg.yield" and body[0].operands[0] == block.arguments[0]
+
+
+@dataclass
+class WeightSite:
+    """One contraction that multiplies by a weight, and how it reads it."""
+
+    index: int
+    op: ir.Operation
+    function: str
+    weight_operand: int  # 0 or 1: which input is the weight
+    chain: list[ir.Operation]  # the layout ops, the source first
+    source: ir.Operation  # util.global.load or arith.constant
+    name: str  # the weight's name: its parameter key, else its global's symbol
+    k_loop: int
+    n_loop: int
+    out_loops: tuple[int, ...]  # the loop each output dimension is indexed by
+    x_loops: tuple[int, ...]  # the loop each activation dimension is indexed by
+    n: int = 0
+    k: int = 0
+    reason: str = ""  # why it stays float ("" : it is quantised)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def x_operand(self) -> int:
+        return 1 - self.weight_operand
+
+    @property
+    def x_value(self) -> ir.Value:
+        return self.op.operands[self.x_operand]
+
+    @property
+    def x_k_axis(self) -> int:
+        return self.x_loops.index(self.k_loop)
+
+
+def _trace(value: ir.Value) -> tuple[list[ir.Operation], ir.Operation] | None:
+    """The layout ops from a module constant to `value` (source first), or None if it is not one."""
+    chain = []
+    while True:
+        op = _owner(value)
+        if op is None:
+            return None  # a function argument: an activation
+        if op.name in ("util.global.load", "arith.constant"):
+            if op.name == "arith.constant" and not isinstance(op.results[0].type.maybe_downcast(), ir.RankedTensorType):
+                return None
+            return list(reversed(chain)), op
+        if _is_copy(op) or op.name in _RESHAPES:
+            chain.append(op)
+            value = op.operands[0]
+            continue
+        return None
+
+
+def _global_op(module: ir.Module, symbol: str) -> ir.Operation | None:
+    for op in module.body.operations:
+        op = op.operation
+        if op.name == "util.global" and ir.StringAttr(op.attributes["sym_name"]).value == symbol:
+            return op
+    return None
+
+
+def weight_name(module: ir.Module, source: ir.Operation, index: int) -> str:
+    if source.name == "util.global.load":
+        symbol = ir.FlatSymbolRefAttr(source.attributes["global"]).value
+        g = _global_op(module, symbol)
+        parameter = parameter_of_global(g) if g is not None else None
+        return parameter.key if parameter is not None else symbol
+    return f"constant_{index}"
+
+
+def _functions(module: ir.Module):
+    for op in module.body.operations:
+        op = op.operation
+        if op.name in ("func.func", "util.func"):
+            yield ir.StringAttr(op.attributes["sym_name"]).value, op
+
+
+def _walk(op: ir.Operation):
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                yield child.operation
+                yield from _walk(child.operation)
+
+
+def find_sites(module: ir.Module) -> list[WeightSite]:
+    """Every contraction of `module` with a weight operand (see the module doc), in walk order.
+    A contraction this version cannot rewrite is a site with a `reason` (it stays float)."""
+    sites = []
+    for fname, func in _functions(module):
+        for op in _walk(func):
+            if op.name != "linalg.generic" or len(op.operands) != 3 or not linalg.isa_contraction_op(op):
+                continue
+            traced = [_trace(op.operands[i]) for i in (0, 1)]
+            if traced[0] is not None and traced[1] is not None:
+                continue  # constant x constant: IREE folds it at compile time
+            if traced[0] is None and traced[1] is None:
+                continue  # activation x activation (attention): stays float
+            w = 0 if traced[0] is not None else 1
+            chain, source = traced[w]
+            maps = maps_of(op)
+            dims = [[_dim(e) for e in m.results] for m in maps]
+            out_loops, w_loops, x_loops = dims[2], dims[w], dims[1 - w]
+            site = WeightSite(len(sites), op, fname, w, chain, source, weight_name(module, source, len(sites)),
+                              -1, -1, tuple(out_loops), tuple(x_loops))
+            sites.append(site)
+            if None in out_loops or None in w_loops or None in x_loops:
+                site.reason = "an indexing map that is not a permutation of loops"
+                continue
+            k_loops = [d for d in w_loops if d in x_loops and d not in out_loops]
+            n_loops = [d for d in w_loops if d in out_loops and d not in x_loops]
+            batch = [d for d in w_loops if d in out_loops and d in x_loops]
+            if len(k_loops) != 1 or len(n_loops) != 1:
+                site.reason = (f"the weight is read over {len(n_loops)} output and {len(k_loops)} reduction "
+                               "loops; only one of each is quantised")
+                continue
+            shape = shape_of(op.operands[w])
+            if any(shape[w_loops.index(d)] != 1 for d in batch):
+                site.extra["batch_loops"] = batch  # a weight broadcast over a batch: checked on its values
+            site.k_loop, site.n_loop = k_loops[0], n_loops[0]
+            site.k = shape[w_loops.index(site.k_loop)]
+            site.n = shape[w_loops.index(site.n_loop)]
+            if any(not ir.RankedTensorType(v.type).has_static_shape for v in op.operands):
+                site.reason = "a dynamic shape"
+            elif element_type_of(op.operands[w]) not in ("f32", "f16", "bf16") or \
+                    element_type_of(op.results[0]) not in ("f32", "f16", "bf16"):
+                site.reason = (f"{element_type_of(op.operands[w])} weight into {element_type_of(op.results[0])}: "
+                               "already quantised or not float")
+    return sites
+
+
+def weight_matrix(site: WeightSite, evaluate, source_value: np.ndarray) -> np.ndarray:
+    """The weight as `site`'s contraction reads it, evaluated through its layout ops, as `[N, K]`
+    float32. `evaluate(op, values)` evaluates one op (the numpy reference's)."""
+    values = {site.source.results[0]: source_value}
+    for op in site.chain:
+        for v in op.operands:  # a copy's destination: the tensor.empty it writes into
+            owner = _owner(v)
+            if v not in values and owner is not None and owner.name == "tensor.empty":
+                evaluate(owner, values)
+        evaluate(op, values)
+    read = np.asarray(values[site.op.operands[site.weight_operand]])
+    w_loops = [_dim(e) for e in maps_of(site.op)[site.weight_operand].results]
+    for d in site.extra.get("batch_loops", []):  # broadcast over a batch: every slice must be one weight
+        axis = w_loops.index(d)
+        first = np.take(read, [0], axis=axis)
+        if not np.array_equal(np.broadcast_to(first, read.shape), read):
+            raise ValueError("the weight differs along a batch loop")
+    index = [slice(None) if d in (site.n_loop, site.k_loop) else 0 for d in w_loops]
+    kept = [d for d in w_loops if d in (site.n_loop, site.k_loop)]
+    matrix = read[tuple(index)]
+    if kept != [site.n_loop, site.k_loop]:
+        matrix = matrix.T
+    return np.ascontiguousarray(matrix, dtype=np.float32)
+
+
+def activation_rows(site: WeightSite, x: np.ndarray) -> np.ndarray:
+    """The activation `site`'s contraction reads, as rows of K (one per token), float32."""
+    x = np.moveaxis(np.asarray(x), site.x_k_axis, -1)
+    return x.reshape(-1, x.shape[-1]).astype(np.float32)
+
+
+__all__ = ["WeightSite", "activation_rows", "element_type_of", "find_sites", "maps_of", "shape_of",
+           "weight_matrix"]
