@@ -184,9 +184,16 @@ MMT4D_OPS = ("linalg.mmt4d", "linalg.batch_mmt4d")
 
 @dataclass(frozen=True)
 class ContractionProblem(RootOpProblem):
-    """A contraction: groups `batch`, `m`, `n`, `k` (lists; `[]` where absent)."""
+    """A contraction: groups `batch`, `m`, `n`, `k` (lists; `[]` where absent).
+
+    `dag_text` is set for a contraction that is not one to MLIR's contraction interface: the
+    quantiser's w4a8 generic, which multiplies INT8 activations by 4-bit codes times their
+    group's integer scale in i32 (docs/QUANT.md). Its spec matcher holds that op alone
+    (`cast_compatible_dag_from_root`), as for an elementwise root.
+    """
 
     kind = "contraction"
+    dag_text: str = field(default="", kw_only=True)
 
     @property
     def is_mmt4d(self) -> bool:

@@ -304,6 +304,44 @@ def _is_dequantising_contraction(op: ir.Operation) -> bool:
         and body <= _DEQUANT_BODY_OPS | {"arith.addf"}
 
 
+_INTEGER_QUANT_BODY_OPS = {"arith.extsi", "arith.extui", "arith.subi", "arith.muli", "arith.addi", "linalg.yield"}
+
+
+def _integer_quantised_contraction(op: ir.Operation) -> dict | None:
+    """The quantiser's w4a8 contraction (docs/QUANT.md): one generic over (output loops, K) with
+    inputs (INT8 activation, 4-bit codes, per-group integer scale[, zero point]), an integer
+    accumulator and a body of only integer casts, a subtraction, multiplies and the add. Returns
+    the codes' type ("ui4" read unsigned), the group (the `k floordiv G` of the scale's map) and
+    whether it has zero points; None if `op` is not one."""
+    if op.name != "linalg.generic" or len(op.results) != 1 or len(op.operands) not in (4, 5):
+        return None
+    iterators = [str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])]
+    if sum("reduction" in t for t in iterators) != 1:
+        return None
+    block = op.regions[0].blocks[0]
+    n_in = len(op.operands) - 1
+    args = list(block.arguments)
+    body = [o.operation for o in block.operations]
+    if any(o.name not in _INTEGER_QUANT_BODY_OPS for o in body):
+        return None
+    types = [str(a.type) for a in args]
+    if types[0] != "i8" or not _is_packed_weight_type(types[1]) or types[n_in] != "i32" \
+            or any(t != "i8" for t in types[2:n_in]):
+        return None
+    scale_map = _indexing_maps(op)[2]
+    group = 0
+    for expr in scale_map.results:
+        text = str(expr)
+        if "floordiv" in text:
+            group = int(text.split("floordiv")[1].strip())
+    if not group:
+        return None
+    codes_cast = [o for o in body if o.operands and o.operands[0] == args[1]]
+    unsigned = bool(codes_cast) and codes_cast[0].name == "arith.extui"
+    return {"element_type": ("u" if unsigned else "") + f"i{_int_bits(types[1])}", "group": group,
+            "zero_point": n_in == 4}
+
+
 def _weight_quantisation(root: ir.Operation, k_loops: tuple[int, ...]) -> WeightQuantisation | None:
     """The fused form: an input of the root op produced by a dequantisation in the same dispatch."""
     root_maps = _indexing_maps(root)
@@ -444,6 +482,9 @@ def _problem_for(symbol: str, func_op: ir.Operation, op: ir.Operation) -> Proble
         indexing_maps=tuple(str(ir.AffineMapAttr.get(m)) for m in maps), inputs=tuple(inputs), output=outputs[0],
         fused_ops=_fused_ops(func_op, op),
     )
+    integer_quant = _integer_quantised_contraction(op)
+    if integer_quant is not None:
+        return _integer_quantised_problem(func_op, op, integer_quant, common)
     if linalg.isa_contraction_op(op):
         dims = linalg.infer_contraction_dimensions(op)
         groups = {g: _ints(getattr(dims, g)) for g in CONTRACTION_GROUPS}
@@ -460,6 +501,29 @@ def _problem_for(symbol: str, func_op: ir.Operation, op: ir.Operation) -> Proble
     groups = {g: _ints(getattr(dims, g)) for g in CONVOLUTION_GROUPS}
     return ConvolutionProblem(
         dim_groups=groups, strides=_ints(dims.strides), dilations=_ints(dims.dilations), **common)
+
+
+def _integer_quantised_problem(func_op: ir.Operation, op: ir.Operation, quant: dict, common: dict) -> Problem:
+    """The w4a8 contraction as a GEMM: loops read by the activation and the output are M (or
+    batch when the codes read them too), by the codes and the output N, the reduction K."""
+    maps = _indexing_maps(op)
+    x, w, out = ({_dim_position(e) for e in m.results} for m in (maps[0], maps[1], maps[-1]))
+    loops = range(maps[0].n_dims)
+    groups = {"batch": tuple(d for d in loops if d in x and d in w and d in out),
+              "m": tuple(d for d in loops if d in x and d in out and d not in w),
+              "n": tuple(d for d in loops if d in w and d in out and d not in x),
+              "k": tuple(d for d in loops if d in x and d in w and d not in out)}
+    try:
+        dag = _elementwise_dag_text(op)
+    except ir.MLIRError:
+        dag = None
+    if dag is None or len(groups["k"]) != 1:
+        return UntunableDispatch(common["dispatch"], "a quantised contraction whose body reads values from outside "
+                                 "it, or with more than one reduction loop", op.name)
+    q = WeightQuantisation(operand=1, element_type=quant["element_type"], group_size=quant["group"],
+                           scale_type="i8", zero_point=quant["zero_point"], form="fused")
+    return ContractionProblem(dim_groups=groups, weight_quant=q, input_bindings=_input_bindings(op),
+                              dag_text=dag, **common)
 
 
 # ---- softmax (docs/SOFTMAX.md) ---------------------------------------------------------------
@@ -654,7 +718,7 @@ def _root_op(func_op: ir.Operation) -> ir.Operation | None:
         if not is_root and op.name.startswith("linalg.") and op.name not in ("linalg.fill", "linalg.yield"):
             try:
                 is_root = linalg.isa_contraction_op(op) or linalg.isa_convolution_op(op) \
-                    or _is_dequantising_contraction(op)
+                    or _is_dequantising_contraction(op) or _integer_quantised_contraction(op) is not None
             except Exception:
                 is_root = False
         if not is_root:

@@ -173,6 +173,10 @@ def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, an
         elif isinstance(problem, InnerTiledProblem):
             _match_inner_tiled(problem, op)
             matched, expected = None, []
+        elif isinstance(problem, ContractionProblem) and problem.dag_text:  # the w4a8 generic
+            transform.MatchOperationNameOp(op, ["linalg.generic"])
+            _match_dag(problem.dag_text, op)
+            matched, expected = None, []
         elif isinstance(problem, ContractionProblem):
             matched = match_ops.MatchContractionOp(op, *types, indexing_maps=maps)
             groups = CONTRACTION_GROUPS
