@@ -12,7 +12,8 @@ import sys
 
 from .errors import TunerError
 
-_COMMANDS = ("demo", "inspect", "spec", "verify", "link", "targets", "funnel", "tune", "compile", "profile", "task", "db")
+_COMMANDS = ("demo", "inspect", "spec", "verify", "link", "targets", "funnel", "tune", "compile", "profile", "task", "quantize",
+             "db")
 
 _EPILOG = """\
 The path from a model to a tuning spec:
@@ -22,6 +23,7 @@ The path from a model to a tuning spec:
   iree-dsa-tune spec model.mlir --plan plan.json -o spec.mlir   spec from configs you chose
   iree-dsa-tune verify model.mlir spec.mlir     prove IREE applies it and numerics hold
   iree-dsa-tune task pi0.toml --target dsa-e1   a policy's action-chunk latency, tuned to its budget
+  iree-dsa-tune quantize policy.mlir --scheme w4a8 -o q/   quantise its weights for real (docs/QUANT.md)
 Use the spec with: iree-compile --iree-codegen-tuning-spec-path=spec.mlir ...
 Errors are one line on stderr with exit status 2; --debug shows the traceback.
 """

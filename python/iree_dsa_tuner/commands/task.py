@@ -233,6 +233,16 @@ def summary(result) -> str:
         lines.append("(elite = the hand-written elite template, measured (docs/ELITE.md)"
                      + (f"; the cost model's roofline bound for {stand_ins} op(s) no template rule covers)"
                         if stand_ins else ")"))
+    for stage, q in result.quantization.items():
+        if not q["quantized"]:
+            lines.append(f"quantisation {stage}: {q['reason']}")
+            continue
+        acc = q["accuracy"]
+        forms = ", ".join(f"{n} {form}" for form, n in q["forms"].items())
+        lines.append(f"quantisation {stage}: {forms}; weights {q['weight_bytes']['float'] / 1e6:.1f} -> "
+                     f"{q['weight_bytes']['quantized'] / 1e6:.1f} MB; against f32: rel L2 {acc['rel_l2']:.4g}, "
+                     f"max abs {acc['max_abs']:.4g}, cosine {acc['cosine']:.6g}"
+                     + (f"; fell back: {', '.join(q['fell_back'])}" if q["fell_back"] else ""))
     lines.append("verdict: " + verdict(after.chunk_ms, after.rate_hz, after.limit_ms, after.coverage))
     if result.variants:
         rows = [[v["flow_steps"], f"{v['chunk_ms']:.2f}", f"{v['rate_hz']:.1f}", f"{v['rate_hz_rtc']:.1f}",

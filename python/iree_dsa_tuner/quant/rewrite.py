@@ -92,10 +92,16 @@ def site_parameters(site: WeightSite, form: LayerForm, scope: str, smoothed: boo
 
 
 def _zero_accumulator(value: ir.Value) -> bool:
-    """Whether `value` is a `linalg.fill` of 0.0 (the export's accumulator adds nothing)."""
+    """Whether `value` is a fill of 0.0 (the export's accumulator adds nothing): a `linalg.fill`, or
+    its generalised form (a generic whose body yields its one scalar input)."""
     owner = value.owner
     op = owner.operation if isinstance(owner, (ir.Operation, ir.OpView)) else None
-    if op is None or op.name != "linalg.fill":
+    if op is not None and op.name == "linalg.generic" and len(op.operands) == 2:
+        body = [o.operation for o in op.regions[0].blocks[0].operations]
+        scalar = not str(op.operands[0].type).startswith("tensor")
+        if not (scalar and len(body) == 1 and body[0].operands[0] == op.regions[0].blocks[0].arguments[0]):
+            return False
+    elif op is None or op.name != "linalg.fill":
         return False
     fill = op.operands[0].owner
     fill = fill.operation if isinstance(fill, (ir.Operation, ir.OpView)) else None
@@ -253,7 +259,7 @@ def splice(module: ir.Module, site: WeightSite, template_text: str) -> None:
     init_owner = init.owner.operation if isinstance(init.owner, (ir.Operation, ir.OpView)) else None
     if init_owner is not None:
         dead.append(init_owner)
-        if init_owner.name == "linalg.fill":
+        if init_owner.name in ("linalg.fill", "linalg.generic"):
             filled = init_owner.operands[1].owner
             if isinstance(filled, (ir.Operation, ir.OpView)):
                 dead.append(filled.operation)

@@ -3,7 +3,11 @@
     schema = "iree-dsa-manifest/1"
     [model]   id, version
     [task]    chunk_size, n_action_steps, flow_steps, control_rate_hz, latency_budget_ms, rtc
-    [quant]   scheme = "w4a8" | "w8a8" | "bf16" | "f32"; block (INT4 group size; searched when absent)
+    [quant]   scheme = "w4a8" | "w8a8" | "bf16" | "f32"; block (INT4 group size; chosen per layer when
+              absent); method = "rtn" | "awq"; zero_point; scale_type = "f16" | "f32"; layer_error
+              (a layer's output rel L2 budget: over it, w4 -> w8 -> bf16); max_rel_l2 (each stage's
+              output budget against f32); a stage whose weights the model holds is quantised for real
+              (docs/QUANT.md), one whose weights are function arguments is re-typed (a what-if)
     [[stage]] name, mlir (relative to the manifest), repeat, per = "chunk" | "flow_step" | "token",
               tokens (with per = "token"), parameters (optional: the stage's parameter archives as
               iree-run-module takes them, ["model=stage.irpa"], relative to the manifest; checked
@@ -64,9 +68,24 @@ class Manifest:
     quant_block: int | None  # None: searched jointly with the tiles
     stages: tuple[Stage, ...] = field(default_factory=tuple)
 
+    # [quant] beyond the scheme: how the quantiser quantises real weights (docs/QUANT.md).
+    quant_method: str = "rtn"
+    quant_zero_point: bool = False
+    quant_scale_type: str = "f32"
+    quant_layer_error: float | None = None
+    quant_max_rel_l2: float | None = None
+
     @property
     def types(self) -> tuple[str, str, str]:
         return SCHEME_TYPES[self.scheme]
+
+    def quant_options(self):
+        """The quantiser's options for this manifest's stages."""
+        from ..quant import QuantOptions
+
+        return QuantOptions(scheme=self.scheme, method=self.quant_method, group=self.quant_block,
+                            zero_point=self.quant_zero_point, scale_type=self.quant_scale_type,
+                            layer_error=self.quant_layer_error, max_rel_l2=self.quant_max_rel_l2)
 
     def with_flow_steps(self, flow_steps: int) -> "Manifest":
         return replace(self, flow_steps=flow_steps)
@@ -77,6 +96,10 @@ class Manifest:
             "model": self.model_id, "version": self.version, "scheme": self.scheme, "quant_block": self.quant_block,
             "flow_steps": self.flow_steps, "n_action_steps": self.n_action_steps, "chunk_size": self.chunk_size,
             "stages": {name: shapes for name, shapes in sorted(stage_shapes.items())},
+            **({"quant": [self.quant_method, self.quant_zero_point, self.quant_scale_type, self.quant_layer_error,
+                          self.quant_max_rel_l2]}
+               if (self.quant_method, self.quant_zero_point, self.quant_scale_type, self.quant_layer_error,
+                   self.quant_max_rel_l2) != ("rtn", False, "f32", None, None) else {}),
         }
 
 
@@ -143,6 +166,13 @@ def load_manifest(path: str | Path) -> Manifest:
     block = quant.positive("block", int, required=False)
     if block is not None and scheme != "w4a8":
         raise quant.error("block", f"a quantisation block only applies to w4a8, not {scheme}")
+    method = quant.get("method", str, required=False, default="rtn")
+    if method not in ("rtn", "awq"):
+        raise quant.error("method", f"expected rtn or awq, got {method!r}")
+    scale_type = quant.get("scale_type", str, required=False, default="f32")
+    if scale_type not in ("f16", "f32"):
+        raise quant.error("scale_type", f"expected f16 or f32, got {scale_type!r}")
+    budgets = {key: quant.positive(key, float, required=False) for key in ("layer_error", "max_rel_l2")}
     raw_stages = top.get("stage", list)
     if not raw_stages:
         raise top.error("stage", "at least one [[stage]] is required")
@@ -175,5 +205,7 @@ def load_manifest(path: str | Path) -> Manifest:
         chunk_size=chunk_size, n_action_steps=n_action_steps,
         flow_steps=task.positive("flow_steps"), control_rate_hz=float(task.positive("control_rate_hz", float)),
         latency_budget_ms=float(task.positive("latency_budget_ms", float)), rtc=task.get("rtc", bool, False, True),
-        scheme=scheme, quant_block=block, stages=tuple(stages),
+        scheme=scheme, quant_block=block, stages=tuple(stages), quant_method=method,
+        quant_zero_point=quant.get("zero_point", bool, required=False, default=False), quant_scale_type=scale_type,
+        quant_layer_error=budgets["layer_error"], quant_max_rel_l2=budgets["max_rel_l2"],
     )

@@ -81,6 +81,7 @@ class TaskResult:
     spec_set: SpecSet | None = None
     reused: bool = False
     seconds: float = 0.0
+    quantization: dict = field(default_factory=dict)  # stage -> how its model was quantised (and its accuracy)
 
     def to_json(self) -> dict:
         out = self.after.to_json()
@@ -93,22 +94,66 @@ class TaskResult:
         })
         if self.variants:
             out["variants"] = self.variants
+        if self.quantization:
+            out["quantization"] = self.quantization
         return out
 
 
-def _stage_artifacts(stage, target, say):
-    art = compile_model(stage.mlir, target.compile_flags)
+def _quantization_record(manifest: Manifest, quantized: dict) -> dict:
+    """Per stage: the real quantised model and its accuracy against f32, or why it is a what-if."""
+    if manifest.scheme == "f32":
+        return {}
+    out = {}
+    for name, q in quantized.items():
+        if q is None:
+            out[name] = {"quantized": False, "reason": "its weights are function arguments: root ops re-typed "
+                                                       f"to {manifest.scheme} for the target (a what-if)"}
+            continue
+        forms: dict[str, int] = {}
+        for site in q.sites:
+            forms[site.form] = forms.get(site.form, 0) + 1
+        worst = q.worst()
+        out[name] = {"quantized": True, "mlir": str(q.mlir), "parameters": q.archives,
+                     "accuracy": worst.to_json() if worst else None, "weight_bytes": q.weight_bytes,
+                     "forms": dict(sorted(forms.items())),
+                     "fell_back": [s.name for s in q.sites if s.reason.startswith("fell back")]}
+    return out
+
+
+def _stage_artifacts(mlir: Path, parameters, target, say):
+    art = compile_model(mlir, target.compile_flags)
     if target.always_routes_batch1_convs:
         art, _ = take_routes(art, say=say)
-    art.parameters = stage.parameters  # the weights its spec's numerics read (None: random from a seed)
+    art.parameters = parameters  # the weights its spec's numerics read (None: random from a seed)
     return art
 
 
-def _ops(manifest: Manifest, target, skipped: list[dict], say=None) -> tuple[dict, list[_Op]]:
+def quantized_stage(manifest: Manifest, stage, say=None):
+    """The stage's model quantised to the manifest's scheme (`quant.quantize_model`, cached), or
+    None when the scheme is f32 or the stage's weights are function arguments (nothing to
+    quantise offline: its root ops are then re-typed, a what-if)."""
+    from ..errors import InputError
+    from ..quant import quantize_model
+
+    if manifest.scheme == "f32":
+        return None
+    try:
+        return quantize_model(stage.mlir, manifest.quant_options(), parameters=stage.parameters, say=say)
+    except InputError as e:
+        if "nothing to quantise" in str(e) and "already quantised" not in str(e):
+            return None
+        raise InputError(f"{manifest.path}: stage {stage.name}: {e}") from None
+
+
+def _ops(manifest: Manifest, target, skipped: list[dict], say=None,
+         quantized: dict | None = None) -> tuple[dict, list[_Op]]:
     artifacts, ops = {}, []
     lhs, rhs, out = manifest.types
+    quantized = {} if quantized is None else quantized
     for stage in manifest.stages:
-        art = _stage_artifacts(stage, target, say)
+        q = quantized.setdefault(stage.name, quantized_stage(manifest, stage, say))
+        art = _stage_artifacts(q.mlir, q.parameters(), target, say) if q is not None else \
+            _stage_artifacts(stage.mlir, stage.parameters, target, say)
         artifacts[stage.name] = art
         calls, traffic = art.calls(), art.traffic()
         for p in art.problems():
@@ -117,14 +162,18 @@ def _ops(manifest: Manifest, target, skipped: list[dict], say=None) -> tuple[dic
                 skipped.append({"stage": stage.name, "dispatch": p.dispatch,
                                 "reason": "runs once at load (in an initializer), not per chunk"})
                 continue
-            if is_tunable(p):
+            t = traffic.get(p.dispatch)
+            if q is not None:
+                # The real quantised model: its ops are what they are, and every byte a call moves
+                # (weights as stored, scales, activations, outputs) counts toward the limit.
+                moved = (t.read_bytes + t.written_bytes) if t is not None else 0
+                ops.append(_Op(stage.name, p, p if is_tunable(p) else None, n, moved, traffic=t))
+            elif is_tunable(p):
                 computed = with_types(p, lhs, rhs, out)
                 weights = computed.inputs[1].num_bytes if len(computed.inputs) > 1 else 0  # softmax: none
-                ops.append(_Op(stage.name, p, computed, n, weights,
-                               traffic=traffic.get(p.dispatch)))
+                ops.append(_Op(stage.name, p, computed, n, weights, traffic=t))
             else:
-                ops.append(_Op(stage.name, p, None, n, art.constant_read_bytes(p.dispatch),
-                               traffic=traffic.get(p.dispatch)))
+                ops.append(_Op(stage.name, p, None, n, art.constant_read_bytes(p.dispatch), traffic=t))
     return artifacts, ops
 
 
@@ -177,7 +226,8 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
     say = progress or (lambda text: None)
     desc = target.describe()
     skipped: list[dict] = []
-    artifacts, ops = _ops(manifest, target, skipped, say)
+    quantized: dict = {}
+    artifacts, ops = _ops(manifest, target, skipped, say, quantized)
     make = runner_factory or (lambda art: target.make_runner(art, RunnerOptions(repetitions=options.repetitions,
                                                                                 jobs=options.jobs)))
     runners = {name: make(art) for name, art in artifacts.items()}
@@ -242,7 +292,8 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
     finally:
         for runner in runners.values():
             runner.close()
-    result = TaskResult(manifest, target.name, before, after, decisions, skipped, spec_set=stored, reused=reused)
+    result = TaskResult(manifest, target.name, before, after, decisions, skipped, spec_set=stored, reused=reused,
+                        quantization=_quantization_record(manifest, quantized))
     for steps in flow_steps:
         variant = timeline(manifest.with_flow_steps(steps), _times(ops), dram_bytes_per_s=desc.dram_bytes_per_s,
                            peak_ops_per_s=desc.peak_ops(compute_type), budget_ms=budget_ms)
