@@ -1,0 +1,173 @@
+"""The quantiser (docs/QUANT.md) on lerobot's exported pi0 expert layer, its parameters made from a
+seed: the weights and scales it stores against numpy, its accuracy figures recomputed here from
+the two models' outputs, and no per-call dispatch reading a float weight."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from iree_dsa_tuner.errors import InputError
+from iree_dsa_tuner.ir import compile_model
+from iree_dsa_tuner.parameters import resolve_parameters
+from iree_dsa_tuner.quant import QuantOptions, quantize_model
+from iree_dsa_tuner.quant.accuracy import compile_for_host, run_functions
+from iree_dsa_tuner.quant.weights import LayerForm, quantize_activation, quantize_weight, simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPERT = ROOT / "lit_tests/inputs/lerobot/pi0_expert_layer.mlir"
+LINEARS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
+# ---- the arithmetic -------------------------------------------------------------------------
+
+def test_int8_per_channel_codes_and_scales():
+    rng = np.random.default_rng(1)
+    w = rng.normal(size=(16, 64)).astype(np.float32)
+    q = quantize_weight(w, LayerForm("w8a8"))
+    np.testing.assert_allclose(q.channel_scale, np.abs(w).max(axis=1) / 127, rtol=1e-6)
+    assert q.codes.dtype == np.int8 and np.abs(q.codes).max() == 127
+    assert np.max(np.abs(q.dequantized() - w)) <= np.max(q.channel_scale) / 2 + 1e-6
+
+
+@pytest.mark.parametrize("zero_point", [False, True])
+def test_int4_two_level_codes_stay_in_range_and_reconstruct(zero_point):
+    rng = np.random.default_rng(2)
+    w = rng.normal(size=(8, 256)).astype(np.float32)
+    q = quantize_weight(w, LayerForm("w4a8", 64, zero_point, "f16"))
+    lo, hi = (0, 15) if zero_point else (-8, 7)
+    assert q.codes.min() >= lo and q.codes.max() <= hi
+    assert q.group_scale.shape == (8, 4) and q.group_scale.min() >= 1 and q.group_scale.max() <= 255
+    assert q.channel_scale.dtype == np.float32 and np.array_equal(q.channel_scale,
+                                                                  q.channel_scale.astype(np.float16))
+    # The integer level (c - z) * u stays within INT8's range: one i8 x i8 product per MAC.
+    assert np.abs(q.integer_weight()).max() <= 127 + 15 * 17
+    err = np.linalg.norm(q.dequantized() - w) / np.linalg.norm(w)
+    assert 0 < err < 0.2
+
+
+def test_int4_bad_shapes_are_one_line_errors():
+    with pytest.raises(InputError, match="does not divide K"):
+        quantize_weight(np.ones((4, 96), np.float32), LayerForm("w4a8", 64))
+    with pytest.raises(InputError, match="odd element count"):
+        quantize_weight(np.ones((3, 33), np.float32), LayerForm("w4a8", 33))
+
+
+def test_simulated_layer_matches_its_definition():
+    rng = np.random.default_rng(3)
+    w, x = rng.normal(size=(32, 128)), rng.normal(size=(5, 128)).astype(np.float32)
+    q = quantize_weight(w, LayerForm("w8a8"))
+    codes, t = quantize_activation(x)
+    want = (codes * t[:, None].astype(np.float64)) @ (q.codes.astype(np.float64) * q.channel_scale[:, None]).T
+    np.testing.assert_allclose(simulate(x, q), want, rtol=1e-9)
+
+
+# ---- a real export ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def quantized(tmp_path_factory):
+    base = tmp_path_factory.mktemp("quant")
+    out = {}
+    for name, options in {"w8a8": QuantOptions("w8a8"),
+                          "w4a8": QuantOptions("w4a8", group=64, zero_point=True, scale_type="f16")}.items():
+        out[name] = quantize_model(EXPERT, options, output=base / name)
+    return out
+
+
+def _weight(parameters, key: str) -> np.ndarray:
+    return np.asarray(parameters.value("model", key), dtype=np.float32)
+
+
+def test_stored_weights_and_scales_are_numpy_quantised_torch_weights(quantized):
+    float_params = resolve_parameters(EXPERT, (), seed=0)  # what the quantiser read: the same seed
+    for scheme, result in quantized.items():
+        params = result.parameters()
+        for linear in LINEARS:
+            key = next(k for k in (f"layer.self_attn.{linear}.weight", f"layer.mlp.{linear}.weight")
+                       if any(p.key == k for p in float_params.globals))
+            w = _weight(float_params, key)  # torch's Linear weight is [out, in]: the layout stored
+            form = LayerForm("w8a8") if scheme == "w8a8" else LayerForm("w4a8", 64, True, "f16")
+            want = quantize_weight(w, form)
+            codes = np.asarray(params.value("model", f"{key}.{scheme}.weight"))
+            np.testing.assert_array_equal(codes.astype(np.int64) & 0xF if scheme == "w4a8" else codes, want.codes)
+            scale = np.asarray(params.value("model", f"{key}.{scheme}.scale"), dtype=np.float32)
+            np.testing.assert_array_equal(scale, want.channel_scale)
+            if scheme == "w4a8":
+                u = np.asarray(params.value("model", f"{key}.w4a8.group_scale")).astype(np.int64) & 0xFF
+                z = np.asarray(params.value("model", f"{key}.w4a8.zero_point")).astype(np.int64) & 0xFF
+                np.testing.assert_array_equal(u, want.group_scale)
+                np.testing.assert_array_equal(z, want.zero_point)
+        # The float weights left the model: none of them is in the new archive.
+        assert not any(p.key.endswith("_proj.weight") for p in params.globals)
+
+
+def test_accuracy_figures_recomputed_from_both_models(quantized, tmp_path):
+    float_params = resolve_parameters(EXPERT, (), seed=0)
+    from iree_dsa_tuner.quant.model import calibration_inputs, input_form
+    from iree_dsa_tuner.tuning_spec.reference import NumpyModel
+    from iree_dsa_tuner.tuning_spec.verify import public_signatures
+
+    text = input_form(EXPERT)
+    signatures, _ = public_signatures(NumpyModel(text, float_params))
+    inputs = calibration_inputs(signatures, 0, 1)
+    types = {k: [e for _, e in v] for k, v in signatures.items()}
+    float_mlir = tmp_path / "float.mlir"
+    float_mlir.write_text(text)
+    want = run_functions(compile_for_host(float_mlir, tmp_path), float_params, inputs, types)["main"][0][0]
+    for result in quantized.values():
+        got = run_functions(compile_for_host(result.mlir, tmp_path), result.parameters(), inputs, types)["main"][0][0]
+        f, q = want.astype(np.float64).ravel(), got.astype(np.float64).ravel()
+        rel = np.sqrt(np.sum((q - f) ** 2) / np.sum(f ** 2))
+        cos = np.dot(f, q) / np.sqrt(np.dot(f, f) * np.dot(q, q))
+        acc = result.accuracy["main"]
+        assert acc.rel_l2 == pytest.approx(rel, rel=1e-3)
+        assert acc.max_abs == pytest.approx(np.max(np.abs(q - f)), rel=1e-3)
+        assert acc.cosine == pytest.approx(cos, abs=1e-6)
+        assert 0 < rel < 0.1  # quantised: not exact, and not broken
+
+
+def test_no_per_call_dispatch_reads_a_float_weight(quantized):
+    for scheme, result in quantized.items():
+        art = compile_model(result.mlir)
+        params = result.parameters()
+        per_call = sum(art.constant_read_bytes(d) * n for d, n in art.calls().items() if n)
+        stored = sum(p.num_bytes for p in params.globals)
+        float_weights = result.weight_bytes["float"]
+        # Every per-call read of a constant is of what the archive stores (codes, scales, norms):
+        # reading a float weight copy would exceed it by 4x (w8a8) or 8x (w4a8).
+        assert 0 < per_call <= stored * 1.01, (scheme, per_call, stored)
+        assert stored < float_weights / 3
+        # And the contractions IREE forms read integer weights.
+        kinds = {(p.lhs_type, p.rhs_type) for p in art.problems()
+                 if getattr(p, "kind", "") == "contraction" and p.rhs_type != "f32"}
+        assert kinds == ({("i8", "i8")} if scheme == "w8a8" else {("i8", "i4")})
+
+
+def test_quantising_twice_or_without_weights_is_a_clear_error(quantized, tmp_path):
+    w8 = quantized["w8a8"]
+    with pytest.raises(InputError, match="already quantised"):
+        quantize_model(w8.mlir, QuantOptions("w8a8"), parameters=w8.parameters(), output=tmp_path / "again",
+                       measure_accuracy=False)
+    with pytest.raises(InputError, match="nothing to quantise"):
+        quantize_model(ROOT / "lit_tests/inputs/torch_gemma_mlp.mlir", QuantOptions("w8a8"), output=tmp_path / "args")
+    assert not (tmp_path / "again").exists() and not (tmp_path / "args").exists()  # nothing half-written
+
+
+def test_a_budget_no_scheme_meets_names_the_best_reached(tmp_path):
+    with pytest.raises(InputError, match=r"no scheme meets the accuracy budget rel L2 <= 1e-09: the best reached"):
+        quantize_model(ROOT / "lit_tests/quant/linear_transpose.mlir",
+                       QuantOptions("w8a8", max_rel_l2=1e-9, min_weight_elements=1), output=tmp_path / "q")
+    assert not (tmp_path / "q").exists()
+
+
+def test_layer_budget_falls_back_and_awq_is_chosen_on_calibration(tmp_path):
+    result = quantize_model(ROOT / "lit_tests/quant/linear_transpose.mlir",
+                            QuantOptions("w4a8", method="awq", layer_error=0.02, min_weight_elements=1),
+                            output=tmp_path / "q")
+    site = result.sites[0]
+    assert [t["form"] for t in site.tried][:3] == ["w4a8 G128 symmetric f32", "w4a8 G64 symmetric f32",
+                                                   "w4a8 G32 symmetric f32"]
+    assert site.form == "w8a8" and site.reason.startswith("fell back")
+    assert site.alpha is not None and site.error <= 0.02

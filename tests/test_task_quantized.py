@@ -1,0 +1,40 @@
+"""`task` on a real export whose manifest names a quantised scheme: the stage is quantised for real
+(docs/QUANT.md), its quantised dispatches are what is timed and tuned, and the report carries its
+accuracy against f32."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from iree_dsa_tuner.search.options import TuneOptions
+from iree_dsa_tuner.targets import get_target
+from iree_dsa_tuner.task.manifest import load_manifest
+from iree_dsa_tuner.task.run import run_task
+
+ROOT = Path(__file__).resolve().parents[1]
+MANIFEST = ROOT / "lit_tests/inputs/lerobot/pi0_expert_w4a8.toml"
+
+
+def test_task_times_the_real_quantised_expert_and_reports_its_accuracy(tmp_path):
+    manifest = load_manifest(MANIFEST)
+    result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=2), library=tmp_path / "lib")
+    q = result.quantization["expert"]
+    assert q["quantized"] and q["forms"] == {"float": 1, "w4a8 G128 symmetric f32": 7}
+    assert 0 < q["accuracy"]["rel_l2"] <= manifest.quant_max_rel_l2
+    assert q["accuracy"]["cosine"] > 0.99
+    timed = [a for a in result.after.amdahl if "i8xi4" in a["dispatch"]]
+    # Seven linears (k and v share one dispatch, called twice), each timed on the simulator.
+    assert sum(a["calls"] for a in timed) == 7 and all(a["how"] in ("measured", "tuned") for a in timed)
+    # The weights as stored: 4-bit codes and their scales, not re-typed f32 tensors.
+    assert q["weight_bytes"]["quantized"] < q["weight_bytes"]["float"] / 7
+    # The spec set was verified on the quantised model and names its dispatches.
+    spec = (result.spec_set.directory / "expert.spec.mlir").read_text()
+    assert "i8xi4xi8xi32" in spec or "cast_compatible_dag_from_root" in spec
+    assert result.after.chunk_ms < result.before.chunk_ms
+
+
+def test_a_manifest_over_argument_weights_stays_a_named_what_if():
+    manifest = load_manifest(ROOT / "lit_tests/inputs/manifests/torch_expert.toml")
+    result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=1), tune=False)
+    assert {s: q["quantized"] for s, q in result.quantization.items()} == {"attention_block": False, "mlp": False}
+    assert "what-if" in result.quantization["mlp"]["reason"]
