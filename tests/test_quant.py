@@ -171,3 +171,15 @@ def test_layer_budget_falls_back_and_awq_is_chosen_on_calibration(tmp_path):
                                                    "w4a8 G32 symmetric f32"]
     assert site.form == "w8a8" and site.reason.startswith("fell back")
     assert site.alpha is not None and site.error <= 0.02
+
+
+def test_the_expert_w8a8_figures_in_the_docs_reproduce(quantized):
+    """docs/QUANT.md's row for the expert layer at w8a8 (`iree-dsa-tune quantize ... --scheme w8a8`)."""
+    line = next(l for l in (ROOT / "docs/QUANT.md").read_text().splitlines() if l.startswith("| pi0 expert layer | w8a8 |"))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    acc = quantized["w8a8"].accuracy["main"]
+    assert float(cells[3]) == pytest.approx(acc.rel_l2, rel=0.02)
+    assert float(cells[4]) == pytest.approx(acc.max_abs, rel=0.05)
+    assert float(cells[5]) == pytest.approx(acc.cosine, abs=2e-5)
+    wb = quantized["w8a8"].weight_bytes
+    assert cells[2] == f"{wb['float'] / 1e6:.1f} -> {wb['quantized'] / 1e6:.1f} MB"

@@ -38,3 +38,23 @@ def test_a_manifest_over_argument_weights_stays_a_named_what_if():
     result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=1), tune=False)
     assert {s: q["quantized"] for s, q in result.quantization.items()} == {"attention_block": False, "mlp": False}
     assert "what-if" in result.quantization["mlp"]["reason"]
+
+
+def _docs_row(manifest_id: str) -> list[str]:
+    text = (ROOT / "docs/TASK.md").read_text()
+    table = text.split("<!-- bench/quant_task.py dsa-e1 begin -->")[1].split("<!-- bench/quant_task.py dsa-e1 end -->")[0]
+    return next([c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()
+                if line.startswith(f"| {manifest_id} "))
+
+
+def test_the_quantised_expert_row_in_the_docs_reproduces(tmp_path):
+    """docs/TASK.md's row, as `python bench/quant_task.py` prints it (budget 8)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from quant_task import row
+
+    manifest = load_manifest(MANIFEST)
+    result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=8), library=tmp_path / "lib")
+    cells, _ = row(result, 1.2, None)
+    assert cells == _docs_row("lerobot_pi0_expert")

@@ -45,7 +45,7 @@ SCHEMES = ("w4a8", "w8a8", "bf16")
 METHODS = ("rtn", "awq")
 FALLBACK = {"w4a8": ("w4a8", "w8a8", "bf16"), "w8a8": ("w8a8", "bf16"), "bf16": ("bf16",)}
 # Bump when what is written changes: cached quantised models of an older version are not reused.
-QUANTISER_VERSION = "1"
+QUANTISER_VERSION = "2"
 _SITE_ATTRIBUTE = "iree_dsa.quant_site"
 _MAX_CALIBRATION_ROWS = 2048
 
@@ -299,6 +299,8 @@ def _quantize_text(text: str, parameters: Parameters | None, options: QuantOptio
             report.form, report.error, report.alpha, report.tried = qw.form.describe(), err, alpha, tried
             if tried[0]["form"] != report.form:
                 report.reason = f"fell back: {tried[0]['form']} gave layer rel L2 {tried[0]['layer_rel_l2']}"
+            elif options.scheme == "w4a8" and qw.form.scheme != "w4a8":
+                report.reason = f"fell back: no INT4 group of {', '.join(map(str, GROUP_SIZES))} divides K = {s.k}"
             params = site_parameters(s, qw.form, scope, qw.smoothing is not None)
             splice(module, s, site_template(s, qw.form, params))
             for role, value in _stored_values(qw, params).items():

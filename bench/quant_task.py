@@ -1,0 +1,89 @@
+"""Quantised policies on a DSA target: one row per manifest, its stages quantised for real by the
+quantiser where their weights are in the model (docs/QUANT.md), tuned by `task`.
+
+    python bench/quant_task.py [--target dsa-e1] [--budget 8] [--manifest PATH ...] [--json FILE]
+
+Per manifest: the scheme, whether each stage is quantised for real or re-typed (a what-if, for
+weights that are function arguments), the worst stage's accuracy against f32 (rel L2, cosine;
+measured by running both models with IREE on seeded calibration inputs), the chunk with IREE's
+default schedules and tuned, the physical limit (for real stages every byte a call moves:
+weights as stored, scales, activations, outputs) and the ratio, then the issue's target and
+whether it is met. Where it is missed, the largest dispatches of the tuned chunk are named with
+their share. The DSA model is deterministic: one run is the figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from iree_dsa_tuner.report import format_table
+from iree_dsa_tuner.search.options import TuneOptions
+from iree_dsa_tuner.targets import get_target
+from iree_dsa_tuner.task.manifest import load_manifest
+from iree_dsa_tuner.task.run import run_task
+
+REPO = Path(__file__).resolve().parent.parent
+# (manifest, the target a row is judged against: ratio to the limit, and chunk ms if any)
+ROWS = (
+    ("lit_tests/inputs/lerobot/pi0_expert_w4a8.toml", 1.2, None),
+    ("lit_tests/inputs/manifests/torch_expert.toml", 1.2, None),
+    ("python/iree_dsa_tuner/examples/manifests/pi0.toml", 1.2, None),
+)
+HEADERS = ["manifest", "scheme", "stages quantised", "rel L2", "cosine", "default ms", "tuned ms", "limit ms",
+           "/limit", "target", "met"]
+
+
+def row(result, ratio_target: float, ms_target: float | None) -> tuple[list, dict]:
+    a, b, m = result.after, result.before, result.manifest
+    q = result.quantization
+    real = [s for s, v in q.items() if v["quantized"]]
+    accs = [v["accuracy"] for v in q.values() if v["quantized"] and v["accuracy"]]
+    worst = max(accs, key=lambda x: x["rel_l2"]) if accs else None
+    ratio = a.chunk_ms / a.limit_ms if a.limit_ms else float("inf")
+    met = ratio <= ratio_target and (ms_target is None or a.chunk_ms <= ms_target)
+    target = f"<= {ratio_target:g}x limit" + (f", <= {ms_target:g} ms" if ms_target else "")
+    cells = [m.model_id, m.scheme, f"{len(real)}/{len(m.stages)}" + ("" if real else " (what-if)"),
+             f"{worst['rel_l2']:.4f}" if worst else "-", f"{worst['cosine']:.5f}" if worst else "-",
+             f"{b.chunk_ms:.1f}", f"{a.chunk_ms:.1f}", f"{a.limit_ms:.1f}", f"{ratio:.2f}x", target,
+             "yes" if met else "NO"]
+    record = {"manifest": m.model_id, "scheme": m.scheme, "quantization": q, "default_ms": b.chunk_ms,
+              "chunk_ms": a.chunk_ms, "limit_ms": a.limit_ms, "ratio": ratio, "target": target, "met": met,
+              "largest": [{k: x[k] for k in ("stage", "dispatch", "calls", "ms", "share", "how")}
+                          for x in a.amdahl[:3]]}
+    return cells, record
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--target", default="dsa-e1")
+    ap.add_argument("--budget", type=int, default=8, help="measurements per searched dispatch (default 8)")
+    ap.add_argument("--manifest", action="append", default=[], help="manifest paths (default: the three rows)")
+    ap.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    args = ap.parse_args(argv)
+    target = get_target(args.target)
+    rows, records = [], []
+    plan = [(m, 1.2, None) for m in args.manifest] or [(REPO / m, r, t) for m, r, t in ROWS]
+    with tempfile.TemporaryDirectory() as library:
+        for path, ratio, ms in plan:
+            manifest = load_manifest(path)
+            print(f"{manifest.model_id} ({manifest.scheme}) on {target.name} ...", file=sys.stderr, flush=True)
+            result = run_task(manifest, target, TuneOptions(budget=args.budget), library=Path(library))
+            cells, record = row(result, ratio, ms)
+            rows.append(cells)
+            records.append(record)
+    print(format_table(HEADERS, rows, right_align={3, 4, 5, 6, 7, 8}))
+    for r in records:
+        if not r["met"]:
+            parts = ", ".join(f"{x['stage']}/{x['dispatch']} {100 * x['share']:.1f}% ({x['how']})" for x in r["largest"])
+            print(f"{r['manifest']}: target {r['target']} missed ({r['ratio']:.2f}x); largest: {parts}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(records, indent=2, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
