@@ -46,7 +46,7 @@ METHODS = ("rtn", "awq")
 FALLBACK = {"w4a8": ("w4a8", "w8a8", "bf16"), "w8a8": ("w8a8", "bf16"), "bf16": ("bf16",)}
 # Bump when what is written changes: cached quantised models of an older version are not reused.
 QUANTISER_VERSION = "2"
-_SITE_ATTRIBUTE = "iree_dsa.quant_site"
+_SITE_ATTRIBUTE = "quantiser.site"  # a mark on each site while calibration runs
 _MAX_CALIBRATION_ROWS = 2048
 
 
