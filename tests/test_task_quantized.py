@@ -33,11 +33,29 @@ def test_task_times_the_real_quantised_expert_and_reports_its_accuracy(tmp_path)
     assert result.after.chunk_ms < result.before.chunk_ms
 
 
-def test_a_manifest_over_argument_weights_stays_a_named_what_if():
+def test_weights_the_manifest_names_as_arguments_are_quantised_too():
+    """torch_expert.toml's stages take their Linear weights as arguments (`weight_arguments`): they
+    become seeded parameters, are quantised, and the f32 transposes of those weights leave the chunk."""
     manifest = load_manifest(ROOT / "lit_tests/inputs/manifests/torch_expert.toml")
     result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=1), tune=False)
-    assert {s: q["quantized"] for s, q in result.quantization.items()} == {"attention_block": False, "mlp": False}
-    assert "what-if" in result.quantization["mlp"]["reason"]
+    assert {s: q["forms"] for s, q in result.quantization.items()} == {"attention_block": {"w8a8": 4},
+                                                                       "mlp": {"w8a8": 3}}
+    # The what-if spent 82% of its chunk in `transpose_1024x256_f32`-style copies of the weights.
+    weight_shapes = ("1024x256", "256x1024", "128x128")
+    assert not [a for a in result.after.amdahl if "transpose" in a["dispatch"]
+                and any(f"transpose_{s}_" in a["dispatch"] for s in weight_shapes)]
+    assert all(q["accuracy"]["rel_l2"] < 0.05 for q in result.quantization.values())
+
+
+def test_a_stage_that_cannot_be_quantised_stays_a_named_what_if():
+    manifest = load_manifest(ROOT / "python/iree_dsa_tuner/examples/manifests/pi0.toml")
+    from iree_dsa_tuner.task.run import quantized_stage
+
+    assert quantized_stage(manifest, manifest.stages[0]) is None  # weights are arguments, none named
+    from iree_dsa_tuner.task.run import _quantization_record
+
+    record = _quantization_record(manifest, {"vision": None})
+    assert not record["vision"]["quantized"] and "what-if" in record["vision"]["reason"]
 
 
 def _docs_row(manifest_id: str) -> list[str]:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
 
 from ..errors import InputError
-from ..parameters import resolve_parameters
-from ..report.table import format_table, write_output
+from ..report.table import format_table
+from .common import add_json_argument, check_json_destination, emit_json, human_output
 
 
 def add_parser(subparsers) -> None:
@@ -56,7 +56,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--min-weight-elements", type=int, default=16384, metavar="N",
                    help="smaller weights stay float (default 16384)")
-    p.add_argument("--json", nargs="?", const="-", metavar="FILE", help="the report as JSON (stdout, or FILE)")
+    p.add_argument("--weight-argument", action="append", type=int, default=[], metavar="I",
+                   help="argument I of the model's public function is a weight (repeatable): it becomes a "
+                        "parameter (values from --parameters under the key FUNCTION.argI, else seeded) and is "
+                        "quantised; the quantised model no longer takes it")
+    add_json_argument(p, "the report (what each weight became, the accuracy)")
     p.set_defaults(func=run)
 
 
@@ -77,6 +81,7 @@ def _calibration(values: list[str]) -> dict[str, list[Path]]:
 def run(args: argparse.Namespace) -> int:
     from ..quant import QuantOptions, quantize_model
 
+    check_json_destination(args)
     options = QuantOptions(scheme=args.scheme, method=args.method, group=args.group, zero_point=args.zero_point,
                            scale_type=args.scale_type, layer_error=args.layer_error, max_rel_l2=args.max_rel_l2,
                            min_weight_elements=args.min_weight_elements,
@@ -84,21 +89,20 @@ def run(args: argparse.Namespace) -> int:
     model = Path(args.model)
     if not model.is_file():
         raise InputError(f"{model}: no such file")
-    parameters = resolve_parameters(model, args.parameters, seed=args.seed) if args.parameters else None
-    result = quantize_model(model, options, parameters=parameters, output=args.output,
-                            npy=_calibration(args.calibration),
-                            say=lambda text: print(text, file=__import__("sys").stderr))
+    out = human_output(args)
+    result = quantize_model(model, options, given_parameters=tuple(args.parameters), output=args.output,
+                            npy=_calibration(args.calibration), weight_arguments=tuple(args.weight_argument),
+                            say=lambda text: print(text, file=sys.stderr))
     if args.json:
-        write_output(args.json, json.dumps(result.to_json(), indent=2, sort_keys=True) + "\n")
-        if args.json == "-":
-            return 0
+        emit_json(args, result.to_json())
     rows = [[s.name, f"{s.n}x{s.k}", s.form, f"{s.error:.4f}" if s.error is not None else "-",
              "-" if s.alpha is None else f"{s.alpha:g}", s.reason] for s in result.sites]
-    print(format_table(["weight", "N x K", "form", "layer rel L2", "awq alpha", "note"], rows))
+    print(format_table(["weight", "N x K", "form", "layer rel L2", "awq alpha", "note"], rows), file=out)
     wb = result.weight_bytes
-    print(f"\nweights: {wb['float'] / 1e6:.2f} MB float -> {wb['quantized'] / 1e6:.2f} MB stored")
+    print(f"\nweights: {wb['float'] / 1e6:.2f} MB float -> {wb['quantized'] / 1e6:.2f} MB stored", file=out)
     for name, acc in sorted(result.accuracy.items()):
-        print(f"@{name} against the float model (IREE, host): {acc.describe()}")
-    print(f"wrote {result.mlir} and {', '.join(result.archives)}")
-    print(f"run it with: iree-run-module --module=... --parameters={result.archives[0]}" if result.archives else "")
+        print(f"@{name} against the float model (IREE, host): {acc.describe()}", file=out)
+    print(f"wrote {result.mlir} and {', '.join(result.archives)}", file=out)
+    if result.archives:
+        print(f"run it with: iree-run-module --module=... --parameters={result.archives[0]}", file=out)
     return 0

@@ -339,20 +339,41 @@ def _cache_key(model: Path, parameters: Parameters | None, options: QuantOptions
     return h.hexdigest()[:20]
 
 
+def _lifted_model(model: Path, weight_arguments: tuple[int, ...], cache_dir: Path | None) -> Path:
+    """`model` with its weight arguments made parameters (`arguments.py`), written once by content."""
+    from .arguments import lift_weight_arguments
+
+    text, _ = lift_weight_arguments(model.read_text(), weight_arguments, str(model))
+    digest = hashlib.sha256(text.encode()).hexdigest()[:20]
+    path = (cache_dir or default_cache_dir()) / "lifted" / f"{model.stem}.{digest}.mlir"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, staged = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(staged, path)
+    return path
+
+
 def quantize_model(model: str | os.PathLike, options: QuantOptions, *, parameters: Parameters | None = None,
+                   given_parameters: tuple[str, ...] = (), weight_arguments: tuple[int, ...] = (),
                    output: str | os.PathLike | None = None, npy: dict[str, list[Path]] | None = None,
                    measure_accuracy: bool = True, cache_dir: Path | None = None, say=None) -> QuantizedModel:
     """Quantise `model` (see the module doc). `output`: the directory to write `model.mlir`,
     `model.irpa` and `quantization.json` into; None: a cache directory keyed by the model, its
-    archives and `options` (reused when it exists). `parameters`: the model's archives (None: the
-    model reads none, or random ones from `options.seed` when it names some)."""
+    archives and `options` (reused when it exists). `parameters`: the model's archives, resolved
+    (or `given_parameters`, "[SCOPE=]FILE.irpa" specs checked against the model; neither: random
+    ones from `options.seed`). `weight_arguments`: indices of the public function's arguments
+    that are weights (made parameters first, `arguments.py`)."""
     say = say or (lambda text: None)
     options = options.check()
     model = Path(model)
     if not model.is_file():
         raise InputError(f"{model}: no such file")
+    if weight_arguments:
+        model = _lifted_model(model, tuple(weight_arguments), cache_dir)
     if parameters is None:
-        parameters = resolve_parameters(model, (), seed=options.seed)
+        parameters = resolve_parameters(model, given_parameters, seed=options.seed)
     key = _cache_key(model, parameters, options, npy)
     if output is None:
         directory = (cache_dir or default_cache_dir()) / "quantized" / key

@@ -7,6 +7,7 @@
               absent); method = "rtn" | "awq"; zero_point; scale_type = "f16" | "f32"; layer_error
               (a layer's output rel L2 budget: over it, w4 -> w8 -> bf16); max_rel_l2 (each stage's
               output budget against f32); a stage whose weights the model holds is quantised for real
+              (and one whose public function takes them, with [[stage]] weight_arguments = [indices])
               (docs/QUANT.md), one whose weights are function arguments is re-typed (a what-if)
     [[stage]] name, mlir (relative to the manifest), repeat, per = "chunk" | "flow_step" | "token",
               tokens (with per = "token"), parameters (optional: the stage's parameter archives as
@@ -47,6 +48,9 @@ class Stage:
     # The archives its weights are read from (`parameters.Parameters`); None: the stage reads
     # none, or names none (then `task --parameters`, else random ones from the seed).
     parameters: object | None = field(default=None, compare=False)
+    # Arguments of the stage's public function that are weights (the quantiser makes them
+    # parameters, docs/QUANT.md); () : its weights are in the model, or it has none.
+    weight_arguments: tuple[int, ...] = ()
 
     def count(self, flow_steps: int) -> int:
         """How often one of its layers runs per chunk, before `repeat`."""
@@ -192,8 +196,15 @@ def load_manifest(path: str | Path) -> Manifest:
         mlir = (path.parent / s.get("mlir", str)).resolve()
         if not mlir.is_file():
             raise s.error("mlir", f"no such file: {mlir}")
+        weight_arguments = s.get("weight_arguments", list, required=False, default=[])
+        if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in weight_arguments):
+            raise s.error("weight_arguments", f"expected argument indices (integers >= 0), got {weight_arguments!r}")
         stages.append(Stage(s.get("name", str), mlir, s.positive("repeat", int), per, tokens,
-                            _stage_parameters(s, raw, mlir)))
+                            None if weight_arguments else _stage_parameters(s, raw, mlir),
+                            tuple(weight_arguments)))
+        if weight_arguments and "parameters" in raw:
+            raise s.error("parameters", "archives for weight_arguments are not supported yet: their values are "
+                                        "generated from the seed")
     names = [s.name for s in stages]
     if len(set(names)) != len(names):
         raise top.error("stage", f"stage names must be unique, got {names}")

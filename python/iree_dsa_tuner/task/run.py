@@ -138,7 +138,8 @@ def quantized_stage(manifest: Manifest, stage, say=None):
     if manifest.scheme == "f32":
         return None
     try:
-        return quantize_model(stage.mlir, manifest.quant_options(), parameters=stage.parameters, say=say)
+        return quantize_model(stage.mlir, manifest.quant_options(), parameters=stage.parameters,
+                              weight_arguments=stage.weight_arguments, say=say)
     except InputError as e:
         if "nothing to quantise" in str(e) and "already quantised" not in str(e):
             return None
