@@ -109,8 +109,8 @@ def test_accuracy_figures_recomputed_from_both_models(quantized, tmp_path):
     from iree_dsa_tuner.tuning_spec.reference import NumpyModel
     from iree_dsa_tuner.tuning_spec.verify import public_signatures
 
-    text = input_form(EXPERT)
-    signatures, _ = public_signatures(NumpyModel(text, float_params))
+    text, generic = input_form(EXPERT)
+    signatures, _ = public_signatures(NumpyModel(generic, float_params))
     inputs = calibration_inputs(signatures, 0, 1)
     types = {k: [e for _, e in v] for k, v in signatures.items()}
     float_mlir = tmp_path / "float.mlir"
@@ -183,3 +183,19 @@ def test_the_expert_w8a8_figures_in_the_docs_reproduce(quantized):
     assert float(cells[5]) == pytest.approx(acc.cosine, abs=2e-5)
     wb = quantized["w8a8"].weight_bytes
     assert cells[2] == f"{wb['float'] / 1e6:.1f} -> {wb['quantized'] / 1e6:.1f} MB"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row, model", [("| ACT (the whole policy: the action chunk) | w8a8", "act"),
+                                        ("| Diffusion Policy UNet | w8a8", "diffusion_unet")])
+def test_whole_policy_rows_in_the_docs_reproduce(row, model, tmp_path):
+    """docs/QUANT.md's ACT and Diffusion Policy rows (`iree-dsa-tune quantize ... --scheme w8a8`)."""
+    line = next(l for l in (ROOT / "docs/QUANT.md").read_text().splitlines() if l.startswith(row))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    result = quantize_model(ROOT / f"lit_tests/inputs/lerobot/{model}.mlir", QuantOptions("w8a8"), output=tmp_path / "q")
+    acc = result.accuracy["main"]
+    assert float(cells[3]) == pytest.approx(acc.rel_l2, rel=0.1, abs=5e-5)
+    assert float(cells[4]) == pytest.approx(acc.max_abs, rel=0.1)
+    wb = result.weight_bytes
+    assert cells[2] == f"{wb['float'] / 1e6:.1f} -> {wb['quantized'] / 1e6:.1f} MB"
+    assert np.isfinite(acc.rel_l2) and acc.cosine > 0.9999

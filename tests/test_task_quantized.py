@@ -58,6 +58,15 @@ def test_a_stage_that_cannot_be_quantised_stays_a_named_what_if():
     assert not record["vision"]["quantized"] and "what-if" in record["vision"]["reason"]
 
 
+def test_a_conv_stage_that_holds_its_weights_stays_f32_not_re_typed():
+    from iree_dsa_tuner.task.run import FLOAT_STAGE, _quantization_record, quantized_stage
+
+    manifest = load_manifest(ROOT / "lit_tests/inputs/lerobot/diffusion_policy_w8a8.toml")
+    encoder = next(s for s in manifest.stages if s.name == "encoder")
+    assert quantized_stage(manifest, encoder) == FLOAT_STAGE
+    assert "runs in f32, as exported" in _quantization_record(manifest, {"encoder": FLOAT_STAGE})["encoder"]["reason"]
+
+
 def _docs_row(manifest_id: str) -> list[str]:
     text = (ROOT / "docs/TASK.md").read_text()
     table = text.split("<!-- bench/quant_task.py dsa-e1 begin -->")[1].split("<!-- bench/quant_task.py dsa-e1 end -->")[0]

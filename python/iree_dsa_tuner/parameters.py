@@ -41,7 +41,7 @@ from .errors import InputError
 # prints flow's; stream's is the same attribute after conversion).
 PARAMETER_ATTRIBUTES = ("#flow.parameter.named<", "#stream.parameter.named<")
 # Bump when random values change: archives cached under an older version are not reused.
-_GENERATOR_VERSION = "1"
+_GENERATOR_VERSION = "2"
 # iree.runtime's archive metadata: "TENSORv0:" + JSON with dtype and shape (turbine writes "PYTORCH:").
 _METADATA_PREFIXES = ("TENSORv0:", "PYTORCH:")
 _METADATA_VERSION = "TENSORv0"
@@ -306,6 +306,10 @@ def random_value(parameter: ParameterGlobal, seed: int) -> np.ndarray:
         return rng.integers(-8, 8, size=shape).astype(_ELEMENTS[element][1])
     bound = 1.0 / math.sqrt(shape[-1]) if shape and shape[-1] else 1.0
     values = rng.uniform(-bound, bound, size=shape).astype(np.float32)
+    if parameter.key.endswith(("running_var", ".var")):
+        # A batch norm's variance is never negative: sqrt(var + eps) of a negative one is NaN,
+        # and every output of the model with it (lerobot's ACT backbone).
+        values = np.abs(values) + np.float32(0.5)
     if element == "bf16":
         return _from_bf16_bits(_to_bf16_bits(values))
     return values.astype(_ELEMENTS[element][1])

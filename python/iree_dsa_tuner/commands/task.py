@@ -224,7 +224,9 @@ def summary(result) -> str:
                  f"(budget {after.budget_ms:g} ms: {'met' if after.meets_budget else 'NOT met'}); "
                  f"{after.rate_hz:.1f} Hz, {after.rate_hz_rtc:.1f} actions/s with RTC "
                  f"({after.control_hz_blocking:.1f} without)")
-    lines.append(f"physical limit: {after.limit_ms:.2f} ms (weights {after.weight_limit_ms:.2f} ms at DRAM "
+    real = any(q.get("quantized") or "f32, as exported" in q.get("reason", "") for q in result.quantization.values())
+    moved = "bytes (weights; every byte a call moves in the quantised stages)" if real else "weights"
+    lines.append(f"physical limit: {after.limit_ms:.2f} ms ({moved} {after.weight_limit_ms:.2f} ms at DRAM "
                  f"bandwidth, compute {after.compute_limit_ms:.2f} ms at peak, every call of every dispatch); "
                  "p99 = chunk (deterministic model)")
     judged = [d for d in result.decisions if d["decision"] in ("accept", "escalate", "tune-further")]

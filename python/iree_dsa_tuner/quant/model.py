@@ -2,8 +2,8 @@
 `.irpa` archives) to a new MLIR and a new `.irpa` that iree-compile builds and iree-run-module
 runs.
 
-1. The model's input form is taken (`iree-compile --compile-to=input`, named ops generalised)
-   and its weight sites found (`sites.find_sites`).
+1. The model's input form is taken (`iree-compile --compile-to=input`) and its weight sites
+   found (`sites.find_sites`); the rest of the model is left as IREE gave it.
 2. Calibration inputs (seeded, or `.npy` files) run through the numpy reference of the float
    model, which records the activation every site meets.
 3. Each site's weight is evaluated through its layout ops and quantised: the scheme's form
@@ -36,6 +36,7 @@ from iree.compiler import ir
 from ..compiler import run_iree_tool
 from ..errors import InputError
 from ..parameters import ParameterGlobal, Parameters, default_cache_dir, resolve_parameters, write_archive
+from ..tuning_spec.elementwise import NotEvaluable
 from .accuracy import Accuracy, compile_for_host, measure
 from .rewrite import erase_unused_globals, site_parameters, site_template, splice
 from .sites import WeightSite, activation_rows, find_sites, weight_matrix
@@ -45,7 +46,7 @@ SCHEMES = ("w4a8", "w8a8", "bf16")
 METHODS = ("rtn", "awq")
 FALLBACK = {"w4a8": ("w4a8", "w8a8", "bf16"), "w8a8": ("w8a8", "bf16"), "bf16": ("bf16",)}
 # Bump when what is written changes: cached quantised models of an older version are not reused.
-QUANTISER_VERSION = "2"
+QUANTISER_VERSION = "4"
 _SITE_ATTRIBUTE = "quantiser.site"  # a mark on each site while calibration runs
 _MAX_CALIBRATION_ROWS = 2048
 
@@ -140,15 +141,17 @@ class QuantizedModel:
                    data.get("source", ""), data.get("weight_bytes", {}), cached=True)
 
 
-def input_form(model: Path) -> str:
-    """The model as linalg on tensors, named ops generalised (what the quantiser rewrites)."""
+def input_form(model: Path) -> tuple[str, str]:
+    """The model as linalg on tensors (what the quantiser rewrites), and the same with named ops
+    generalised (what the numpy reference evaluates)."""
     text = run_iree_tool("iree-compile", ["--compile-to=input", "--mlir-print-debuginfo=false"],
                          input_path=model, what="lowering the model to its input form").text
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "input.mlir"
         path.write_text(text)
-        return run_iree_tool("iree-opt", ["--linalg-generalize-named-ops", "--mlir-print-debuginfo=false"],
-                             input_path=path, what="generalising named ops").text
+        generic = run_iree_tool("iree-opt", ["--linalg-generalize-named-ops", "--mlir-print-debuginfo=false"],
+                                input_path=path, what="generalising named ops").text
+    return text, generic
 
 
 def calibration_inputs(signatures: dict, seed: int, samples: int,
@@ -172,7 +175,8 @@ def calibration_inputs(signatures: dict, seed: int, samples: int,
     return out
 
 
-def _collect_activations(evaluator, sites: list[WeightSite], inputs: dict, seed: int) -> dict[int, np.ndarray]:
+def _collect_activations(evaluator, sites: list[WeightSite], inputs: dict, seed: int,
+                         unevaluable: list[str]) -> dict[int, np.ndarray]:
     """The activation rows each site meets on `inputs` (at most _MAX_CALIBRATION_ROWS, seeded)."""
     seen: dict[int, list[np.ndarray]] = {}
     by_index = {s.index: s for s in sites}
@@ -190,6 +194,11 @@ def _collect_activations(evaluator, sites: list[WeightSite], inputs: dict, seed:
         for name, samples in inputs.items():
             for args in samples:
                 evaluator(name, *args)
+    except NotEvaluable as e:
+        # The numpy reference cannot run the whole model (e.g. ACT's iree_linalg_ext.scan): the
+        # layers are judged by their weights' error, and AWQ has nothing to choose its scales on.
+        seen.clear()
+        unevaluable.append(str(e).splitlines()[0][:120] if str(e) else type(e).__name__)
     finally:
         evaluator.observe = None
         with evaluator._ctx:
@@ -259,16 +268,17 @@ def _source_value(evaluator, site: WeightSite) -> np.ndarray:
     return values[site.source.results[0]]
 
 
-def _quantize_text(text: str, parameters: Parameters | None, options: QuantOptions, inputs: dict,
+def _quantize_text(text: str, generic: str, parameters: Parameters | None, options: QuantOptions, inputs: dict,
                    layer_budget: float | None) -> tuple[str, dict, list[SiteReport], dict]:
-    """The rewritten module's text, the new tensors ({ParameterGlobal: value}), the site reports
-    and the weight bytes before and after."""
+    """`text` (the input form) rewritten, the new tensors ({ParameterGlobal: value}), the site
+    reports and the weight bytes before and after; `generic` (its generalised form) is what the
+    numpy reference runs for calibration."""
     from ..parameters import parameter_of_global
     from ..tuning_spec.reference import NumpyModel
 
-    evaluator = NumpyModel(text, parameters)
-    with evaluator._ctx:
-        module = evaluator.module
+    evaluator = NumpyModel(generic, parameters)
+    with ir.Context():
+        module = ir.Module.parse(text)
         sites = find_sites(module)
         scopes = [p.scope for p in (parameters.globals if parameters else ())]
         scope = scopes[0] if scopes else "model"
@@ -286,14 +296,27 @@ def _quantize_text(text: str, parameters: Parameters | None, options: QuantOptio
                 raise InputError(f"the model is already quantised: {already[0].name} is {already[0].reason}")
             raise InputError("no contraction in the model multiplies by a float weight: nothing to quantise"
                              + (f" ({len(sites)} too small or not rewritable)" if sites else ""))
-        activations = _collect_activations(evaluator, [s for s, _ in todo], inputs, options.seed)
+        unevaluable: list[str] = []
+        with evaluator._ctx:
+            twins = find_sites(evaluator.module)
+        if [t.name for t in twins] != [s.name for s in sites]:
+            unevaluable.append("a generalised form whose contractions differ")
+            activations = {}
+        else:
+            activations = _collect_activations(evaluator, [twins[s.index] for s, _ in todo], inputs, options.seed,
+                                               unevaluable)
+        if unevaluable:
+            for _, report in todo:
+                report.reason = (f"no calibration activations (the numpy reference cannot evaluate "
+                                 f"{unevaluable[0]}): judged by its weight's error")
         new_values: dict[ParameterGlobal, np.ndarray] = {}
         bytes_before = bytes_after = 0
         for s, report in todo:
             try:
-                w = weight_matrix(s, evaluator.evaluate_op, _source_value(evaluator, s))
-            except ValueError as e:
-                report.reason = str(e)
+                w = weight_matrix(s, _source_value(evaluator, s))
+            except (ValueError, NotEvaluable) as e:
+                report.reason = f"its weight could not be evaluated through its layout ops: {e}"
+                report.form = "float"
                 continue
             qw, err, alpha, tried = choose_form(w, activations.get(s.index), options, layer_budget)
             report.form, report.error, report.alpha, report.tried = qw.form.describe(), err, alpha, tried
@@ -334,6 +357,8 @@ def _cache_key(model: Path, parameters: Parameters | None, options: QuantOptions
     h = hashlib.sha256(Path(model).read_bytes())
     h.update(json.dumps({"options": options.key(), "version": QUANTISER_VERSION,
                          "parameters": parameters.to_record() if parameters else None,
+                         # random archives are named by their generator's version and the seed
+                         "archives": [a.path.name for a in parameters.files] if parameters else None,
                          "npy": {k: [hashlib.sha256(Path(p).read_bytes()).hexdigest() for p in v]
                                  for k, v in (npy or {}).items()}}, sort_keys=True).encode())
     return h.hexdigest()[:20]
@@ -383,11 +408,11 @@ def quantize_model(model: str | os.PathLike, options: QuantOptions, *, parameter
     else:
         directory = Path(output)
     say(f"quantising {model.name} ({options.scheme}, {options.method})")
-    text = input_form(model)
+    text, generic = input_form(model)
     from ..tuning_spec.reference import NumpyModel
     from ..tuning_spec.verify import public_signatures
 
-    signatures, outputs = public_signatures(NumpyModel(text, parameters))
+    signatures, outputs = public_signatures(NumpyModel(generic, parameters))
     inputs = calibration_inputs(signatures, options.seed, options.calibration_samples, npy)
     types = {name: [et for _, et in args] for name, args in signatures.items()}
     budget = options.layer_error
@@ -395,7 +420,7 @@ def quantize_model(model: str | os.PathLike, options: QuantOptions, *, parameter
     for attempt in range(6):
         staged = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
         try:
-            out_text, values, reports, weight_bytes = _quantize_text(text, parameters, options, inputs, budget)
+            out_text, values, reports, weight_bytes = _quantize_text(text, generic, parameters, options, inputs, budget)
             archives = _write(staged, out_text, values)
             result = QuantizedModel(directory / "model.mlir", [a.replace("{dir}", str(directory)) for a in archives],
                                     options, reports, source=str(model), weight_bytes=weight_bytes)

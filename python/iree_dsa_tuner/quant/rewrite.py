@@ -232,7 +232,7 @@ def _module(params: dict[str, NewParameter], lines: list[str]) -> str:
     return "module {\n" + "\n".join([p.global_text() for p in params.values()] + lines) + "\n}\n"
 
 
-_PURE = ("linalg.generic", "linalg.fill", "linalg.transpose", "linalg.broadcast", "tensor.empty",
+_PURE = ("linalg.generic", "linalg.fill", "linalg.transpose", "linalg.broadcast", "linalg.copy", "tensor.empty",
          "tensor.expand_shape", "tensor.collapse_shape", "util.global.load", "arith.constant")
 
 

@@ -1,6 +1,10 @@
 """Where a model multiplies by a weight: the contractions of its generalised input form
 (`--compile-to=input`, named ops generalised) with one operand that is a weight.
 
+Sites are found in the input form as IREE gives it (named ops kept: a convolution stays one, so
+IREE still builds it as one), and the same contractions are found again, in the same order, in
+its generalised form, which the numpy reference runs for calibration.
+
 A weight is a value computed only by layout ops from a constant of the module: a parameter
 global (`util.global.load` of `#flow.parameter.named`), a global with its value inline, or an
 `arith.constant`. Layout ops are the ones a torch or ONNX export puts between a stored weight and
@@ -32,7 +36,10 @@ def _dim(expr) -> int | None:
 
 
 def maps_of(op: ir.Operation) -> list[ir.AffineMap]:
-    return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    """A structured op's indexing maps: its attribute, or a named op's implicit ones."""
+    if "indexing_maps" in op.attributes:
+        return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    return [ir.AffineMapAttr(a).value for a in linalg.get_indexing_maps(op)]
 
 
 def shape_of(value: ir.Value) -> tuple[int, ...]:
@@ -48,8 +55,14 @@ def _owner(value: ir.Value) -> ir.Operation | None:
     return owner.operation if isinstance(owner, (ir.Operation, ir.OpView)) else None
 
 
+_NAMED_COPIES = ("linalg.transpose", "linalg.broadcast", "linalg.copy")
+
+
 def _is_copy(op: ir.Operation) -> bool:
-    """A one-input all-parallel generic whose body yields its input (a transpose, a broadcast)."""
+    """A transpose, broadcast or copy, named or as a one-input all-parallel generic whose body
+    yields its input."""
+    if op.name in _NAMED_COPIES:
+        return len(op.results) == 1
     if op.name != "linalg.generic" or len(op.operands) != 2 or len(op.results) != 1:
         return False
     if any("reduction" in str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])):
@@ -148,7 +161,8 @@ def find_sites(module: ir.Module) -> list[WeightSite]:
     sites = []
     for fname, func in _functions(module):
         for op in _walk(func):
-            if op.name != "linalg.generic" or len(op.operands) != 3 or not linalg.isa_contraction_op(op):
+            if not op.name.startswith("linalg.") or len(op.operands) != 3 or len(op.results) != 1 \
+                    or op.name in _NAMED_COPIES or not linalg.isa_contraction_op(op):
                 continue
             traced = [_trace(op.operands[i]) for i in (0, 1)]
             if traced[0] is not None and traced[1] is not None:
@@ -188,16 +202,16 @@ def find_sites(module: ir.Module) -> list[WeightSite]:
     return sites
 
 
-def weight_matrix(site: WeightSite, evaluate, source_value: np.ndarray) -> np.ndarray:
+def weight_matrix(site: WeightSite, source_value: np.ndarray) -> np.ndarray:
     """The weight as `site`'s contraction reads it, evaluated through its layout ops, as `[N, K]`
-    float32. `evaluate(op, values)` evaluates one op (the numpy reference's)."""
-    values = {site.source.results[0]: source_value}
+    float32."""
+    values = {site.source.results[0]: np.asarray(source_value)}
     for op in site.chain:
-        for v in op.operands:  # a copy's destination: the tensor.empty it writes into
-            owner = _owner(v)
-            if v not in values and owner is not None and owner.name == "tensor.empty":
-                evaluate(owner, values)
-        evaluate(op, values)
+        value = values[op.operands[0]]
+        if op.name in _RESHAPES:
+            values[op.results[0]] = np.reshape(value, shape_of(op.results[0]))
+        else:
+            values[op.results[0]] = _copy(op, value)
     read = np.asarray(values[site.op.operands[site.weight_operand]])
     w_loops = [_dim(e) for e in maps_of(site.op)[site.weight_operand].results]
     for d in site.extra.get("batch_loops", []):  # broadcast over a batch: every slice must be one weight
@@ -211,6 +225,38 @@ def weight_matrix(site: WeightSite, evaluate, source_value: np.ndarray) -> np.nd
     if kept != [site.n_loop, site.k_loop]:
         matrix = matrix.T
     return np.ascontiguousarray(matrix, dtype=np.float32)
+
+
+def _copy(op: ir.Operation, value: np.ndarray) -> np.ndarray:
+    """A copy generic (`_is_copy`) applied to `value` as a numpy view: its input's loops
+    transposed into the output's order, broadcast over the loops it does not read (a broadcast
+    over ACT's 82 token batches stays one weight in memory)."""
+    if op.name == "linalg.transpose":  # result dimension i is input dimension permutation[i]
+        return np.transpose(value, [int(x) for x in ir.DenseI64ArrayAttr(op.attributes["permutation"])])
+    if op.name == "linalg.copy":
+        return value
+    if op.name == "linalg.broadcast":  # `dimensions`: the output dimensions the input lacks
+        added = [int(x) for x in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
+        shape = shape_of(op.results[0])
+        kept = [d for i, d in enumerate(shape) if i not in added]
+        return np.broadcast_to(np.reshape(value, [shape[i] if i not in added else 1 for i in range(len(shape))]),
+                               shape) if list(value.shape) == kept else _fail("a broadcast of an unexpected shape")
+    in_map, out_map = maps_of(op)
+    in_loops = [_dim(e) for e in in_map.results]
+    out_loops = [_dim(e) for e in out_map.results]
+    if None in in_loops or None in out_loops or len(set(in_loops)) != len(in_loops):
+        raise ValueError("a copy whose maps are not projected permutations")
+    out_shape = shape_of(op.results[0])
+    # Axes in the output's loop order, a unit axis for each loop the input does not read.
+    order = sorted(range(len(in_loops)), key=lambda a: out_loops.index(in_loops[a]))
+    moved = np.transpose(value, order)
+    present = [in_loops[a] for a in order]
+    shape = [value.shape[in_loops.index(d)] if d in present else 1 for d in out_loops]
+    return np.broadcast_to(moved.reshape(shape), out_shape)
+
+
+def _fail(message: str):
+    raise ValueError(message)
 
 
 def activation_rows(site: WeightSite, x: np.ndarray) -> np.ndarray:

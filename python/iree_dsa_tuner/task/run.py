@@ -105,6 +105,10 @@ def _quantization_record(manifest: Manifest, quantized: dict) -> dict:
         return {}
     out = {}
     for name, q in quantized.items():
+        if q == FLOAT_STAGE:
+            out[name] = {"quantized": False, "reason": "no contraction multiplies by a weight (its convolutions are "
+                                                       "not quantised): runs in f32, as exported"}
+            continue
         if q is None:
             out[name] = {"quantized": False, "reason": "its weights are function arguments: root ops re-typed "
                                                        f"to {manifest.scheme} for the target (a what-if)"}
@@ -141,9 +145,25 @@ def quantized_stage(manifest: Manifest, stage, say=None):
         return quantize_model(stage.mlir, manifest.quant_options(), parameters=stage.parameters,
                               weight_arguments=stage.weight_arguments, say=say)
     except InputError as e:
-        if "nothing to quantise" in str(e) and "already quantised" not in str(e):
-            return None
-        raise InputError(f"{manifest.path}: stage {stage.name}: {e}") from None
+        if "nothing to quantise" not in str(e):
+            raise InputError(f"{manifest.path}: stage {stage.name}: {e}") from None
+        if _holds_weights(stage):  # e.g. a conv encoder: its weights are real and stay f32
+            return FLOAT_STAGE
+        return None
+
+
+# A stage whose model holds its weights but has no contraction to quantise (convolutions): it
+# runs in f32, as it is; not re-typed (that would describe a model nobody wrote).
+FLOAT_STAGE = "f32"
+
+
+def _holds_weights(stage) -> bool:
+    from ..parameters import read_model_parameters
+
+    try:
+        return bool(read_model_parameters(stage.mlir))
+    except Exception:  # unreadable: compiling it reports what is wrong
+        return False
 
 
 def _ops(manifest: Manifest, target, skipped: list[dict], say=None,
@@ -153,7 +173,7 @@ def _ops(manifest: Manifest, target, skipped: list[dict], say=None,
     quantized = {} if quantized is None else quantized
     for stage in manifest.stages:
         q = quantized.setdefault(stage.name, quantized_stage(manifest, stage, say))
-        art = _stage_artifacts(q.mlir, q.parameters(), target, say) if q is not None else \
+        art = _stage_artifacts(q.mlir, q.parameters(), target, say) if q not in (None, FLOAT_STAGE) else \
             _stage_artifacts(stage.mlir, stage.parameters, target, say)
         artifacts[stage.name] = art
         calls, traffic = art.calls(), art.traffic()
@@ -164,7 +184,10 @@ def _ops(manifest: Manifest, target, skipped: list[dict], say=None,
                                 "reason": "runs once at load (in an initializer), not per chunk"})
                 continue
             t = traffic.get(p.dispatch)
-            if q is not None:
+            if q == FLOAT_STAGE:
+                ops.append(_Op(stage.name, p, p if is_tunable(p) else None, n,
+                               (t.read_bytes + t.written_bytes) if t is not None else 0, traffic=t))
+            elif q is not None:
                 # The real quantised model: its ops are what they are, and every byte a call moves
                 # (weights as stored, scales, activations, outputs) counts toward the limit.
                 moved = (t.read_bytes + t.written_bytes) if t is not None else 0
