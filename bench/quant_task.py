@@ -1,7 +1,7 @@
 """Quantised policies on a DSA target: one row per manifest, its stages quantised for real by the
 quantiser where their weights are in the model (docs/QUANT.md), tuned by `task`.
 
-    python bench/quant_task.py [--target dsa-e1] [--budget 8] [--manifest PATH ...] [--json FILE]
+    python bench/quant_task.py [--target dsa-e1] [--budget 8] [--manifest PATH ...] [--json FILE] [--write-docs]
 
 Per manifest: the scheme, whether each stage is quantised for real or re-typed (a what-if, for
 weights that are function arguments), the worst stage's accuracy against f32 (rel L2, cosine;
@@ -9,7 +9,9 @@ measured by running both models with IREE on seeded calibration inputs), the chu
 default schedules and tuned, the physical limit (for real stages every byte a call moves:
 weights as stored, scales, activations, outputs) and the ratio, then the issue's target and
 whether it is met. Where it is missed, the largest dispatches of the tuned chunk are named with
-their share. The DSA model is deterministic: one run is the figure.
+their share. Then each large-M GEMM of the quantised stages against its bounds, with what the
+scratchpad and the DMA forbid. The DSA model is deterministic: one run is the figure.
+--write-docs rewrites the marked block of docs/TASK.md with this run's output.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def _why(p, desc) -> str:
     if cap * desc.accumulator_bytes < desc.min_dma_bytes:
         reasons.append(f"a whole-M accumulator ({m} rows) caps tile N at {cap} columns: output rows of "
                        f"{cap * desc.accumulator_bytes} B, under the {desc.min_dma_bytes} B a DMA needs")
-    return "; ".join(reasons) or "-"
+    return "; ".join(reasons) or "the scratchpad allows it: a gap of the search or the schedules, not of the chip"
 
 
 def large_m_rows(result, target) -> list:
@@ -116,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=8, help="measurements per searched dispatch (default 8)")
     ap.add_argument("--manifest", action="append", default=[], help="manifest paths (default: the three rows)")
     ap.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    ap.add_argument("--write-docs", action="store_true", help="rewrite the marked block of docs/TASK.md")
     args = ap.parse_args(argv)
     target = get_target(args.target)
     rows, records, large = [], [], []
@@ -129,16 +132,26 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(cells)
             records.append(record)
             large += large_m_rows(result, target)
-    print(format_table(HEADERS, rows, right_align={3, 4, 5, 6, 7, 8}))
+    lines = [format_table(HEADERS, rows, right_align={3, 4, 5, 6, 7, 8})]
     for r in records:
         if not r["met"]:
             parts = ", ".join(f"{x['stage']}/{x['dispatch']} {100 * x['share']:.1f}% ({x['how']})" for x in r["largest"])
-            print(f"{r['manifest']}: target {r['target']} missed ({r['ratio']:.2f}x); largest: {parts}")
+            lines.append(f"{r['manifest']}: target {r['target']} missed ({r['ratio']:.2f}x); largest: {parts}")
     if large:
-        print(f"\nlarge-M GEMMs (M >= {LARGE_M}): tuned time per call against max(compute at peak, weights "
-              f"streamed once); target <= {LARGE_M_TARGET:g}x")
-        print(format_table(LARGE_M_HEADERS, large, right_align={3, 4, 5, 6, 8}))
-        print("(output us: writing its result once at DRAM bandwidth, a floor the bound above leaves out)")
+        lines.append(f"\nlarge-M GEMMs (M >= {LARGE_M}): tuned time per call against max(compute at peak, weights "
+                     f"streamed once); target <= {LARGE_M_TARGET:g}x")
+        lines.append(format_table(LARGE_M_HEADERS, large, right_align={3, 4, 5, 6, 8}))
+        lines.append("(output us: writing its result once at DRAM bandwidth, a floor the bound above leaves out)")
+    text = "\n".join(lines)
+    print(text)
+    if args.write_docs:
+        docs = REPO / "docs" / "TASK.md"
+        begin, end = f"<!-- bench/quant_task.py {args.target} begin -->", f"<!-- bench/quant_task.py {args.target} end -->"
+        old = docs.read_text()
+        if begin not in old or end not in old:
+            raise SystemExit(f"{docs}: no {begin} ... {end} block to rewrite")
+        head, rest = old.split(begin, 1)
+        docs.write_text(head + begin + "\n```\n" + text + "\n```\n" + end + rest.split(end, 1)[1])
     if args.json:
         Path(args.json).write_text(json.dumps(records, indent=2, sort_keys=True) + "\n")
     return 0
