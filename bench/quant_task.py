@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parent.parent
 ROWS = (
     ("lit_tests/inputs/lerobot/pi0_w4a8.toml", 1.2, 100.0),
     ("lit_tests/inputs/lerobot/pi0_expert_w4a8.toml", 1.2, None),
-    ("lit_tests/inputs/manifests/torch_expert.toml", 1.2, None),
+    ("lit_tests/inputs/manifests/torch_expert_quantized.toml", 1.2, None),
     ("lit_tests/inputs/lerobot/act_w8a8.toml", 1.2, None),
     ("lit_tests/inputs/lerobot/diffusion_policy_w8a8.toml", 1.2, None),
     ("python/iree_dsa_tuner/examples/manifests/pi0.toml", 1.2, None),

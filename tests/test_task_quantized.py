@@ -36,7 +36,7 @@ def test_task_times_the_real_quantised_expert_and_reports_its_accuracy(tmp_path)
 def test_weights_the_manifest_names_as_arguments_are_quantised_too():
     """torch_expert.toml's stages take their Linear weights as arguments (`weight_arguments`): they
     become seeded parameters, are quantised, and the f32 transposes of those weights leave the chunk."""
-    manifest = load_manifest(ROOT / "lit_tests/inputs/manifests/torch_expert.toml")
+    manifest = load_manifest(ROOT / "lit_tests/inputs/manifests/torch_expert_quantized.toml")
     result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=1), tune=False)
     assert {s: q["forms"] for s, q in result.quantization.items()} == {"attention_block": {"w8a8": 4},
                                                                        "mlp": {"w8a8": 3}}
