@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from unittest import mock
@@ -57,6 +58,22 @@ _CACHE_KIB = {1: 48, 2: 1024, 3: 32768}
 TARGET_CPU = {"avx2": "haswell", "avx512": "cooperlake"}
 
 
+@contextlib.contextmanager
+def pinned_machine(isa: str):
+    """While it is open, `targets.host.machine_description` reads an AVX2-like or AVX-512-like CPU
+    (`_ISA_FLAGS[isa]`, a 2 GHz clock, `_CACHE_KIB`, host.toml's DRAM bandwidth) instead of this
+    machine's /proc/cpuinfo and sysfs. The FMA probe is left as it is (`cpu_description` pins it
+    too); call `machine_description.__wrapped__()`, not the lru_cache'd machine's."""
+    from iree_dsa_tuner.targets import host as host_module
+
+    env = {k: v for k, v in os.environ.items() if k != host_module.BANDWIDTH_ENV}
+    with mock.patch.object(host_module, "_cpuinfo", lambda: (set(_ISA_FLAGS[isa]), 2000.0)), \
+            mock.patch.object(host_module, "_max_mhz", lambda: None), \
+            mock.patch.object(host_module, "_cache_kib", _CACHE_KIB.get), \
+            mock.patch.dict(os.environ, env, clear=True):
+        yield
+
+
 def cpu_description(isa: str, *, cores: int = 1, target_cpu: str | None = None, **changes):
     """The host target's description for an AVX2-like or AVX-512-like CPU, whatever this machine is.
 
@@ -69,13 +86,8 @@ def cpu_description(isa: str, *, cores: int = 1, target_cpu: str | None = None, 
     from iree_dsa_tuner.targets import host as host_module
     from iree_dsa_tuner.targets.fma_probe import FmaReading
 
-    flags = _ISA_FLAGS[isa]
-    env = {k: v for k, v in os.environ.items() if k != host_module.BANDWIDTH_ENV}
-    with mock.patch.object(host_module, "_cpuinfo", lambda: (set(flags), 2000.0)), \
-            mock.patch.object(host_module, "_max_mhz", lambda: None), \
-            mock.patch.object(host_module, "_cache_kib", _CACHE_KIB.get), \
-            mock.patch.object(host_module, "_fma_reading", lambda flags, declared: FmaReading(declared, None, "declared")), \
-            mock.patch.dict(os.environ, env, clear=True):
+    with pinned_machine(isa), \
+            mock.patch.object(host_module, "_fma_reading", lambda flags, declared: FmaReading(declared, None, "declared")):
         desc = host_module.machine_description.__wrapped__()  # not the lru_cache'd machine's
     peak = 2.0 * desc.mac_m * desc.mac_n * desc.mac_k * cores * desc.clock_hz
     return desc.with_changes(cores=cores, declared_peak_ops_i8=peak, iree_target_cpu=target_cpu or TARGET_CPU[isa],
