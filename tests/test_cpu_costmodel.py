@@ -5,27 +5,26 @@ bench/host_cost_model_fidelity.py (docs/PERFORMANCE.md section 6): IREE's own
 lanes x lanes block first, wide vector_n blocks (past the prefetcher's streams,
 spilling the transposed block) and narrow vector_k blocks (assembled element by
 element) behind it. They are checked for an AVX2-like and an AVX-512-like
-description, so they hold whatever machine runs the tests.
+description (conftest.cpu_description), so they hold whatever machine runs the tests.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import numpy as np
 import pytest
 
+from conftest import cpu_description
 from iree_dsa_tuner.core.shape import GemmShape
 from iree_dsa_tuner.costmodel.cpu import cpu_estimate
-from iree_dsa_tuner.targets.host import machine_description
+
+ISAS = {"avx2": (8, 16), "avx512": (16, 32)}  # f32 lanes, vector registers
 
 
-def _description(lanes: int, registers: int):
-    """This machine's host description with the vector ISA's numbers set (lanes, registers)."""
-    desc = machine_description()
-    return dataclasses.replace(desc, mac_n=lanes, cpu=dataclasses.replace(desc.cpu, vector_registers=registers))
-
-
-ISAS = {"avx2": (8, 16), "avx512": (16, 32)}
+def _description(isa: str):
+    """An AVX2-like or AVX-512-like CPU's host description (conftest), not this machine's."""
+    desc = cpu_description(isa)
+    assert (desc.mac_n, desc.cpu.vector_registers) == ISAS[isa]
+    return desc
 
 
 def _matvec(n: int, k: int, weights_nk: bool) -> GemmShape:
@@ -45,8 +44,8 @@ def _estimates_us(shape: GemmShape, desc, blocks: list[tuple[int, int]]) -> list
 
 @pytest.mark.parametrize("isa", sorted(ISAS))
 def test_transposed_b_ranks_iree_default_block_ahead_of_wide_and_narrow_ones(isa):
-    lanes, registers = ISAS[isa]
-    desc = _description(lanes, registers)
+    lanes, _ = ISAS[isa]
+    desc = _description(isa)
     shape = _matvec(2048, 2048, weights_nk=True)
     default, narrow_k, gather, wide_n, huge = _estimates_us(
         shape, desc, [(lanes, lanes), (lanes, lanes // 4), (lanes, 1), (16 * lanes, lanes), (4 * lanes, 8 * lanes)])
@@ -56,8 +55,8 @@ def test_transposed_b_ranks_iree_default_block_ahead_of_wide_and_narrow_ones(isa
 
 @pytest.mark.parametrize("isa", sorted(ISAS))
 def test_transposed_b_spills_grow_with_the_transposed_block(isa):
-    lanes, registers = ISAS[isa]
-    desc = _description(lanes, registers)
+    lanes, _ = ISAS[isa]
+    desc = _description(isa)
     shape = _matvec(2048, 2048, weights_nk=True)
     fits, twice, eight_times = _estimates_us(shape, desc, [(lanes, lanes), (lanes, 4 * lanes), (lanes, 16 * lanes)])
     assert fits < twice < eight_times
@@ -65,8 +64,8 @@ def test_transposed_b_spills_grow_with_the_transposed_block(isa):
 
 def test_kn_layout_still_prefers_wide_vector_n():
     """The [K,N] branch is unchanged: streaming B along n wants wide rows (measured 1x2048x2048: [1,128,16] best)."""
-    lanes, registers = ISAS["avx2"]
-    desc = _description(lanes, registers)
+    lanes, _ = ISAS["avx2"]
+    desc = _description("avx2")
     shape = _matvec(2048, 2048, weights_nk=False)
     narrow, wide = _estimates_us(shape, desc, [(lanes, lanes), (16 * lanes, 2 * lanes)])
     assert wide < narrow
