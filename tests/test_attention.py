@@ -13,16 +13,22 @@ from iree_dsa_tuner.core.shape import attention_shape
 from iree_dsa_tuner.ir import compile_model
 from iree_dsa_tuner.search.cost_view import CostView
 from iree_dsa_tuner.search.options import TuneOptions
-from iree_dsa_tuner.targets import get_target
 from iree_dsa_tuner.tuning_spec.reference import NumpyModel
+
+from conftest import ISAS, cpu_target
 
 INPUTS = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs"
 ATTENTION = INPUTS / "attention.mlir"  # 8 heads, 50 queries, 64 keys, head and value width 32
 
 
+# IREE's vector-size limit on each pinned CPU (m*n*k f32 elements): the space must stay under it.
+VECTOR_LIMIT = {"avx2": 4096, "avx512": 8192}
+
+
 @pytest.fixture(scope="module")
 def host():
-    return get_target("host")
+    """An AVX2 part's host target: its code (haswell) runs on every x86-64 runner here."""
+    return cpu_target("avx2")
 
 
 @pytest.fixture(scope="module")
@@ -49,12 +55,15 @@ def test_attention_is_tunable_with_its_own_shape(problem):
     assert 2 * shape.macs == problem.flops
 
 
-def test_space_keeps_the_head_whole_and_configs_round_trip(host, problem):
+@pytest.mark.parametrize("isa", ISAS)
+def test_space_keeps_the_head_whole_and_configs_round_trip(problem, isa):
+    host = cpu_target(isa)
     space = host.space(problem)
     assert space.choices["tile_k"] == (32,)  # k1 stepping miscomputes in IREE 3.13
     view = CostView(problem, host)
     assert view.ranked, "the funnel left nothing"
     limit = host.describe().max_vector_elements
+    assert limit == VECTOR_LIMIT[isa]
     for c in view.legal:
         # The widest vector: the score block (query rows x KV block) times the head width.
         assert c.vec_m * c.vec_k * max(32, min(c.vec_n, c.tile_n)) < limit
