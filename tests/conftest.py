@@ -101,6 +101,21 @@ def cpu_target(isa: str, **kwargs):
     return HostTarget(cpu_description(isa, **kwargs))
 
 
+def cli_on(target, monkeypatch, capsys, *args) -> tuple[int, str, str]:
+    """`iree-dsa-tune *args` run in this process with `--target host` meaning `target` (a pinned
+    `cpu_target`, not this machine's CPU): its exit status, stdout and stderr."""
+    import iree_dsa_tuner.targets as targets
+    from iree_dsa_tuner.cli import main
+
+    real = targets.get_target
+    monkeypatch.setattr(targets, "get_target",
+                        lambda name, *a, **kw: target if name == "host" else real(name, *a, **kw))
+    capsys.readouterr()  # what the test printed before is not the command's
+    status = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
 def write_model(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
     path.write_text(text)

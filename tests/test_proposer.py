@@ -27,7 +27,7 @@ from iree_dsa_tuner.tuning_spec.verify import check_config
 from iree_dsa_tuner.core.config import ConfigError
 from iree_dsa_tuner.targets import get_target
 
-from conftest import INPUTS, matmul_model, write_model
+from conftest import INPUTS, ISAS, cli_on, cpu_target, matmul_model, write_model
 
 MODEL = INPUTS / "mlp3.mlir"
 REPO = Path(__file__).resolve().parent.parent
@@ -176,12 +176,15 @@ def test_numerically_wrong_proposal_never_wins_even_when_fastest(dsa, oracle):
     (d,) = report.dispatches
     (proposal,) = d.proposer.proposals
     assert proposal.status == Status.WRONG_NUMERICS and proposal.reason == "simulated mismatch"
-    # The elite template (measured first) may tie with the oracle: the proposal is among the fastest.
-    fastest = min((t for t in d.trials if t.time_us is not None), key=lambda t: (t.time_us, t.source != "proposer"))
-    assert fastest.source == "proposer"  # it was the fastest measured ...
-    assert fastest.reason.startswith(Status.WRONG_NUMERICS)
-    assert d.best_source != "proposer"  # ... and still did not win
-    assert d.best_config is None or key(d.best_config) != key(oracle)
+    # The simulator is deterministic: the elite template, one random candidate and the proposal
+    # were measured, and the proposal was the fastest of them by far (6.120 us against 6.812) ...
+    assert [t.source for t in d.trials] == ["elite", "search", "proposer"]
+    elite, _, proposed = d.trials
+    assert key(proposed.config) == key(oracle) and proposed.reason.startswith(Status.WRONG_NUMERICS)
+    assert (round(proposed.time_us, 3), round(elite.time_us, 3)) == (6.120, 6.812)
+    # ... and still did not win: the fastest config with right numerics, the elite one, did.
+    assert (d.chosen, d.best_source, round(d.best_us, 3)) == ("tuned", "elite", 6.812)
+    assert key(d.best_config) == key(elite.config) != key(oracle)
 
 
 FAILING = {
@@ -273,10 +276,13 @@ def run_register_blocking(request: dict) -> list[dict]:
     return json.loads(proc.stdout)
 
 
+@pytest.mark.parametrize("isa", ISAS)
 @pytest.mark.parametrize("m,n,k", [(1, 2048, 2048), (50, 1024, 1024), (8, 256, 128), (256, 1152, 1152)])
-def test_register_blocking_proposals_pass_the_host_legality_gate(tmp_path, m, n, k):
-    host = get_target("host")
-    (problem,) = load_problems(write_model(tmp_path, "mm.mlir", matmul_model(m, n, k)))
+def test_register_blocking_proposals_pass_the_host_legality_gate(tmp_path, m, n, k, isa):
+    # The request describes an AVX2 or an AVX-512 part (lanes, registers, IREE's vector limit),
+    # whatever this machine is; the gate judges against the same description.
+    host = cpu_target(isa)
+    (problem,) = load_problems(write_model(tmp_path, "mm.mlir", matmul_model(m, n, k)), host.compile_flags)
     proposals = run_register_blocking(proposer_request(problem, host, [], budget=8, amdahl_share=1.0))
     assert 1 <= len(proposals) <= 8
     for raw in proposals:
@@ -291,23 +297,25 @@ def test_register_blocking_proposals_pass_the_host_legality_gate(tmp_path, m, n,
 
 
 @pytest.mark.slow
-def test_register_blocking_end_to_end_on_the_host(tmp_path):
+def test_register_blocking_end_to_end_on_the_host(tmp_path, monkeypatch, capsys):
     # --no-recipe: the proposer serves the dispatch search; the whole-model flag-preset search
     # around it (8 presets built and timed in rounds, most of this run's time) is
-    # test_whole_model_functions.py's and test_recipe.py's subject.
+    # test_whole_model_functions.py's and test_recipe.py's subject. The host is an AVX2 part
+    # (haswell code, its description in the proposer's request), whatever this machine is.
     model = write_model(tmp_path, "mm.mlir", matmul_model(8, 256, 128))
     report_path = tmp_path / "report.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "iree_dsa_tuner.cli", "tune", str(model), "--target", "host", "-o",
-         str(tmp_path / "spec.mlir"), "--no-db", "--no-recipe", "--budget", "3", "--proposer-budget", "2",
-         "--repetitions", "3",
-         "--proposer", f"{sys.executable} {REGISTER_BLOCKING}", "--json", str(report_path), "--quiet"],
-        capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    (d,) = json.loads(report_path.read_text())["dispatches"]
+    status, out, err = cli_on(
+        cpu_target("avx2"), monkeypatch, capsys, "tune", model, "--target", "host", "-o", tmp_path / "spec.mlir",
+        "--no-db", "--no-recipe", "--budget", "3", "--proposer-budget", "2", "--repetitions", "3",
+        "--proposer", f"{sys.executable} {REGISTER_BLOCKING}", "--json", report_path, "--quiet")
+    assert status == 0, err
+    report = json.loads(report_path.read_text())
+    assert report["target_description"]["source"] == "tests/conftest.py: avx2-like CPU"  # not this machine's
+    assert report["target_description"]["max_vector_elements"] == 4096
+    (d,) = report["dispatches"]
     run = d["proposer"]
     assert run["invoked"] and not run["error"] and run["budget"] == 2
     statuses = [p["status"] for p in run["proposals"]]
     assert statuses and Status.ILLEGAL not in statuses
     assert sum(1 for t in d["trials"] if t["source"] == "proposer") >= 1
-    assert f"L2 {d['dispatch']}" in proc.stdout
+    assert f"L2 {d['dispatch']}" in out
