@@ -18,7 +18,8 @@ stage compares bytes that must move, the full estimate how the DRAM charges them
 Single buffering serialises DMA with compute; two stages overlap loads with
 compute; three also overlap the output drains. A weight-streaming candidate
 (k_split >= 1) loads its resident activations once per core, streams only weights
-per step, and ends each tile with its K split's partial-sum exchange over the NoC
+per step (row bands: 1/bands of each slice, the rest gathered over the NoC), and ends
+each tile with its K split's partial-sum exchange over the NoC
 (through the core's port: a port term bounds it with the loads and drains) and the
 vector-unit adds, counted with the drains. It mirrors the DSA timing
 model's equations without its per-round detail, so ranking agrees with it.
@@ -65,7 +66,7 @@ def _streaming_runs(shape: GemmShape, geo: TileGeometry) -> np.ndarray:
     k_in, n_in = shape.inner("k"), shape.inner("n")
     # Each share of the activations is read once from DRAM when the teams gather them, once per
     # team otherwise.
-    copies = np.where(geo.gather_bytes > 0, np.maximum(geo.k_split, 1), geo.busy_cores)
+    copies = np.where(geo.gather_bytes > 0, np.maximum(geo.k_split, 1) * geo.bands, geo.busy_cores)
     resident = copies * geo.k_steps * np.where(geo.tk < k_in, geo.tm, 1)
     rows = np.maximum(geo.out_tile_bytes // np.maximum(geo.tn * shape.out_bytes, 1), 1)  # a narrow share: 1 row
     drains = geo.tiles * np.where((geo.tn < n_in) | (geo.k_split > 1), rows, 1)
@@ -117,7 +118,8 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
         # at a time. Whatever bounds the steady state (MACs and loads, tile ends, DRAM, the port
         # that carries loads, exchanges and drains), the last step's MACs and tile end are exposed.
         stream = geo.k_split > 0
-        ws_loads = loads_s + geo.resident_bytes / per_core_bw + geo.gather_bytes / desc.dma_port_bytes_per_s
+        gathered = geo.gather_bytes + steps * geo.weight_gather_step_bytes  # over the NoC, port only
+        ws_loads = loads_s + geo.resident_bytes / per_core_bw + gathered / desc.dma_port_bytes_per_s
         exchange_s = np.where(geo.exchange_bytes > 0, geo.exchange_bytes / desc.dma_port_bytes_per_s
                               + desc.dma_descriptor_s, 0.0) + geo.reduce_cycles / desc.clock_hz
         drain_s = geo.out_tile_bytes / per_core_bw + desc.dma_descriptor_s
@@ -125,7 +127,7 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
         first = first_step_s + geo.resident_bytes / np.maximum(geo.k_steps, 1) / per_core_bw
         # Serial (one buffer) includes the first load; overlapped, the MACs wait for it.
         body = np.where(stages == 1, compute_s + ws_loads, np.maximum(compute_s, ws_loads) + first)
-        port_bytes = (steps * step_bytes + geo.resident_bytes + geo.gather_bytes
+        port_bytes = (steps * step_bytes + geo.resident_bytes + gathered
                       + rounds * (geo.out_tile_bytes + geo.exchange_bytes))
         port_s = port_bytes / desc.dma_port_bytes_per_s
         last = geo.compute_cycles_per_step / desc.clock_hz + exchange_s + drain_s

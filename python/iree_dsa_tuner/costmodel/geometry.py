@@ -54,6 +54,10 @@ class TileGeometry:
     gather_bytes: np.ndarray | None = None
     exchange_bytes: np.ndarray | None = None
     reduce_cycles: np.ndarray | None = None
+    # Row bands (tile_m < M): the bands of a team, and per K step the weight slice a core
+    # gathers from the other bands over the NoC (it reads only 1/bands of it from DRAM).
+    bands: np.ndarray | None = None
+    weight_gather_step_bytes: np.ndarray | None = None
 
     @property
     def step_bytes(self) -> np.ndarray:
@@ -114,15 +118,19 @@ def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.
     zeros = np.zeros_like(tiles)
     split = np.asarray(cols.get("k_split", zeros))
     resident, gather, exchange, reduce = zeros, zeros, zeros, zeros
+    bands, weight_gather = np.ones_like(tiles), zeros
     stream = split > 0
     if stream.any():
-        # Weight streaming (the plugin's weight_streaming.py): teams of `split` cores, each core
-        # with the whole M and 1/split of K resident, walking its team's N tiles; B read once.
+        # Weight streaming (the plugin's weight_streaming.py): teams of `split` K shares x
+        # `bands` row bands, each core with tm rows and 1/split of K resident, walking its team's
+        # N tiles; B read once (the bands of a share gather each slice from each other).
         s = np.maximum(split, 1)
+        bands = np.where(stream, ceil_div(shape.inner("m"), tm), 1)
+        team = s * bands
         share = ceil_div(shape.inner("k"), s)
         ws_tk = np.minimum(tile_k, share)
         ws_steps = ceil_div(share, ws_tk)
-        teams = np.maximum(1, np.minimum(cols["parallelism"] // s, tiles_n))
+        teams = np.maximum(1, np.minimum(cols["parallelism"] // team, tiles_n))
         # The share of a tile a core reduces and drains: whole rows, or columns of a short tile.
         own = np.where(tm >= s, ceil_div(tm, s) * tn, tm * ceil_div(tn, s))
         partial = tm * tn * desc.accumulator_bytes
@@ -134,18 +142,19 @@ def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.
         lanes = int((desc.extras.get("vector_unit", {}) or {}).get("lanes", desc.mac_n))
         tk = np.where(stream, ws_tk, tk)
         k_steps = np.where(stream, ws_steps, k_steps)
-        tiles = np.where(stream, tiles_n * s, tiles)
-        busy = np.where(stream, teams * s, busy)
+        tiles = np.where(stream, tiles_n * team, tiles)
+        busy = np.where(stream, teams * team, busy)
         lhs_step = np.where(stream, 0, lhs_step)
-        rhs_step = np.where(stream, ws_rhs, rhs_step)
+        rhs_step = np.where(stream, ws_rhs / bands, rhs_step)
+        weight_gather = np.where(stream & (bands > 1), 2 * (bands - 1) * ws_rhs / bands, 0)
         out_tile = np.where(stream, own * shape.out_bytes, out_tile)
         footprint = np.where(stream, ws_footprint, footprint)
-        descriptors = np.where(stream, 1 + quantised.astype(np.int64), descriptors)
+        descriptors = np.where(stream, 1 + quantised.astype(np.int64) + (bands > 1), descriptors)
         compute_cycles = np.where(stream, ceil_div(tm, desc.mac_m) * ceil_div(tn, vec_n) * ceil_div(vec_n, desc.mac_n)
                                   * ceil_div(ws_tk, mac_k), compute_cycles)
         # The teams gather their activations over the NoC when the busy cores' ports have room
         # for it (at least twice the DRAM bandwidth); otherwise every team reads them.
-        gathers = (teams > 1) & (teams * s * desc.dma_port_bytes_per_s >= 2 * desc.dram_bytes_per_s)
+        gathers = (teams > 1) & (teams * team * desc.dma_port_bytes_per_s >= 2 * desc.dram_bytes_per_s)
         copies = np.where(gathers, 1, teams)
         traffic = np.where(stream, ob["lhs"] * copies + ob["rhs"] + scale_total + ob["out"], traffic)
         resident = np.where(stream, np.where(gathers, ws_resident / teams, ws_resident), 0)
@@ -159,5 +168,5 @@ def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.
         compute_cycles_per_step=compute_cycles, traffic_bytes=traffic + unfused,
         unfused_extra_bytes=unfused, step_macs=tm * tn * tk,
         k_split=split, busy_cores=busy, resident_bytes=resident, gather_bytes=gather, exchange_bytes=exchange,
-        reduce_cycles=reduce,
+        reduce_cycles=reduce, bands=bands, weight_gather_step_bytes=weight_gather,
     )

@@ -54,23 +54,39 @@ def _quant_blocks(shape: GemmShape, desc: TargetDescription) -> tuple[int, ...]:
 K_SPLIT_CHOICES = 4
 
 
-def k_splits(shape: GemmShape, desc: TargetDescription) -> tuple[int, ...]:
+def k_splits(shape: GemmShape, desc: TargetDescription, rows: int | None = None) -> tuple[int, ...]:
     """The K splits of the weight-streaming schedules the space offers: for a plain batch-1
-    GEMM whose activations (whole M x K / s) can sit in a core's scratchpad, powers of two up
-    to the core count (docs/DSA_TARGET.md); none for anything else."""
+    GEMM whose activations (`rows`, by default the whole M, x K / s) can sit in a core's
+    scratchpad, powers of two up to the cores left for them (docs/DSA_TARGET.md); none for
+    anything else."""
     if shape.kind != "contraction" or shape.batch != 1 or shape.outer("m") != 1 or shape.outer("k") != 1:
         return ()
-    # Half the scratchpad for the resident panel leaves room for the weight stream and outputs.
-    panel = shape.inner("m") * shape.inner("k") * shape.lhs_bytes
+    m = shape.inner("m")
+    rows = m if rows is None else rows
+    cores = desc.cores // -(-m // rows)  # the row bands share the cores
+    # Three quarters of the scratchpad for the resident panel leave room for the weight stream.
+    panel = rows * shape.inner("k") * shape.lhs_bytes
     smallest = 1
-    while smallest <= desc.cores and panel / smallest > desc.scratchpad_bytes * 3 / 4:
+    while smallest <= cores and panel / smallest > desc.scratchpad_bytes * 3 / 4:
         smallest *= 2
     splits = []
     s = smallest
-    while s <= desc.cores and len(splits) < K_SPLIT_CHOICES:
+    while s <= cores and len(splits) < K_SPLIT_CHOICES:
         splits.append(s)
         s *= 2
     return tuple(splits)
+
+
+def row_bands(shape: GemmShape, desc: TargetDescription, count: int) -> tuple[int, ...]:
+    """Band heights a weight-streaming schedule may split M into: only where a whole-M
+    accumulator and its staging buffer would leave N tiles narrower than the DMA's efficient
+    run (`dma.min_useful_bytes` of output per row); from the ladder below M, at least one MAC
+    array of rows, and no more bands than cores."""
+    m = shape.inner("m")
+    widest = desc.scratchpad_bytes // (2 * m * desc.accumulator_bytes)
+    if widest * shape.out_bytes >= desc.min_dma_bytes or widest >= shape.inner("n"):
+        return ()
+    return tuple(r for r in tile_ladder(m, count) if desc.mac_m <= r < m and -(-m // r) <= desc.cores)
 
 
 def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
@@ -90,14 +106,19 @@ def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
         "quant_block": _quant_blocks(shape, desc),
         "k_split": (0,),  # output-stationary
     }
-    # Weight streaming: the whole M resident, N tiles whose accumulator and staging buffer fit
-    # beside it, K steps within a core's share of K, and at least as many cores as the K split.
-    n_cap = desc.scratchpad_bytes // (2 * shape.inner("m") * desc.accumulator_bytes)
-    n_tiles = tile_ladder(shape.inner("n"), count) if shape.inner("n") <= n_cap else \
-        tile_ladder(1 << (max(n_cap, 1).bit_length() - 1), count)
-    streaming = tuple({"k_split": (s,), "tile_m": (shape.inner("m"),), "tile_n": n_tiles,
+    # Weight streaming: the whole M (or a band of it) resident, N tiles whose accumulator and
+    # staging buffer fit beside it, K steps within a core's share of K, and at least as many
+    # cores as the team (K split x bands).
+    streaming = []
+    for rows in (shape.inner("m"),) + row_bands(shape, desc, count):
+        n_cap = desc.scratchpad_bytes // (2 * rows * desc.accumulator_bytes)
+        n_tiles = tile_ladder(shape.inner("n"), count) if shape.inner("n") <= n_cap else \
+            tile_ladder(1 << (max(n_cap, 1).bit_length() - 1), count)
+        bands = -(-shape.inner("m") // rows)
+        streaming += [{"k_split": (s,), "tile_m": (rows,), "tile_n": n_tiles,
                        "tile_k": tile_ladder(-(-shape.inner("k") // s), count),
-                       "parallelism": tuple(p for p in choices["parallelism"] if p >= s)}
-                      for s in k_splits(shape, desc))
+                       "parallelism": tuple(p for p in choices["parallelism"] if p >= s * bands)}
+                      for s in k_splits(shape, desc, rows)]
+    streaming = tuple(p for p in streaming if p["parallelism"])
     return CandidateSpace(shape, desc.name, choices, derive=lambda cols: dsa_vector_step(cols, desc, shape),
                           extra_products=streaming)

@@ -26,6 +26,13 @@ N tile. A candidate with `k_split = s >= 1` runs this schedule instead:
 
 The K split is what keeps cores busy when N alone has too few tiles, and what makes a long K
 fit: the resident panel is M x K / s.
+
+Row bands (`tile_m < M`): when a whole-M accumulator would cap the N tile below what a DMA moves
+efficiently (816 tokens x 4-byte sums leave 80 columns in 512 KiB), the team also splits M into
+b = ceil(M / tile_m) bands: b x s cores, core (band, share) holding tile_m rows x K / s resident.
+The b cores of one share need the same weight slice: each reads 1/b of it from DRAM and the ring
+all-gathers the rest over the NoC (2 (b - 1) / b of the slice through each port), so a weight
+byte still crosses DRAM once, at the price of port traffic. Edge bands are charged as full.
 """
 
 from __future__ import annotations
@@ -68,17 +75,19 @@ def build_weight_streaming_workload(desc: TargetDescription, shape: GemmShape, c
     if shape.kind != "contraction" or shape.batch != 1 or shape.outer("m") != 1 or shape.outer("k") != 1:
         raise ValueError("weight streaming needs a batch-1 contraction with one M and one K loop")
     m_in, n_in, k_in = shape.inner("m"), shape.inner("n"), shape.inner("k")
-    if c.tile_m < m_in:
-        raise ValueError(f"weight streaming keeps the whole M resident: tile_m {c.tile_m} < M {m_in}")
-    if split > c.parallelism:
-        raise ValueError(f"k_split {split} needs at least {split} cores, parallelism is {c.parallelism}")
+    tm = min(c.tile_m, m_in)
+    bands = _ceil(m_in, tm)
+    if split * bands > c.parallelism:
+        raise ValueError(f"k_split {split} x {bands} row bands needs {split * bands} cores, "
+                         f"parallelism is {c.parallelism}")
     params = simulator_params(desc)
-    tm, tn = m_in, min(c.tile_n, n_in)
+    tn = min(c.tile_n, n_in)
     share = _ceil(k_in, split)  # K elements one core reduces
     tk = min(c.tile_k, share)
     k_steps = _ceil(share, tk)
     tiles_n = shape.outer("n") * _ceil(n_in, tn)
-    teams = max(1, min(c.parallelism // split, tiles_n))
+    team = split * bands
+    teams = max(1, min(c.parallelism // team, tiles_n))
 
     a_b, b_b, c_b = shape.lhs_bytes, shape.rhs_bytes, shape.out_bytes
     if shape.lhs_inner_role == "k":
@@ -87,19 +96,23 @@ def build_weight_streaming_workload(desc: TargetDescription, shape: GemmShape, c
         a = _block("A", tk, tm * a_b, m_in * a_b, params)
     packed = tk * tn * b_b  # weights (and scales) packed in streaming order: one run per slice
     loads = [Transfer("B", packed, dram_cost(1, packed, params))]
-    first = [a]
-    if gathers_activations(desc, teams, split):
-        first = [Transfer("A", a.payload / teams, a.dram_cost / teams),
-                 Transfer("A gather", 2 * (teams - 1) / teams * a.payload, 0.0, noc=True)]
     if c.quant_block:
         scales = _ceil(tk, c.quant_block) * tn * desc.scale_bytes
         loads.append(Transfer("scales", scales, dram_cost(1, scales, params)))
+    buffers = [(f"{t.kind} x {max(1, c.dma_stages)} stages", max(1, c.dma_stages) * t.payload) for t in loads]
+    if bands > 1:  # the bands of one share read 1/b of each slice and gather the rest from each other
+        slice_bytes = sum(t.payload for t in loads)
+        loads = [Transfer(t.kind, t.payload / bands, t.dram_cost / bands) for t in loads]
+        loads.append(Transfer("B gather", 2 * (bands - 1) / bands * slice_bytes, 0.0, noc=True))
+    first = [a]
+    if gathers_activations(desc, teams, team):
+        first = [Transfer("A", a.payload / teams, a.dram_cost / teams),
+                 Transfer("A gather", 2 * (teams - 1) / teams * a.payload, 0.0, noc=True)]
     rows, cols = own_share(tm, tn, split)
     drain = _block("C", rows, cols * c_b, n_in * c_b, params)
     partial = tm * tn * desc.accumulator_bytes
     exchange = Transfer("partials", 2 * (split - 1) / split * partial, 0.0) if split > 1 else None
     stages = max(1, c.dma_stages)
-    buffers = [(f"{t.kind} x {stages} stages", stages * t.payload) for t in loads]
     buffers += [("resident activations", tm * k_steps * tk * a_b), ("accumulator", partial),
                 ("output staging", partial if split > 1 else drain.payload)]
     if split > 1:  # one share in flight (ring), and this core's rows reduced while they drain
@@ -115,7 +128,7 @@ def build_weight_streaming_workload(desc: TargetDescription, shape: GemmShape, c
     clock = desc.clock_hz
     consumer = 2.0 * shape.m * shape.n * c_b if shape.has_consumer and not c.fusion else 0.0
     return Workload(
-        busy_cores=teams * split, tiles=tiles_n * split, k_steps=k_steps, step_transfers=tuple(loads), drain=drain,
+        busy_cores=teams * team, tiles=tiles_n * team, k_steps=k_steps, step_transfers=tuple(loads), drain=drain,
         step_cycles=step_cycles, copy_cycles=_ceil(partial, port), stages=stages,
         in_flight=desc.dma_engines * desc.dma_queue_depth, latency_cycles=desc.dma_descriptor_s * clock,
         port_bytes_per_cycle=min(desc.dma_port_bytes_per_s / clock, float(port)),

@@ -104,7 +104,8 @@ def test_resident_activations_that_do_not_fit_are_refused(e1):
     with pytest.raises(ScratchpadOverflow, match="resident activations"):
         simulate(desc, shape, TilingCandidate(304, 64, 512, 16, 32, 4, 16, 2, 0, 128, k_split=4))
     assert simulate(desc, shape, TilingCandidate(304, 64, 512, 16, 32, 4, 16, 2, 0, 128, k_split=16)).seconds > 0
-    with pytest.raises(ValueError, match="whole M"):
+    # Two row bands of 152 x 16 K shares would need 32 cores.
+    with pytest.raises(ValueError, match="k_split 16 x 2 row bands needs 32 cores, parallelism is 16"):
         simulate(desc, shape, TilingCandidate(152, 64, 512, 16, 32, 4, 16, 2, 0, 128, k_split=16))
 
 
@@ -180,3 +181,49 @@ def test_teams_gather_their_activations_over_the_noc_when_the_ports_have_room(e1
     # On 4 ports (64 GB/s) the gather would compete with the weight stream: every team reads.
     _, narrow = workload_for(desc, shape, dataclasses.replace(c, parallelism=4))
     assert [t.kind for t in narrow.first_tile_transfers] == ["A"]
+
+
+# The prefix pass of lerobot's pi0: 816 tokens through a W4A8 gate projection. A whole-M
+# accumulator (816 rows x 4 B, double-buffered) leaves 80 columns in 512 KiB: output rows of 320 B.
+PREFIX = simple_gemm(816, 16384, 2048, "i8", "i4", out_type="i32")
+
+
+def test_row_bands_share_each_weight_slice_over_the_noc(e1):
+    desc = e1.describe()
+    banded = TilingCandidate(128, 64, 1024, 16, 32, 4, 16, 2, 0, 128, k_split=1)  # 7 bands x 2 teams
+    _, w = workload_for(desc, PREFIX, banded)
+    assert w.busy_cores == 14 and w.tiles == 7 * (16384 // 64)
+    kinds = {t.kind: t for t in w.step_transfers}
+    assert set(kinds) == {"B", "scales", "B gather"} and kinds["B gather"].noc
+    slice_bytes = 1024 * 64 // 2 + (1024 // 128) * 64 * desc.scale_bytes
+    assert kinds["B"].payload + kinds["scales"].payload == pytest.approx(slice_bytes / 7)
+    assert kinds["B gather"].payload == pytest.approx(2 * 6 / 7 * slice_bytes)
+    # Every weight byte crosses DRAM once: the team's 7 cores read a seventh of each slice each.
+    weights = w.tiles * w.k_steps * (kinds["B"].payload + kinds["scales"].payload)
+    assert weights == pytest.approx(PREFIX.k * PREFIX.n // 2 + (PREFIX.k // 128) * PREFIX.n * desc.scale_bytes)
+    # A core keeps only its band resident: 128 rows x the whole K.
+    assert sum(t.payload for t in w.first_tile_transfers if not t.noc) * w.k_steps <= 128 * 2048
+
+
+def test_row_bands_beat_whole_m_streaming_and_output_stationary_on_816_tokens(e1):
+    desc = e1.describe()
+    from iree_dsa_plugin.space import dsa_space, row_bands
+
+    assert row_bands(PREFIX, desc, desc.tile_choices) == (64, 128, 256, 512)
+    assert row_bands(SHAPE, desc, desc.tile_choices) == ()  # 64 tokens: whole-M rows are long enough
+    funnel = run_funnel(dsa_space(PREFIX, desc), desc)
+    cols = funnel.columns
+    runnable = funnel.runnable
+
+    def best(mask) -> float:
+        idx = np.flatnonzero(runnable & mask)
+        order = idx[np.argsort(funnel.estimate.total_s[idx])][:8]
+        return min(simulate(desc, PREFIX, funnel.candidate(int(i))).seconds for i in order)
+
+    streaming = cols["k_split"] > 0
+    banded = best(streaming & (cols["tile_m"] < PREFIX.m))
+    assert banded < best(streaming & (cols["tile_m"] == PREFIX.m)) / 2
+    assert banded < best(~streaming) / 2
+    # The funnel ranks a banded schedule first.
+    first = funnel.candidate(int(funnel.order[0]))
+    assert first.k_split >= 1 and first.tile_m < PREFIX.m
