@@ -10,6 +10,16 @@ from pathlib import Path
 from ..errors import InputError
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`n` and `word`, made plural unless `n` is 1: plural(1, "call") is "1 call",
+    plural(3, "dispatch") "3 dispatches", plural(2, "proxy", "proxies") "2 proxies"."""
+    if n == 1:
+        return f"{n} {word}"
+    if many is None:
+        many = word + ("es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s")
+    return f"{n} {many}"
+
+
 def format_table(headers: list[str], rows: list[list[object]], right_align: set[int] | None = None) -> str:
     """A plain aligned table; numeric columns right-aligned."""
     cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
