@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -114,13 +115,25 @@ def test_tune_mistakes_are_one_line_and_exit_2(tmp_path, command):
     assert len(proc.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.mlir").exists()
 
 
-def test_tune_and_db_export_default_to_one_database():
+def test_every_command_defaults_to_one_database_and_says_which():
     from iree_dsa_tuner.cli import build_parser
+    from iree_dsa_tuner.db import DEFAULT_DB_PATH
 
     parser = build_parser()
-    tune = parser.parse_args(["tune", "m.mlir", "-o", "s.mlir"])
-    export = parser.parse_args(["db", "export", "--csv"])
-    assert str(tune.db) == str(export.db) == "iree-dsa-tuning.sqlite"
+    parsed = {" ".join(argv[:2]): parser.parse_args(argv) for argv in (
+        ["tune", "m.mlir", "-o", "s.mlir"], ["task", "pi0"], ["demo"], ["db", "export", "--csv"],
+        ["db", "import", "x.csv"])}
+    # The Python API's default too: `demo` used to write iree-dsa-demo/tuning.sqlite, which `db export` never read.
+    assert {str(a.db) for a in parsed.values()} == {"iree-dsa-tuning.sqlite"} == {str(DEFAULT_DB_PATH)}
+    subs = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices
+    db_actions = next(a for a in subs["db"]._actions if a.__class__.__name__ == "_SubParsersAction").choices
+    commands = {"tune": subs["tune"], "task": subs["task"], "demo": subs["demo"], "db export": db_actions["export"],
+                "db import": db_actions["import"]}
+    helps = {name: next(a.help for a in sub._actions if "--db" in a.option_strings) for name, sub in commands.items()}
+    assert all(h.endswith("(default ./iree-dsa-tuning.sqlite, the one demo, tune, task and db share)")
+               for h in helps.values()), helps
+    helps = {name: " ".join(sub.format_help().split()) for name, sub in commands.items()}
+    assert "where the specs go (default: ./iree-dsa-demo)" in helps["demo"]
 
 
 class _Terminal(io.StringIO):
@@ -135,6 +148,9 @@ def test_tune_progress_is_a_bar_on_a_terminal_and_lines_in_a_log(tmp_path, monke
     assert logged.returncode == 0, logged.stderr
     lines = logged.stderr.splitlines()
     assert sum(line.startswith("    measured 2/2, best so far") for line in lines) == 3  # one per dispatch
+    # Off a terminal a dispatch's search is summarised, not logged per measurement: at most its
+    # state before the elite's line and its last.
+    assert sum(line.startswith("    measured ") for line in lines) <= 2 * 3
     assert "\r" not in logged.stderr
 
     from iree_dsa_tuner.cli import main
@@ -147,3 +163,242 @@ def test_tune_progress_is_a_bar_on_a_terminal_and_lines_in_a_log(tmp_path, monke
     bars = [frame for frame in shown.split("\r") if "2/2 measured" in frame]
     assert len(bars) >= 3 and all("best so far" in frame for frame in bars)  # one finished bar per dispatch
     assert (tmp_path / "a.mlir").read_text() == (tmp_path / "b.mlir").read_text()  # only the display differs
+
+
+# ---- issue 45: a tidy CLI -------------------------------------------------------------------------
+
+def test_task_takes_a_shipped_manifest_by_name_from_any_directory(tmp_path):
+    from iree_dsa_tuner.commands.task import resolve_manifest
+    from iree_dsa_tuner.examples import MANIFESTS_DIR, shipped_manifests
+
+    shipped = shipped_manifests()
+    assert {"pi0", "gr00t_dit", "openvla", "diffusion_policy"} <= set(shipped)
+    # The checkout's lit manifests too; a stem the package has is named by its folder.
+    assert shipped["torch_expert"] == INPUTS / "manifests" / "torch_expert.toml"
+    assert shipped["lerobot/pi0"] == INPUTS / "lerobot" / "pi0.toml"
+    assert shipped["pi0_w4a8"] == INPUTS / "lerobot" / "pi0_w4a8.toml"
+    for name in ("pi0", "pi0.toml"):
+        assert resolve_manifest(name) == MANIFESTS_DIR / "pi0.toml"
+    assert resolve_manifest("lerobot/pi0.toml") == INPUTS / "lerobot" / "pi0.toml"
+    # A file of that name wins over the shipped one.
+    (tmp_path / "pi0.toml").write_text("# mine\n")
+    import os
+
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        assert resolve_manifest("pi0.toml") == tmp_path.joinpath("pi0.toml").relative_to(tmp_path)
+    finally:
+        os.chdir(old)
+
+    listed = tune("task", "--list", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines()[0].split()[:2] == ["name", "model"]
+    for name, path in shipped.items():
+        row = next(line for line in listed.stdout.splitlines() if line.startswith(name + " "))
+        assert str(path) in row
+    assert f"{len(shipped)} shipped manifests" in listed.stdout
+    as_json = tune("task", "--list", "--json", cwd=tmp_path)
+    assert [r["name"] for r in json.loads(as_json.stdout)] == list(shipped)
+
+    unknown = tune("task", "pi9", cwd=tmp_path)
+    assert unknown.returncode == 2 and len(unknown.stderr.strip().splitlines()) == 1
+    assert "pi9: no such file, nor a shipped manifest of that name (they are: diffusion_policy, " in unknown.stderr
+    none = tune("task", cwd=tmp_path)
+    assert none.returncode == 2 and "task --list" in none.stderr and "Traceback" not in none.stderr
+
+
+def test_the_task_examples_in_help_name_manifests_that_resolve_anywhere(tmp_path):
+    import re
+
+    from iree_dsa_tuner.commands.task import resolve_manifest
+
+    top = tune("--help", cwd=tmp_path).stdout
+    sub = tune("task", "--help", cwd=tmp_path).stdout
+    examples = re.findall(r"iree-dsa-tune task ((?:[\w./]+ )+)--target", top + sub)
+    assert examples and "pi0 " in examples
+    for example in examples:
+        for name in example.split():
+            assert resolve_manifest(name).is_file(), name
+    assert "pi0.toml --target" not in top  # the old example, which only ran inside the manifests folder
+
+
+def test_help_prints_percent_signs_once():
+    from iree_dsa_tuner.cli import build_parser
+
+    parser = build_parser()
+    action = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, sub in action.choices.items():
+        assert "%%" not in sub.format_help(), name
+    r = tune("task", "--help")
+    assert "below 95% of its elite's performance" in " ".join(r.stdout.split()) and "%%" not in r.stdout
+
+
+def _db_with_one_measurement(path):
+    from iree_dsa_tuner.core.measurement import Measurement
+    from iree_dsa_tuner.db import TuningDatabase
+
+    with TuningDatabase(path) as db:
+        db.record_measurement("d" * 64, "t" * 64, Measurement("ok", 3.0, 2.0, 5, dispatch="d0"))
+    return path
+
+
+def test_db_export_takes_json_and_csv_files_as_every_command_takes_json(tmp_path):
+    db = _db_with_one_measurement(tmp_path / "t.sqlite")
+    r = tune("db", "export", "--json", tmp_path / "e.json", "--db", db)
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "e.json").read_text())["measurements"][0]["median_us"] == 3.0
+    assert r.stdout == "" and "wrote 1 measurements" in r.stderr
+    r = tune("db", "export", "--csv", tmp_path / "e.csv", "--db", db)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "e.csv").read_text().startswith("dispatch_fp,target_fp")
+    bare = tune("db", "export", "--json", "--db", db)  # no FILE: stdout, as before
+    assert json.loads(bare.stdout)["measurements"][0]["dispatch"] == "d0"
+    both = tune("db", "export", "--json", tmp_path / "a.json", "--db", db, "-o", tmp_path / "b.json")
+    assert both.returncode == 2 and "two destinations" in both.stderr
+    assert not (tmp_path / "a.json").exists() and not (tmp_path / "b.json").exists()
+    caught = tune("db", "export", "--json", db)  # the database caught by --json
+    assert caught.returncode == 2 and "give it as --db" in caught.stderr
+
+
+def test_targets_reports_a_bad_description_file_with_exit_2(tmp_path):
+    (tmp_path / "broken.toml").write_text("schema = \n")
+    r = tune("targets", "--target-path", tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert "broken.toml" in r.stderr and r.stderr.startswith("iree-dsa-tune: error: ")
+    assert "dsa-e1" in r.stdout  # the good ones are still listed
+
+
+@pytest.mark.parametrize("argv", [
+    ["inspect", "absent.mlir"], ["funnel", "absent.mlir"], ["spec", "absent.mlir", "--plan", "p.json", "-o", "s.mlir"],
+    ["verify", "absent.mlir", "s.mlir"], ["link", "absent.mlir", "-o", "l.mlir"], ["tune", "absent.mlir", "-o", "s.mlir"],
+    ["compile", "absent.mlir", "--recipe", "absent.toml", "-o", "m.vmfb"], ["profile", "absent.mlir"],
+    ["task", "absent.toml"], ["db", "export", "--csv", "--db", "absent.sqlite"], ["db", "import", "absent.csv"],
+    ["quantize", "absent.mlir", "--scheme", "w4a8", "-o", "q"], ["no-such-command"], ["tune", "--budget"]])
+def test_every_command_exits_2_on_an_input_or_usage_error(tmp_path, argv):
+    r = tune(*argv, cwd=tmp_path)
+    assert r.returncode == 2, (argv, r.stderr)
+    assert "Traceback" not in r.stderr and "error" in r.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written, no database invented
+
+
+def test_the_tune_table_labels_its_elite_ratio_and_uses_one_best(capsys):
+    from iree_dsa_tuner.commands.tune import summary_table
+    from iree_dsa_tuner.search.results import DispatchResult, TuneResult
+
+    # A matvec whose search best (274.4) did not beat its default (276.4) by the margin: kept.
+    kept = DispatchResult("mv_dispatch_0_matvec_2048x2048_f32", "2048x2048", space_size=10, survivors=4, measured=4,
+                          default_us=276.4, best_us=274.4, tuned_us=274.4, elite_us=300.0, chosen="default")
+    won = DispatchResult("mm_dispatch_1_matmul_1x64x64_f32", "1x64x64", default_us=20.0, best_us=8.0, tuned_us=8.0,
+                         elite_us=10.0, chosen="tuned", bound_us=4.0)
+    text = summary_table(TuneResult("m.mlir", "host", "pruned", dispatches=[kept, won]))
+    header, _, *rows = text.splitlines()
+    assert "elite/tuned" in header.split() and "tuned/elite" not in header
+    kept_row = next(r for r in rows if r.startswith(kept.dispatch))
+    # The row's best is the number the search's "-> default: ... best 274.4 us" line gives; its
+    # ratio is the elite over that same number; nothing shows the default twice.
+    assert kept_row.count("276.4") == 1 and "274.4" in kept_row
+    assert f"{100 * 300.0 / 274.4:.0f}%" in kept_row and " 1.00x" in kept_row
+    won_row = next(r for r in rows if r.startswith(won.dispatch))
+    assert "125%" in won_row and "2.50x" in won_row and "50%" in won_row  # elite/tuned, speedup, % bound
+    assert "-%" not in text and "-x" not in text  # missing figures are "-"
+    assert "elite/tuned = elite us / the search's own best us" in text
+
+
+def test_plurals_come_from_one_helper():
+    import re
+
+    from iree_dsa_tuner.commands.targets import compute_text
+    from iree_dsa_tuner.commands.tune import summary_table
+    from iree_dsa_tuner.report import plural
+    from iree_dsa_tuner.search.results import DispatchResult, TuneResult
+
+    assert [plural(1, "call"), plural(2, "call"), plural(0, "dispatch"), plural(1, "FMA port")] == [
+        "1 call", "2 calls", "0 dispatches", "1 FMA port"]
+    one = DispatchResult("d", "1x1", default_us=2.0, best_us=1.0, chosen="tuned")
+    assert "(1 call of 1 tuned dispatch)" in summary_table(TuneResult("m", "host", "pruned", dispatches=[one]))
+
+    class _Cpu:
+        fma_ports = 1
+
+    class _Desc:
+        is_cpu, cpu, mac_n = True, _Cpu(), 8
+
+    assert compute_text(_Desc()) == "1 FMA port x 8 f32 lanes"
+    # No hand-made "(s)"/"(es)" or fixed plural beside a count in the command line's own messages.
+    commands = Path(__file__).resolve().parent.parent / "python" / "iree_dsa_tuner" / "commands"
+    for path in commands.glob("*.py"):
+        if path.name == "quantize.py":
+            continue
+        text = path.read_text()
+        assert not re.search(r"\}\s*\w+\((e?s)\)", text), path.name
+        assert not re.search(r"\{len\([^)]*\)\} (calls|configs|dispatches|ports)\b", text), path.name
+
+
+def test_the_task_tables_name_every_column(tmp_path):
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(f"""schema = "iree-dsa-manifest/1"
+[model]
+id = "mlp"
+version = "test"
+[task]
+chunk_size = 10
+n_action_steps = 10
+flow_steps = 2
+control_rate_hz = 10
+latency_budget_ms = 0.001
+[[stage]]
+name = "mlp"
+mlir = "{INPUTS / 'mlp3.mlir'}"
+repeat = 1
+per = "flow_step"
+""")
+    other = tmp_path / "n.toml"
+    other.write_text(manifest.read_text().replace('id = "mlp"', 'id = "mlp_b"'))
+    one = tune("task", manifest, "--target", "dsa-e1", "--no-db", "--no-library", "--budget", "2", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    amdahl = next(line for line in one.stdout.splitlines() if line.startswith("stage ") and "Amdahl" in line)
+    assert amdahl.split("  ")[-1] == "time from" and amdahl == amdahl.rstrip()
+    two = tune("task", manifest, other, "--target", "dsa-e1", "--no-db", "--no-library", "--budget", "2",
+               cwd=tmp_path)
+    assert two.returncode == 0, two.stderr
+    header = next(line for line in two.stdout.splitlines() if line.startswith("model "))
+    assert header.split() == ["model", "cores", "chunk", "ms", "budget", "ms", "verdict"]
+
+
+def test_repeated_decisions_fold_into_one_line():
+    from iree_dsa_tuner.commands.task import decision_lines
+
+    reason = "spec set 15985cb9c2ad36bc matches this manifest"
+    decisions = [{"dispatch": f"d{i}", "stage": stage, "decision": "reuse", "reason": reason}
+                 for i, stage in enumerate(["vision"] * 4 + ["prefix"] * 4 + ["action_expert"] * 5)]
+    assert decision_lines(decisions) == [f"reuse        13 dispatches (vision 4, prefix 4, action_expert 5): {reason}"]
+    single = [{"dispatch": "d0", "stage": "s", "decision": "accept", "reason": "1.0 -> 0.5 us"}]
+    assert decision_lines(single) == ["accept       s/d0: 1.0 -> 0.5 us"]
+
+
+def test_progress_off_a_terminal_is_one_line_per_dispatch_search():
+    from iree_dsa_tuner.report.progress import ProgressDisplay
+    from iree_dsa_tuner.search.progress import Measured
+
+    log = io.StringIO()
+    now = [0.0]
+    with ProgressDisplay(log, heartbeat_s=60, clock=lambda: now[0]) as progress:
+        progress("[search 1/2] a")
+        for i in range(1, 17):
+            progress.measured(Measured("a", i, 16, 10.0 - i * 0.1, 12.0, 16 - i))
+        progress("[search 2/2] b")
+        for i in range(1, 10):  # stops early: the last state is written when the next line comes
+            now[0] += 1.0
+            progress.measured(Measured("b", i, 16, 5.0, 6.0, 1.0))
+        progress("    b -> default")
+    lines = log.getvalue().splitlines()
+    assert lines == ["[search 1/2] a", "    measured 16/16, best so far 8.4 us (default 12.0 us)",
+                     "[search 2/2] b", "    measured 9/16, best so far 5.0 us (default 6.0 us), about 1 s left",
+                     "    b -> default"]
+    heartbeat = io.StringIO()
+    with ProgressDisplay(heartbeat, heartbeat_s=60, clock=lambda: now[0]) as progress:
+        for i in range(1, 5):
+            now[0] += 45.0  # a slow search still shows it is alive
+            progress.measured(Measured("c", i, 16, 1.0, 2.0, 100.0))
+    assert 1 <= len(heartbeat.getvalue().splitlines()) <= 3

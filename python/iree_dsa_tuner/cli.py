@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 
+from .commands.common import HelpFormatter
 from .errors import TunerError
 
 _COMMANDS = ("demo", "inspect", "spec", "verify", "link", "targets", "funnel", "tune", "compile", "profile", "task", "quantize",
@@ -22,10 +23,13 @@ The path from a model to a tuning spec:
   iree-dsa-tune tune model.mlir --target host -o spec.mlir   search, measure, write a verified spec
   iree-dsa-tune spec model.mlir --plan plan.json -o spec.mlir   spec from configs you chose
   iree-dsa-tune verify model.mlir spec.mlir     prove IREE applies it and numerics hold
-  iree-dsa-tune task pi0.toml --target dsa-e1   a policy's action-chunk latency, tuned to its budget
+  iree-dsa-tune task pi0 --target dsa-e1        a policy's action-chunk latency, tuned to its budget
+                                                (pi0: a shipped manifest; `task --list` lists them)
   iree-dsa-tune quantize policy.mlir --scheme w4a8 -o q/   quantise its weights for real (docs/QUANT.md)
 Use the spec with: iree-compile --iree-codegen-tuning-spec-path=spec.mlir ...
-Errors are one line on stderr with exit status 2; --debug shows the traceback.
+Exit status: 0 done; 2 an error (one line on stderr naming the file; a usage mistake too), --debug
+shows the traceback; 1 a verdict: verify (and demo's verify step) found a config not applied or
+numerics that differ.
 """
 
 
@@ -35,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Tune how IREE compiles the dispatches of a model, for a DSA or the host CPU, "
         "and write a Transform-dialect tuning spec that iree-compile applies.",
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks on errors")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -12,6 +12,16 @@ DEFAULT_TARGET = "host"
 JSON_TO_STDOUT = "-"
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, but text written in lines (an epilog of examples) is kept as written;
+    one-line text (a description) is wrapped to the terminal as usual."""
+
+    def _fill_text(self, text, width, indent):
+        if "\n" in text.strip("\n"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
 def add_target_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", default=DEFAULT_TARGET, metavar="NAME",
                    help=f"target (see `iree-dsa-tune targets`; default: {DEFAULT_TARGET})")
@@ -32,6 +42,19 @@ def target_compile_flags(args: argparse.Namespace) -> tuple[str, ...]:
     except UnknownTarget as e:
         raise InputError(str(e).strip("'\"")) from None
     return target.compile_flags
+
+
+def default_db() -> str:
+    """The tuning database every command reads and writes unless given --db: ./iree-dsa-tuning.sqlite
+    (`db.DEFAULT_DB_PATH`, the Python API's too), so `demo`, `tune`, `task` and `db` share measurements."""
+    from ..db.database import DEFAULT_DB_PATH
+
+    return str(DEFAULT_DB_PATH)
+
+
+def add_db_argument(p: argparse.ArgumentParser, what: str = "tuning database") -> None:
+    p.add_argument("--db", default=default_db(), metavar="PATH",
+                   help=f"{what} (default ./{default_db()}, the one demo, tune, task and db share)")
 
 
 def add_json_argument(p: argparse.ArgumentParser, what: str) -> None:

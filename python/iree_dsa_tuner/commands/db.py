@@ -7,8 +7,10 @@ import os
 import sys
 from pathlib import Path
 
-from ..db import DEFAULT_DB_PATH, TuningDatabase
+from ..db import TuningDatabase
 from ..errors import InputError
+from ..report import plural
+from .common import JSON_TO_STDOUT, add_db_argument, add_json_argument, check_json_destination, default_db
 
 
 def add_parser(subparsers) -> None:
@@ -27,15 +29,16 @@ def add_parser(subparsers) -> None:
         help="write every record as CSV or JSON",
         description="Write the tuning database's records: --csv gives one row per measurement "
         "(candidate config as JSON text); --json gives measurements and calibrations in one "
-        "document. Output goes to stdout unless -o is given.",
+        "document. Each takes a FILE to write (whole or not at all) as every command's --json does; "
+        "without one (and without -o) the export goes to stdout. "
+        f"The database is ./{default_db()} unless --db: the one demo, tune and task write.",
     )
     fmt = export.add_mutually_exclusive_group(required=True)
-    fmt.add_argument("--csv", action="store_const", const="csv", dest="format", help="CSV, one row per measurement")
-    fmt.add_argument("--json", action="store_const", const="json", dest="format",
-                     help="JSON with measurements and calibration")
-    export.add_argument("--db", default=str(DEFAULT_DB_PATH), metavar="PATH",
-                        help=f"tuning database file (default: {DEFAULT_DB_PATH})")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    fmt.add_argument("--csv", nargs="?", const=JSON_TO_STDOUT, default=None, metavar="FILE",
+                     help="CSV, one row per measurement: written to FILE, or printed on stdout when no FILE is given")
+    add_json_argument(fmt, "measurements and calibrations")
+    add_db_argument(export)
+    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout (as --csv FILE, --json FILE)")
     export.set_defaults(func=run)
     importing = actions.add_parser(
         "import",
@@ -50,13 +53,29 @@ def add_parser(subparsers) -> None:
         "imported records from PATH instead of measuring those candidates again).",
     )
     importing.add_argument("file", metavar="FILE", help="a `db export --csv` or `--json` file")
-    importing.add_argument("--db", default=str(DEFAULT_DB_PATH), metavar="PATH",
-                           help=f"tuning database file to merge into (default: {DEFAULT_DB_PATH}; created if absent)")
+    add_db_argument(importing, "tuning database to merge into, created if absent")
     importing.set_defaults(func=run_import)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
+def _destination(args: argparse.Namespace) -> str | None:
+    """Where the export goes: --csv/--json's FILE or -o's (None: stdout); both, and differing, is an error."""
+    flag = "--csv" if args.csv is not None else "--json"
+    given = args.csv if args.csv is not None else args.json
+    named = None if given == JSON_TO_STDOUT else given
+    if named and args.output and named != args.output:
+        raise InputError(f"{flag} {named} and -o {args.output}: two destinations; give one")
+    return named or args.output
+
+
 def run(args: argparse.Namespace) -> int:
+    check_json_destination(args)
+    if args.csv is not None and args.csv.endswith((".mlir", ".toml", ".irpa", ".sqlite")):
+        raise InputError(f"--csv {args.csv}: that looks like an input, not an export; write --csv=FILE")
+    if args.json is not None and args.json.endswith(".sqlite"):
+        raise InputError(f"--json {args.json}: that looks like the database, not an export; give it as --db")
+    args.format = "csv" if args.csv is not None else "json"
+    args.output = _destination(args)
     path = Path(args.db)
     # Opening creates a database; an export must not invent an empty one.
     if not path.exists():
@@ -97,7 +116,7 @@ def run_import(args: argparse.Namespace) -> int:
     if not summary.changed:
         print("no dispatch's best changed: nothing to re-tune")
         return 0
-    print(f"best changed on {len(summary.changed)} dispatch(es):")
+    print(f"best changed on {plural(len(summary.changed), 'dispatch')}:")
     for c in summary.changed:
         before = f"{c.before_us:.3f} us" if c.before_us is not None else "none"
         print(f"  {c.dispatch or c.dispatch_fp[:16]}  (runner {c.runner or '?'}, target {c.target_fp[:12]})  "

@@ -9,9 +9,10 @@ from pathlib import Path
 from ..examples import DEFAULT_MODEL, DEFAULT_PLAN
 from ..ir import load_problems
 from ..core.problems import RootOpProblem
-from ..report import format_table, write_output
+from ..report import format_table, plural, write_output
 from ..tuning_spec import build_spec
 from ..tuning_spec.verify import verify_spec
+from .common import add_db_argument, default_db
 
 
 def add_parser(subparsers) -> None:
@@ -22,10 +23,13 @@ def add_parser(subparsers) -> None:
         "a pi0 action-expert block: a batch-1 projection and M=50 action-chunk GEMMs): lists its "
         "dispatches, writes a tuning spec from the shipped plan, verifies with real iree-compile "
         "that every config is applied and numerics match, then tunes it on dsa-e1 (every dispatch, "
-        "simulated) and on the host (the batch-1 dispatch, measured).",
+        "simulated) and on the host (the batch-1 dispatch, measured). Its measurements go to the tuning "
+        f"database every command shares (./{default_db()} unless --db), so `iree-dsa-tune db export --csv` "
+        "reads them. Exit status 1 when verify finds the spec not applied or its numerics off, as verify's.",
     )
     p.add_argument("-o", "--output-dir", default="iree-dsa-demo", metavar="DIR",
-                   help="where the specs and the tuning database go (default: ./iree-dsa-demo)")
+                   help="where the specs go (default: ./iree-dsa-demo)")
+    add_db_argument(p, "where the tune steps' measurements go")
     p.add_argument("--no-tune", action="store_true", help="stop after inspect -> spec -> verify")
     p.add_argument("--host-budget", type=int, default=6, metavar="N",
                    help="host measurements for the batch-1 dispatch (default 6)")
@@ -42,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     plan = json.loads(DEFAULT_PLAN.read_text())
     spec_path = out / "spec.mlir"
     write_output(spec_path, build_spec([p for p in problems if isinstance(p, RootOpProblem)], plan))
-    print(f"\nspec: {spec_path} ({len(plan)} configs from {DEFAULT_PLAN.name})")
+    print(f"\nspec: {spec_path} ({plural(len(plan), 'config')} from {DEFAULT_PLAN.name})")
     report = verify_spec(DEFAULT_MODEL, spec_path)
     print(format_table(["dispatch", "status"], [[v.dispatch, v.status] for v in report.ops]))
     for n in report.numerics:
@@ -61,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from ..targets import get_target
     from .tune import summary_table
 
-    db = out / "tuning.sqlite"
+    db = Path(args.db)
     batch1 = next(p.dispatch for p in problems if isinstance(p, RootOpProblem))
     runs = [
         ("dsa-e1", "every dispatch, simulated", TuneOptions()),
@@ -78,4 +82,5 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nspec: {spec} (verified: {result.verification()})")
         else:
             print("\nno dispatch beat IREE's default; no spec written")
+    print(f"\nmeasurements: {db} (iree-dsa-tune db export --csv --db {db})")
     return 0

@@ -8,7 +8,7 @@ from ..costmodel import run_funnel
 from ..errors import InputError
 from ..core.shape import UnsupportedProblem, parse_shape
 from ..targets import TargetDescriptionError, UnknownTarget, get_target
-from .common import (JSON_TO_STDOUT, add_dispatch_argument, add_json_argument, add_target_argument,
+from .common import (JSON_TO_STDOUT, HelpFormatter, add_dispatch_argument, add_json_argument, add_target_argument,
                      check_json_destination, emit_json, select_dispatches, target_compile_flags)
 
 
@@ -29,7 +29,7 @@ def add_parser(subparsers) -> None:
         "  iree-dsa-tune funnel --shape 1x1024x4096 --dtype i8 --fused --target dsa-e1\n"
         "  iree-dsa-tune funnel --shape 1x2048x2048 --dtype f32 --target host     # this machine's CPU\n"
         "  iree-dsa-tune funnel model.mlir --target dsa-e1 --dispatch main_dispatch_3 --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("model", nargs="?", metavar="MODEL.mlir", help="model or dispatch MLIR (or use --shape)")
     p.add_argument("--shape", metavar="MxNxK", help="a single GEMM instead of a model (BxMxNxK for batched)")

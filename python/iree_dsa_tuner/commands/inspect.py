@@ -6,7 +6,7 @@ import argparse
 
 from ..flags import check_iree_flags
 from ..ir import compile_model
-from ..report import format_table
+from ..report import format_table, plural
 from .common import (add_dispatch_argument, add_json_argument, add_parameters_argument, add_target_argument,
                      check_json_destination, emit_json, select_dispatches, target_compile_flags)
 from .common import JSON_TO_STDOUT
@@ -78,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
                        right_align={1, 5, 6, 7}))
     tunable = sum(1 for r in records if r["kind"] in ("contraction", "convolution", "attention"))
     total_calls = sum(r["calls"] for r in records)
-    print(f"\n{len(records)} dispatch{'es' if len(records) != 1 else ''}, {tunable} tunable; {total_calls} "
-          f"call{'s' if total_calls != 1 else ''} per call of every public function")
+    print(f"\n{plural(len(records), 'dispatch')}, {tunable} tunable; {plural(total_calls, 'call')} "
+          "per call of every public function")
     for note in artifacts.host_program().notes:
         print(f"note: {note}")
     line = parameters.describe() if parameters is not None else unbound_text(weights)

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from ..flags import HOST_FLAGS, check_iree_flags, with_target_cpu
     from ..ir.artifacts import compile_model
     from ..recipe import load_recipe
-    from ..report import format_table
+    from ..report import format_table, plural
     from ..runners.dispatch_profile import profile_build
     from ..runners.executor import usable_cores
 
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"build: {build}", file=out)
     print(format_table(["dispatch", "calls", "us/call", "us in model", "share", "cumulative", "note"], rows), file=out)
     untimed = [t for t in times if t.us is None]
-    print(f"\nsum of {len(times) - len(untimed)} timed dispatches: {total:.1f} us per call of the model"
+    print(f"\nsum of {plural(len(times) - len(untimed), 'timed dispatch', 'timed dispatches')}: {total:.1f} us per call of the model"
           + (f"; {len(untimed)} could not be timed" if untimed else "")
           + (f"; {len(times) - len(rows)} more in --json" if len(times) > len(rows) else ""), file=out)
     if args.json is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import InputError
+from ..report import plural
 from ..targets import load_catalog
 from .common import JSON_TO_STDOUT, add_json_argument, check_json_destination, emit_json
 
@@ -21,7 +23,8 @@ def add_parser(subparsers) -> None:
         "ports and vector clock are timed once per CPU by a short FMA loop built with the C "
         "compiler (cached in $IREE_DSA_CACHE_DIR; $IREE_DSA_HOST_FMA_PORTS overrides the ports); "
         "the source column says where they came from. A description file that fails "
-        "the schema is reported with its file and field, and the exit status is 1.",
+        "the schema is reported with its file and field (one line each on stderr), the others are still "
+        "listed, and the exit status is 2, as for every input error.",
     )
     p.add_argument("--target-path", action="append", default=[], metavar="DIR",
                    help="extra directory of target description files (also $IREE_DSA_TARGET_PATH)")
@@ -38,7 +41,7 @@ def _size(nbytes: int) -> str:
 def compute_text(desc) -> str:
     """The compute unit in the target's words: FMA ports and vector lanes, or a MAC array."""
     if desc.is_cpu:
-        return f"{desc.cpu.fma_ports} FMA ports x {desc.mac_n} f32 lanes"
+        return f"{plural(desc.cpu.fma_ports, 'FMA port')} x {plural(desc.mac_n, 'f32 lane')}"
     return f"{desc.mac_m}x{desc.mac_n}x{desc.mac_k} MAC array"
 
 
@@ -74,4 +77,4 @@ def run(args: argparse.Namespace) -> int:
                   f"{d.cores:>5}  {c:<{cw}}  {m:<{mw}}  {d.source}")
         for e in catalog.errors:
             print(f"iree-dsa-tune: error: {e}", file=sys.stderr)
-    return 1 if catalog.errors else 0
+    return InputError.exit_code if catalog.errors else 0

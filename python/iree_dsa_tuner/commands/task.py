@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
-from ..db.database import DEFAULT_DB_PATH
 from ..errors import InputError
-from ..report import format_table
-from .common import add_json_argument, add_target_argument, check_json_destination, emit_json, human_output
+from ..report import format_table, plural
+from ..report.progress import ProgressDisplay
+from .common import (JSON_TO_STDOUT, HelpFormatter, add_db_argument, add_json_argument, add_target_argument, check_json_destination,
+                     default_db, emit_json, human_output)
 
 # Published task-level references the verdict is printed against (shared/docs/BRIEF.md).
 GR00T_THOR_MS = 92.0
 TARGET_MS, TARGET_HZ = 100.0, 10.0
 DEFAULT_LIBRARY = "transform_specs"
-DEFAULT_DB = str(DEFAULT_DB_PATH)  # `tune`'s: the two commands share their measurements
+DEFAULT_DB = default_db()  # every command's: `tune`, `task`, `demo` and `db` share their measurements
+
+
+_EPILOG = """\
+MANIFEST is a file, or the name of a shipped manifest (`task --list` lists them), so these run
+from any directory:
+  iree-dsa-tune task --list
+  iree-dsa-tune task pi0 --target dsa-e1 --flow-steps 10,5,4,1
+  iree-dsa-tune task gr00t_dit.toml pi0 --target dsa-e1      two policies sharing the part
+"""
 
 
 def add_parser(subparsers) -> None:
@@ -27,14 +38,20 @@ def add_parser(subparsers) -> None:
         "then tune dispatches largest share of the chunk first until the chunk meets its latency budget or "
         "no dispatch is worth a search. Every tuned op gets a decision (accept / escalate) by the task-level "
         "rule: an op near its elite is accepted when it is off the critical path or the task meets its "
-        "budget; it escalates only when it is a bottleneck, the task is over budget and it is below 95%%. "
+        "budget; it escalates only when it is a bottleneck, the task is over budget and it is below 95% of "
+        "its elite's performance. "
         "The winners become one verified spec per stage, stored in the spec library under a hash of what "
         "they are bound to (stage shapes, quantisation, flow and action steps) and reused while it holds. "
-        "Measurements go to the SQLite database `tune` uses: a re-run (or --resume after a kill) re-measures "
-        "nothing already recorded.",
+        f"Measurements go to the SQLite database `tune` uses (./{DEFAULT_DB} unless --db): a re-run (or "
+        "--resume after a kill) re-measures nothing already recorded.",
+        epilog=_EPILOG,
+        formatter_class=HelpFormatter,
     )
-    p.add_argument("manifest", metavar="MANIFEST.toml", nargs="+",
-                   help="one policy; several share the part: the cores are partitioned between them")
+    p.add_argument("manifest", metavar="MANIFEST.toml", nargs="*",
+                   help="one policy: a manifest file, or a shipped manifest's name (pi0 or pi0.toml, see --list); "
+                        "several share the part: the cores are partitioned between them")
+    p.add_argument("--list", action="store_true",
+                   help="list the shipped manifests, the names MANIFEST takes, and exit")
     add_target_argument(p)
     p.add_argument("--budget-ms", type=float, default=None, metavar="MS",
                    help="latency budget of one chunk (default: the manifest's latency_budget_ms)")
@@ -46,7 +63,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--no-library", action="store_true", help="neither read nor write a spec set")
     p.add_argument("--retune", action="store_true", help="tune a new set even when the library has one")
     # As `tune` has them (commands/tune.py).
-    p.add_argument("--db", default=DEFAULT_DB, metavar="PATH", help=f"tuning database (default ./{DEFAULT_DB})")
+    add_db_argument(p)
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted run (recorded measurements are always reused; this is explicit)")
     p.add_argument("--no-db", action="store_true", help="measure everything afresh and record nothing")
@@ -54,7 +71,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--plot", metavar="DIR", help="write chunk.png (stages default vs tuned, budget, limit, flow-step "
                                                   "variants) to DIR (needs matplotlib)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (a live bar on a terminal; elsewhere one line per dispatch's search)")
     p.add_argument("--parameters", action="append", default=[], metavar="[SCOPE=]FILE.irpa",
                    help="a parameter archive for every stage that reads parameters and names none in the manifest "
                         "(a stage's own: `parameters = [\"model=stage.irpa\"]`); repeatable, as iree-run-module takes "
@@ -95,6 +113,43 @@ def parameter_lines(manifest) -> list[str]:
     return lines
 
 
+def resolve_manifest(given: str) -> Path:
+    """The manifest file `given` names: the path when it exists, else the shipped manifest of that
+    name (`pi0`, `pi0.toml`, `lerobot/pi0`); neither is one line naming the choices."""
+    from ..examples import find_shipped_manifest, shipped_manifests
+
+    path = Path(given)
+    if path.exists():
+        return path
+    shipped = find_shipped_manifest(given)
+    if shipped is not None:
+        return shipped
+    raise InputError(f"{given}: no such file, nor a shipped manifest of that name (they are: "
+                     f"{', '.join(shipped_manifests())}; `iree-dsa-tune task --list` describes them)")
+
+
+def list_manifests(args: argparse.Namespace) -> int:
+    """`task --list`: every shipped manifest, its policy and stages, and its file."""
+    from ..examples import shipped_manifests
+    from ..task.manifest import load_manifest
+
+    records = []
+    for name, path in shipped_manifests().items():
+        m = load_manifest(path)
+        records.append({"name": name, "path": str(path), "model": m.model_id, "version": m.version,
+                        "scheme": m.scheme, "stages": [s.name for s in m.stages],
+                        "flow_steps": m.flow_steps, "budget_ms": m.latency_budget_ms})
+    if args.json:
+        emit_json(args, records)
+    if args.json != JSON_TO_STDOUT:
+        rows = [[r["name"], r["model"], r["scheme"], ", ".join(r["stages"]), r["flow_steps"], f"{r['budget_ms']:g}",
+                 r["path"]] for r in records]
+        print(format_table(["name", "model", "quant", "stages", "flow steps", "budget ms", "file"], rows,
+                           right_align={4, 5}))
+        print(f"\n{plural(len(records), 'shipped manifest')}: iree-dsa-tune task NAME --target dsa-e1")
+    return 0
+
+
 def _flow_steps(text: str) -> tuple[int, ...]:
     if not text:
         return ()
@@ -113,7 +168,7 @@ def coverage_text(coverage: dict) -> str:
     n, est = coverage.get("dispatches", 0), coverage.get("estimated_dispatches", 0)
     text = f"{100 * share:.1f}% of the chunk from timed root ops"
     if est:
-        text += f", {100 * (1 - share):.1f}% estimated ({est} of {n} dispatches: streaming estimate)"
+        text += f", {100 * (1 - share):.1f}% estimated ({est} of {plural(n, 'dispatch')}: streaming estimate)"
     return text
 
 
@@ -133,11 +188,19 @@ def run(args: argparse.Namespace) -> int:
     from ..task.manifest import load_manifest
 
     check_json_destination(args)
+    if args.list:
+        if args.manifest:
+            raise InputError(f"--list takes no manifest, got {' '.join(args.manifest)}")
+        return list_manifests(args)
+    if not args.manifest:
+        raise InputError("task: give a MANIFEST.toml, a file or a shipped manifest's name (`task --list` lists them)")
     if args.budget < 1:
         raise InputError("--budget must be at least 1")
     if args.budget_ms is not None and not args.budget_ms > 0:
         raise InputError("--budget-ms must be a positive number of milliseconds")
     flow_steps = _flow_steps(args.flow_steps)
+    if flow_steps and len(args.manifest) > 1:
+        raise InputError("--flow-steps takes one manifest")
     if args.plot:
         from ..report.plots import PlotError, check_plotting
 
@@ -145,35 +208,44 @@ def run(args: argparse.Namespace) -> int:
             check_plotting(args.plot)
         except PlotError as e:
             raise InputError(str(e)) from None
-    manifests = [with_command_parameters(load_manifest(path), args.parameters) for path in args.manifest]
+    manifests = [with_command_parameters(load_manifest(resolve_manifest(given)), args.parameters)
+                 for given in args.manifest]
     target = get_target(args.target, search_paths=args.target_path)
-    progress = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
     options = TuneOptions(budget=args.budget, seed=args.seed)
     library = None if args.no_library else Path(args.library)
-    if args.no_db:
-        return _run(args, manifests, target, options, library, flow_steps, progress, None)
-    with TuningDatabase(args.db) as db:  # after every input check: a bad input leaves no database behind
-        return _run(args, manifests, target, options, library, flow_steps, progress, db)
+    with contextlib.ExitStack() as stack:
+        # A live bar on a terminal, one line per dispatch's search elsewhere; it ends before the summary.
+        progress = None if args.quiet else stack.enter_context(ProgressDisplay(sys.stderr))
+        # After every input check: a bad input leaves no database behind.
+        db = None if args.no_db else stack.enter_context(TuningDatabase(args.db))
+        outcome = _search(args, manifests, target, options, library, flow_steps, progress, db)
+    return _print(args, target, outcome, flow_steps)
 
 
-def _run(args, manifests, target, options, library, flow_steps, progress, db) -> int:
-    from ..task.run import run_task
-
+def _search(args, manifests, target, options, library, flow_steps, progress, db):
+    """The shared part's `PartitionResult` for several manifests, else the one's `TaskResult`."""
     if len(manifests) > 1:
         from ..task.partition import partition_task
 
-        if flow_steps:
-            raise InputError("--flow-steps takes one manifest")
-        shared = partition_task(manifests, target, options, budget_ms=args.budget_ms, library=library,
-                                retune=args.retune, progress=progress, db=db)
-        out = human_output(args)
+        return partition_task(manifests, target, options, budget_ms=args.budget_ms, library=library,
+                              retune=args.retune, progress=progress, db=db)
+    from ..task.run import run_task
+
+    return run_task(manifests[0], target, options, budget_ms=args.budget_ms, library=library, retune=args.retune,
+                    flow_steps=flow_steps, progress=progress, db=db)
+
+
+def _print(args, target, outcome, flow_steps) -> int:
+    out = human_output(args)
+    if hasattr(outcome, "results"):  # several manifests sharing the part
+        shared = outcome
         for result, cores in zip(shared.results, shared.cores):
             print(f"== {result.manifest.model_id} on {cores} of {target.describe().cores} cores "
                   f"(and that share of DRAM bandwidth)", file=out)
             print(summary(result) + "\n", file=out)
         rows = [[r.manifest.model_id, c, f"{r.after.chunk_ms:.2f}", f"{r.after.budget_ms:g}",
                  "met" if r.after.meets_budget else "NOT met"] for r, c in zip(shared.results, shared.cores)]
-        print(format_table(["model", "cores", "chunk ms", "budget ms", "budget"], rows, right_align={1, 2, 3}),
+        print(format_table(["model", "cores", "chunk ms", "budget ms", "verdict"], rows, right_align={1, 2, 3}),
               file=out)
         print(f"partition {'/'.join(map(str, shared.cores))} chosen of {len(shared.considered)} considered; "
               f"combined verdict: {'every model meets its budget' if shared.meets_all else 'NOT every model meets its budget'}",
@@ -181,11 +253,10 @@ def _run(args, manifests, target, options, library, flow_steps, progress, db) ->
         if args.json:
             emit_json(args, shared.to_json())
         return 0
-    result = run_task(manifests[0], target, options, budget_ms=args.budget_ms, library=library, retune=args.retune,
-                      flow_steps=flow_steps, progress=progress, db=db)
-    print(summary(result), file=human_output(args))
+    result = outcome
+    print(summary(result), file=out)
     for line in parameter_lines(result.manifest):
-        print(line, file=human_output(args))
+        print(line, file=out)
     if args.json:
         document = result.to_json()
         document["parameters"] = {s.name: s.parameters.to_record() for s in result.manifest.stages
@@ -194,8 +265,28 @@ def _run(args, manifests, target, options, library, flow_steps, progress, db) ->
     if args.plot:
         from ..report.plots import TASK_PNG, plot_task
 
-        print(f"plot: {plot_task(result.to_json(), Path(args.plot) / TASK_PNG)}", file=human_output(args))
+        print(f"plot: {plot_task(result.to_json(), Path(args.plot) / TASK_PNG)}", file=out)
     return 0
+
+
+def decision_lines(decisions: list[dict]) -> list[str]:
+    """One line per decision; decisions with the same verdict and reason (a reused spec set's, one
+    per dispatch) fold into one line that counts them per stage."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for d in decisions:
+        groups.setdefault((d["decision"], d["reason"]), []).append(d)
+    lines = []
+    for (decision, reason), group in groups.items():
+        if len(group) == 1:
+            d = group[0]
+            lines.append(f"{decision:<12} {d['stage']}/{d['dispatch']}: {reason}")
+            continue
+        stages: dict[str, int] = {}
+        for d in group:
+            stages[d["stage"]] = stages.get(d["stage"], 0) + 1
+        lines.append(f"{decision:<12} {plural(len(group), 'dispatch')} ("
+                     + ", ".join(f"{stage} {n}" for stage, n in stages.items()) + f"): {reason}")
+    return lines
 
 
 def summary(result) -> str:
@@ -210,13 +301,12 @@ def summary(result) -> str:
     lines.append("")
     top = [[a["stage"], a["dispatch"], a["calls"], f"{a['ms']:.2f}", f"{100 * a['share']:.1f}%", a["how"]]
            for a in after.amdahl[:8]]
-    lines.append(format_table(["stage", "dispatch (Amdahl order)", "calls", "ms/chunk", "share", ""], top,
+    lines.append(format_table(["stage", "dispatch (Amdahl order)", "calls", "ms/chunk", "share", "time from"], top,
                               right_align={2, 3, 4}))
     if len(after.amdahl) > 8:
-        lines.append(f"(and {len(after.amdahl) - 8} more dispatches: --json lists every one)")
+        lines.append(f"(and {plural(len(after.amdahl) - 8, 'more dispatch', 'more dispatches')}: --json lists every one)")
     lines.append("")
-    for d in result.decisions:
-        lines.append(f"{d['decision']:<12} {d['stage']}/{d['dispatch']}: {d['reason']}")
+    lines += decision_lines(result.decisions)
     for s in result.skipped:
         lines.append(f"skipped {s['stage']}/{s['dispatch']}: {s['reason']}")
     lines.append("")
@@ -233,7 +323,7 @@ def summary(result) -> str:
     if judged:
         stand_ins = sum(1 for d in judged if d.get("elite") == "roofline bound")
         lines.append("(elite = the hand-written elite template, measured (docs/ELITE.md)"
-                     + (f"; the cost model's roofline bound for {stand_ins} op(s) no template rule covers)"
+                     + (f"; the cost model's roofline bound for {plural(stand_ins, 'op')} no template rule covers)"
                         if stand_ins else ")"))
     for stage, q in result.quantization.items():
         if not q["quantized"]:

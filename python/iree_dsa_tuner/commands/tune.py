@@ -7,21 +7,20 @@ import contextlib
 import sys
 from pathlib import Path
 
-from ..db.database import DEFAULT_DB_PATH
 from ..errors import InputError
 from ..flags import check_iree_flags
-from ..report import format_table, write_output
+from ..report import format_table, plural, write_output
+from ..report.progress import ProgressDisplay
 from ..report.table import check_writable
 from ..runners.executor import usable_cores
 from ..runners.ray_executor import parse_executor
 from ..search import STRATEGIES
 from ..search.options import TuneOptions
-from ..search.progress import ProgressPrinter
 from ..search.proposer import PROPOSER_TIMEOUT_S, TRIGGERS, ExternalProposer
-from .common import (add_dispatch_argument, add_json_argument, add_parameters_argument, add_target_argument,
+from .common import (add_db_argument, add_dispatch_argument, default_db, add_json_argument, add_parameters_argument, add_target_argument,
                      check_json_destination, emit_json, human_output, model_parameters, select_dispatches)
 
-DEFAULT_DB = str(DEFAULT_DB_PATH)
+DEFAULT_DB = default_db()
 
 
 def add_parser(subparsers) -> None:
@@ -62,7 +61,7 @@ def add_parser(subparsers) -> None:
                         "timings on one pinned benchmark worker per machine, each with this machine's hardware "
                         "(others are refused); host target, with --no-recipe (needs pip install "
                         "'iree-dsa-tuner[ray]')")
-    p.add_argument("--db", default=DEFAULT_DB, metavar="PATH", help=f"tuning database (default ./{DEFAULT_DB})")
+    add_db_argument(p)
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted run (recorded measurements are always reused; this is explicit)")
     p.add_argument("--no-db", action="store_true", help="measure everything afresh and record nothing")
@@ -114,7 +113,7 @@ def add_parser(subparsers) -> None:
                    help="host: an entry function to time (repeatable; default: every public one); a recipe or "
                         "spec is kept only if no timed function gets slower and their total, each function "
                         "counted WEIGHT times (default 1), gets faster")
-    p.add_argument("--quiet", action="store_true", help="no progress on stderr (a bar on a terminal, else lines)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr (a live bar on a terminal; elsewhere one line per dispatch's search)")
     add_parameters_argument(p, "the model (the whole-model timing and the spec's numerics)")
     p.set_defaults(func=run)
 
@@ -123,20 +122,26 @@ def _fmt(v, spec=".1f"):
     return "-" if v is None else format(v, spec)
 
 
+def _percent(fraction) -> str:
+    return "-" if not fraction else f"{100 * fraction:.0f}%"
+
+
 def summary_table(report) -> str:
+    """One row per dispatch. Its best is the search's best measured time (`DispatchResult.best_us`,
+    the elite's included), the number the search's progress lines end on; speedup and % bound are
+    of what runs (the best when chosen is tuned, else IREE's default)."""
     rows = []
     for d in report.dispatches:
         j = d.to_json()
         fid = d.fidelity or {}
         rows.append([
-            d.dispatch, _fmt(d.default_us), _fmt(j["best_us"]), _fmt(j["speedup"], ".2f") + "x",
-            _fmt(100 * j["roofline_fraction"] if j["roofline_fraction"] else None, ".0f") + "%",
-            _fmt(d.elite_us), _fmt(100 * j["tuned_vs_elite"] if j["tuned_vs_elite"] else None, ".0f") + "%",
+            d.dispatch, _fmt(d.default_us), _fmt(d.best_us), _fmt(j["speedup"], ".2f") + ("x" if j["speedup"] else ""),
+            _percent(j["roofline_fraction"]), _fmt(d.elite_us), _percent(d.tuned_vs_elite),
             f"{d.measured}+{d.cached}c/{d.survivors}/{d.space_size}",
             "-" if fid.get("spearman") is None else f"{fid['spearman']:.2f}{'*' if fid.get('best_in_top5') else ''}",
             d.chosen, d.note,
         ])
-    table = format_table(["dispatch", "default us", "best us", "speedup", "% bound", "elite us", "tuned/elite",
+    table = format_table(["dispatch", "default us", "best us", "speedup", "% bound", "elite us", "elite/tuned",
                           "measured/survivors/space", "rho", "chosen", "note"], rows,
                          right_align={1, 2, 3, 4, 5, 6, 7, 8})
     total = report.to_json()
@@ -146,12 +151,13 @@ def summary_table(report) -> str:
                      f"({total['speedup']:.2f}x) on {report.target}, strategy {report.strategy}, "
                      f"{report.seconds:.1f} s")
         cov = total["coverage"]
-        lines.append(f"  every call counted ({sum(d.calls for d in report.dispatches)} calls of "
-                     f"{len(report.dispatches)} tuned dispatches); {100 * cov['measured_share']:.1f}% measured"
-                     + (f", {len(cov['estimated'])} dispatch(es) without a tunable root op estimated"
+        tuned = plural(len(report.dispatches), "tuned dispatch", "tuned dispatches")
+        lines.append(f"  every call counted ({plural(sum(d.calls for d in report.dispatches), 'call')} of "
+                     f"{tuned}); {100 * cov['measured_share']:.1f}% measured"
+                     + (f", {plural(len(cov['estimated']), 'dispatch')} without a tunable root op estimated"
                         if cov["estimated"] else "")
-                     + (f"; NOT counted: {len(cov['not_counted'])} dispatch(es) this target cannot time alone"
-                        if cov["not_counted"] else ""))
+                     + (f"; NOT counted: {plural(len(cov['not_counted']), 'dispatch')} this target cannot time "
+                        "alone" if cov["not_counted"] else ""))
     for s in report.skipped:
         how = f" [counted: {s['estimated_how']}, {s['estimated_us']:.1f} us x {s['calls']}]" \
             if s.get("estimated_us") is not None else ""
@@ -159,9 +165,10 @@ def summary_table(report) -> str:
     for d in report.dispatches:
         if d.proposer is not None and d.twin_of is None:
             lines.append(proposer_line(d))
-    lines.append("(measured+cached / funnel survivors / space; rho = Spearman of estimate vs measured, "
-                 "* = measured best in the model's top 5; tuned/elite = elite us / the search's best us, "
-                 "the elite being the hand-written template of docs/ELITE.md)")
+    lines.append("(best us = the best measured, the elite's included; speedup, % bound = of what runs (chosen); "
+                 "measured+cached / funnel survivors / space; rho = Spearman of estimate vs measured, "
+                 "* = measured best in the model's top 5; elite/tuned = elite us / the search's own best us, "
+                 "over 100% when the search beat the hand-written elite template (docs/ELITE.md's tuned/elite))")
     return "\n".join(lines)
 
 
@@ -238,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
                           dispatches=tuple(args.dispatch), proposer=proposer,
                           proposer_budget=args.proposer_budget, proposer_when=args.proposer_when,
                           proposer_min_share=args.proposer_min_share)
-    progress = ProgressPrinter(sys.stderr) if not args.quiet else None
+    progress = ProgressDisplay(sys.stderr) if not args.quiet else None
     db = None if args.no_db else args.db
     with contextlib.ExitStack() as stack:
         if progress is not None:
@@ -253,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
                 RayExecutor(ray_address or None, reference_fingerprint=hardware_fingerprint(), say=refusal))
             workers = options.executor.start()
             if progress is not None:
-                progress(f"ray: {len(workers)} benchmark worker(s) ({', '.join(w.address for w in workers)}), "
+                progress(f"ray: {plural(len(workers), 'benchmark worker')} ({', '.join(w.address for w in workers)}), "
                          f"{options.executor.jobs} compile slots")
         from ..model_level import parse_function_weights
 
@@ -280,10 +287,10 @@ def _report(args, target, report, routes, recipe_result, extra_flags, stdout, pa
         print(parameters.describe())
     for route in routes:
         if route and route.dispatches:
-            print(f"{route.what} compiled the model with {len(route.flags)} more flag(s) "
+            print(f"{route.what} compiled the model with {plural(len(route.flags), 'more flag')} "
                   f"for {', '.join(route.dispatches)}")
         elif route:  # a whole-model route: its flags are presets, which the recipe table below judges
-            print(f"{route.what}: its {len(route.flags)} flag(s) competed as whole-model presets")
+            print(f"{route.what}: its {plural(len(route.flags), 'flag')} competed as whole-model presets")
         for note in route.notes:
             print(f"{route.what}: {note}")
     if recipe_result is not None:
