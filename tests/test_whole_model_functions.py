@@ -3,7 +3,8 @@
 A preset or spec is kept only if no function gets slower beyond its noise and the weighted
 total gets faster beyond the noise; a spec is confirmed on the functions that run its
 dispatches. Pure logic on scripted per-function timings first, then one real run of
-`tune --target host` on lit_tests/inputs/two_functions.mlir.
+`tune --target host` (an AVX2 part, whatever this machine is) on lit_tests/inputs/two_functions.mlir,
+which asserts what it built, timed and recorded, not which build was faster (bench/'s business).
 """
 
 from __future__ import annotations
@@ -597,49 +598,88 @@ def _variant(document) -> Variant:
                    weights={f: t["weight"] for f, t in document["functions"].items()})
 
 
-@pytest.mark.slow
-def test_tune_host_on_two_functions_times_both_and_slows_neither(tmp_path):
-    from iree_dsa_tuner.ir.artifacts import compile_model
-    from iree_dsa_tuner.runners.whole_model import WholeModelTimer
-    from iree_dsa_tuner.targets import get_target
+class FixedDispatchTimes:
+    """A dispatch runner: IREE's default at 100 us, every candidate at 50 us, so the dispatch search
+    always ends in a spec (its winners are real configs, built and verified for real)."""
 
+    name = "fixed"
+
+    def measure(self, problem, config):
+        from iree_dsa_tuner.core.measurement import Measurement
+
+        us = 100.0 if config is None else 50.0
+        return Measurement("ok", us, us, 1, runner=self.name, dispatch=problem.dispatch)
+
+    def prepare(self, problem, configs):
+        pass
+
+    def close(self):
+        pass
+
+
+@pytest.mark.slow
+def test_tune_host_on_two_functions_times_both_and_records_what_it_chose(tmp_path, monkeypatch, capsys):
+    """One real `tune --target host` of the whole model on an AVX2 part (haswell code, its
+    description), whatever this machine is: every preset is built and timed on both functions,
+    the search's spec is confirmed on the functions that run its dispatches, and the recipe says
+    what was chosen, which agrees with the rounds recorded. Which build is fastest here is not
+    asserted (a speed claim is bench/'s, and this machine's): the dispatch timings are fixed, so
+    a spec is always found, and the whole-model timings are real."""
+    from iree_dsa_tuner.ir.artifacts import compile_model
+    from conftest import cli_on, cpu_target
+
+    target = cpu_target("avx2")
+    monkeypatch.setattr(target, "make_runner", lambda artifacts, options: FixedDispatchTimes())
     spec, report = tmp_path / "spec.mlir", tmp_path / "report.json"
-    tuned = cli("tune", TWO_FUNCTIONS, "--target", "host", "-o", spec, "--no-db", "--budget", "2",
-                "--repetitions", "1", "--rounds", "2", "--quiet", "--json", report, cwd=tmp_path)
-    assert tuned.returncode == 0, tuned.stderr
-    assert "whole model @proj:" in tuned.stdout and "whole model @attn_scores:" in tuned.stdout
-    document = json.loads(report.read_text())["recipe"]
+    monkeypatch.chdir(tmp_path)
+    status, out, err = cli_on(target, monkeypatch, capsys, "tune", TWO_FUNCTIONS, "--target", "host", "-o", spec,
+                              "--no-db", "--budget", "2", "--repetitions", "1", "--rounds", "2", "--quiet",
+                              "--json", report)
+    assert status == 0, err
+    assert "whole model @proj:" in out and "whole model @attn_scores:" in out
+    full = json.loads(report.read_text())
+    document = full["recipe"]
     assert document["functions"] == ["proj", "attn_scores"]
     variants = [_variant(v) for v in document["variants"]]
     default = variants[0]
+    assert default.name == "default" and default.flags == () and default.spec is None
     presets = [v for v in variants if v.name not in document["spec_candidates"]]
-    for v in presets:  # every preset that built was timed on every function
-        assert v.error or v.functions == ["proj", "attn_scores"], v.name
+    # One preset does not build for haswell: IREE 3.13's inner-tiled lowering cannot legalize
+    # attn_scores' batch_matmul under plain data tiling (the unbatch route's preset can). It is
+    # recorded with IREE's error, untimed, and left out.
+    failed = {v.name: v.error for v in presets if v.error}
+    assert list(failed) == ["dt+inner-tiled"]
+    assert "error: failed to legalize operation 'linalg.batch_matmul'" in failed["dt+inner-tiled"]
+    assert not next(v for v in presets if v.name == "dt+inner-tiled").rounds_us
+    # Every other preset was timed on every function (one round at least: one far behind after its
+    # first gets no more), IREE's default in every round (--rounds 2).
+    for v in (v for v in presets if not v.error):
+        assert v.functions == ["proj", "attn_scores"], v.name
+        assert all(v.rounds_us[f] and min(v.rounds_us[f]) > 0 for f in v.functions), v.name
+    assert all(len(default.rounds_us[f]) >= 2 for f in default.functions)
+    # The dispatch search: every dispatch tuned (a candidate at 50 us beats 100), the spec verified.
+    dispatches = document["dispatches"]
+    assert dispatches["verified"] and dispatches["dispatches"]
+    assert all(d["chosen"] == "tuned" for d in dispatches["dispatches"])
+    # The recipe: written beside the spec, for haswell, the default timed on both functions.
     recipe = load_recipe(tmp_path / "spec.recipe.toml")
-    assert recipe.functions == ("proj", "attn_scores")
+    assert recipe.target_cpu == "haswell" and recipe.functions == ("proj", "attn_scores")
     assert set(recipe.function_us["default"]) == {"proj", "attn_scores"}
-    chosen = next(v for v in presets if v.flags == recipe.flags)
-    assert not slower_functions(chosen, default)  # as the tool judged, from the rounds it recorded
-    with_spec = next((v for v in variants if v.name in document["spec_candidates"]), None)
-    if with_spec is not None:
-        # Confirmed exactly on the functions running a dispatch the spec configures.
-        in_spec = {d["dispatch"] for d in document["dispatches"]["dispatches"] if d["chosen"] == "tuned"}
-        flags = get_target("host").compile_flags + recipe.flags
-        calls = model_level._dispatch_calls(compile_model(TWO_FUNCTIONS, flags).configured_text)
-        assert with_spec.functions == document["spec_functions"] == functions_holding(
-            in_spec, calls, ["proj", "attn_scores"])
-        kept = document["recipe_variant"] in document["spec_candidates"]
-        assert kept == beats(with_spec, _variant(document["spec_baseline"]))
-    # Timed again, apart from the run that chose it: no function slower than IREE's default
-    # beyond the noise. A neighbour's load can fake a slowdown in a few rounds: a function that
-    # looks slower gets more rounds (up to 9) before the test calls it slower.
-    timer = WholeModelTimer(TWO_FUNCTIONS, get_target("host").compile_flags,
-                            {"proj": [((1, 1024), "f32"), ((1024, 1024), "f32")],
-                             "attn_scores": [((8, 256, 64), "f32"), ((8, 64, 256), "f32")]}, work_dir=tmp_path)
-    again = [timer.compile(Variant("default")),
-             timer.compile(Variant("recipe", recipe.flags, spec=recipe.spec_path()))]
-    assert not any(v.error for v in again), [v.error for v in again]
-    timer.time(again, 3)
-    while slower_functions(again[1], again[0]) and len(again[0].rounds_us["proj"]) < 9:
-        timer.time(again, 1)
-    assert not slower_functions(again[1], again[0]), [v.to_json() for v in again]
+    assert recipe.variant == document["recipe_variant"]
+    # The chosen build slows no function, as the tool judged it from the rounds it recorded.
+    chosen = next(v for v in variants if v.name == document["recipe_variant"])
+    assert chosen.flags == recipe.flags and not slower_functions(chosen, default)
+    # The search's spec was timed beside the chosen preset, exactly on the functions running a
+    # dispatch it configures (both here), and kept exactly when it beat that build.
+    (with_spec,) = [v for v in variants if v.name in document["spec_candidates"]]
+    in_spec = {d["dispatch"] for d in dispatches["dispatches"]}
+    calls = model_level._dispatch_calls(compile_model(TWO_FUNCTIONS, target.compile_flags + recipe.flags)
+                                        .configured_text)
+    assert with_spec.functions == document["spec_functions"] == functions_holding(
+        in_spec, calls, ["proj", "attn_scores"]) == ["proj", "attn_scores"]
+    kept = document["recipe_variant"] in document["spec_candidates"]
+    assert kept == beats(with_spec, _variant(document["spec_baseline"]))
+    # What the recipe applies is the build it names: that build's spec (the search's when kept), or none.
+    written = recipe.spec_path().read_text() if recipe.spec_path() is not None else None
+    assert written == (chosen.spec.read_text() if chosen.spec is not None else None)
+    assert (chosen is with_spec) == kept
