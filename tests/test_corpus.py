@@ -25,6 +25,10 @@ from iree_dsa_tuner.runners import ReplayRunner
 from iree_dsa_tuner.search.results import DispatchResult
 
 REPO = Path(__file__).resolve().parent.parent
+# What every build here is for: dsa-e1's llvm-cpu path, which pins haswell (an AVX2 part every
+# x86-64 runner executes), never this machine's CPU.
+HASWELL = ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+           "--iree-llvmcpu-target-cpu=haswell")
 sys.path.insert(0, str(REPO / "tools"))
 import gen_corpus  # noqa: E402
 
@@ -48,6 +52,10 @@ EXPECTED = {
     "elementwise_only": "nothing",
     "batch_matmul_mixed": "spec",
 }
+# What `verify` says of each written spec: every config applied and the numerics "match" numpy,
+# or "not checked" (exit 1) where numpy cannot evaluate the root op. One answer each.
+VERIFIED = {name: "match" for name, outcome in EXPECTED.items() if outcome == "spec"}
+VERIFIED["dot_1d"] = "not checked"  # a rank-0 tensor<f32> result: numpy's reference cannot produce it
 
 
 def cli(*args, cwd=None) -> subprocess.CompletedProcess:
@@ -68,8 +76,8 @@ def test_the_corpus_is_what_the_expectations_cover(corpus):
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_each_program_ends_cleanly(corpus, name, tmp_path):
     model = corpus[name]
-    inspected = cli("inspect", model)
-    assert inspected.returncode in (0, 2) and "Traceback" not in inspected.stderr, inspected.stderr
+    inspected = cli("inspect", model, "--target", "dsa-e1")  # a pinned CPU, not this machine's
+    assert inspected.returncode == 0 and "Traceback" not in inspected.stderr, inspected.stderr
     spec = tmp_path / "spec.mlir"
     tuned = cli("tune", model, "--target", "dsa-e1", "-o", spec, "--no-db", "--budget", "4", "--quiet")
     assert "Traceback" not in tuned.stderr + tuned.stdout, tuned.stderr
@@ -84,8 +92,16 @@ def test_each_program_ends_cleanly(corpus, name, tmp_path):
         assert "verified: every config applied" in tuned.stdout
         verified = cli("verify", model, spec, "--target", "dsa-e1")
         assert "Traceback" not in verified.stderr, verified.stderr
-        # Applied everywhere; numerics match, or say why they could not be compared (never a silent pass).
-        assert verified.returncode == 0 or "numerics NOT CHECKED" in verified.stdout, verified.stdout + verified.stderr
+        # Applied everywhere; the numerics match, or (one program) say why they could not be
+        # compared and exit 1 (never a silent pass).
+        said = verified.stdout + verified.stderr
+        assert "1/1 applied" in verified.stdout, said
+        if VERIFIED[name] == "match":
+            assert verified.returncode == 0 and "numerics NOT CHECKED" not in verified.stdout, said
+            assert ": match, max err" in verified.stdout, said
+        else:
+            assert verified.returncode == 1 and "numerics NOT CHECKED" in verified.stdout, said
+            assert "not checked (its root op is not evaluable in numpy" in verified.stdout, said
 
 
 # ---- 1. results never assume a measured default ------------------------------------------
@@ -100,11 +116,11 @@ def test_a_report_with_an_unmeasured_default_serialises():
 # ---- 2. a unit-batch convolution follows the loops IREE configures -------------------------
 
 def test_unit_batch_convolution_is_refused_with_why(corpus):
-    (problem,) = iree_dsa_tuner.compile_model(corpus["conv_unit_batch"]).problems()
+    (problem,) = iree_dsa_tuner.compile_model(corpus["conv_unit_batch"], HASWELL).problems()
     assert isinstance(problem, UntunableDispatch)
     assert "7 loops" in problem.reason and "6" in problem.reason
     assert "--iree-flag=--iree-global-opt-use-im2col-for-convs" in problem.reason  # what to pass instead
-    (batch2,) = iree_dsa_tuner.compile_model(corpus["conv_batch2"]).problems()
+    (batch2,) = iree_dsa_tuner.compile_model(corpus["conv_batch2"], HASWELL).problems()
     assert batch2.kind == "convolution"  # the same op with a real batch is tuned
 
 
@@ -146,31 +162,31 @@ def test_a_shared_database_does_not_lend_one_models_default_to_another(corpus, t
 
 def spec_from_plan(model: Path, tmp_path: Path, distribution: list[int]) -> Path:
     """A one-dispatch spec for `model` through `iree-dsa-tune spec --plan` (a user's own config)."""
-    (problem,) = iree_dsa_tuner.load_problems(model)
+    (problem,) = iree_dsa_tuner.load_problems(model, HASWELL)
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({problem.dispatch: {"distribution": distribution, "vector_common_parallel": [4, 16, 0],
                                                    "vector_reduction": [0, 0, 4]}}))
     spec = tmp_path / "spec.mlir"
-    assert cli("spec", model, "--plan", plan, "-o", spec).returncode == 0
+    assert cli("spec", model, "--plan", plan, "-o", spec, "--target", "dsa-e1").returncode == 0
     return spec
 
 
 @pytest.mark.slow
 def test_a_function_without_results_is_not_checked(corpus, tmp_path):
     spec = spec_from_plan(corpus["check_expect_test"], tmp_path, [8, 16, 0])
-    report = iree_dsa_tuner.verify_spec(corpus["check_expect_test"], spec)
+    report = iree_dsa_tuner.verify_spec(corpus["check_expect_test"], spec, target_flags=HASWELL)
     assert [v.status for v in report.ops] == ["applied"]
     (n,) = report.numerics
     assert not n.checked and "check.expect" in n.detail
     assert not report.ok  # applied, but nothing was compared: no claim of numerics
-    out = cli("verify", corpus["check_expect_test"], spec)
+    out = cli("verify", corpus["check_expect_test"], spec, "--target", "dsa-e1")
     assert out.returncode == 1 and "not checked" in out.stdout and "match" not in out.stdout
 
 
 # ---- 6. the wall time is bounded ---------------------------------------------------------
 
 def test_a_default_that_times_out_skips_its_dispatch(corpus):
-    (problem,) = iree_dsa_tuner.load_problems(corpus["plain_matmul_same_shape"])
+    (problem,) = iree_dsa_tuner.load_problems(corpus["plain_matmul_same_shape"], HASWELL)
     runner = ReplayRunner([Measurement(Status.TIMEOUT, reason="did not finish in 60 s", dispatch=problem.dispatch)])
     result = iree_dsa_tuner.tune(corpus["plain_matmul_same_shape"], "dsa-e1", iree_dsa_tuner.TuneOptions(budget=4),
                                  runner=runner, verify=False)
@@ -214,7 +230,7 @@ def test_the_time_budget_counts_the_set_up_before_the_search(monkeypatch):
 @pytest.mark.slow
 def test_an_i4_argument_is_generated_packed_and_checked(corpus, tmp_path):
     spec = spec_from_plan(corpus["i4_weight_matmul"], tmp_path, [8, 32, 0])
-    report = iree_dsa_tuner.verify_spec(corpus["i4_weight_matmul"], spec)
+    report = iree_dsa_tuner.verify_spec(corpus["i4_weight_matmul"], spec, target_flags=HASWELL)
     assert [v.status for v in report.ops] == ["applied"]
     (n,) = report.numerics
     # i8 x i4 -> i32: the runtime's result equals numpy's exactly.
