@@ -188,6 +188,8 @@ def test_task_takes_a_shipped_manifest_by_name_from_any_directory(tmp_path):
     os.chdir(tmp_path)
     try:
         assert resolve_manifest("pi0.toml") == tmp_path.joinpath("pi0.toml").relative_to(tmp_path)
+        (tmp_path / "openvla").mkdir()  # a directory of that name is not a manifest
+        assert resolve_manifest("openvla") == MANIFESTS_DIR / "openvla.toml"
     finally:
         os.chdir(old)
 

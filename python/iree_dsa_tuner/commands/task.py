@@ -70,6 +70,13 @@ def add_parser(subparsers) -> None:
     add_json_argument(p, "the task report")
     p.add_argument("--plot", metavar="DIR", help="write chunk.png (stages default vs tuned, budget, limit, flow-step "
                                                   "variants) to DIR (needs matplotlib)")
+    p.add_argument("--l2", choices=("auto", "on", "off"), default="auto",
+                   help="the L2 tier after L1 (docs/L2.md): auto runs it when a dispatch is below 95%% of its "
+                        "elite or the chunk is over budget; each proposal is measured, checked for numerics and "
+                        "kept only when it shortens the chunk (default auto)")
+    p.add_argument("--proposer", action="append", default=[], metavar="CMD",
+                   help="an external L2 proposer: a command reading one JSON request on stdin and writing a JSON "
+                        "list of configs (tools/proposers/); repeatable, asked after the built-in schedule moves")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (a live bar on a terminal; elsewhere one line per dispatch's search)")
@@ -114,16 +121,18 @@ def parameter_lines(manifest) -> list[str]:
 
 
 def resolve_manifest(given: str) -> Path:
-    """The manifest file `given` names: the path when it exists, else the shipped manifest of that
+    """The manifest file `given` names: the file when there is one, else the shipped manifest of that
     name (`pi0`, `pi0.toml`, `lerobot/pi0`); neither is one line naming the choices."""
     from ..examples import find_shipped_manifest, shipped_manifests
 
     path = Path(given)
-    if path.exists():
+    if path.is_file():
         return path
     shipped = find_shipped_manifest(given)
     if shipped is not None:
         return shipped
+    if path.exists():  # a directory: load_manifest says so
+        return path
     raise InputError(f"{given}: no such file, nor a shipped manifest of that name (they are: "
                      f"{', '.join(shipped_manifests())}; `iree-dsa-tune task --list` describes them)")
 
@@ -232,7 +241,15 @@ def _search(args, manifests, target, options, library, flow_steps, progress, db)
     from ..task.run import run_task
 
     return run_task(manifests[0], target, options, budget_ms=args.budget_ms, library=library, retune=args.retune,
-                    flow_steps=flow_steps, progress=progress, db=db)
+                    flow_steps=flow_steps, progress=progress, db=db, l2=args.l2,
+                    proposers=_proposers(args))
+
+
+def _proposers(args) -> list:
+    """The L2 proposers: the built-in schedule moves, then any --proposer commands."""
+    from ..search.proposers import CommandProposer, ScheduleMoves
+
+    return [ScheduleMoves()] + [CommandProposer(c) for c in args.proposer]
 
 
 def _print(args, target, outcome, flow_steps) -> int:
@@ -335,6 +352,14 @@ def summary(result) -> str:
                      f"{q['weight_bytes']['quantized'] / 1e6:.1f} MB; against f32: rel L2 {acc['rel_l2']:.4g}, "
                      f"max abs {acc['max_abs']:.4g}, cosine {acc['cosine']:.6g}"
                      + (f"; fell back: {', '.join(q['fell_back'])}" if q["fell_back"] else ""))
+    if result.l2 is not None:
+        l2 = result.l2
+        tried = sum(len(r["proposals"]) for r in l2["rounds"])
+        kept = sum(1 for r in l2["rounds"] for p in r["proposals"] if p["status"] == "kept")
+        lines.append(f"L2 ({'; '.join(l2['triggers']) or 'asked for'}): {plural(len(l2['rounds']), 'dispatch')}, "
+                     f"{plural(tried, 'proposal')} ({kept} kept, {tried - kept} reverted), "
+                     f"{plural(l2['measurements'], 'measurement')} in {l2['seconds']:.1f} s; chunk "
+                     f"{l2['chunk_before_ms']:.2f} -> {l2['chunk_after_ms']:.2f} ms")
     lines.append("verdict: " + verdict(after.chunk_ms, after.rate_hz, after.limit_ms, after.coverage))
     if result.variants:
         rows = [[v["flow_steps"], f"{v['chunk_ms']:.2f}", f"{v['rate_hz']:.1f}", f"{v['rate_hz_rtc']:.1f}",
