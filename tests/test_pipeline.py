@@ -14,6 +14,9 @@ from iree_dsa_tuner.ir import artifacts as artifacts_module
 from conftest import INPUTS, cpu_target, matmul_model, write_model
 
 MODEL = INPUTS / "mlp3.mlir"  # three dispatches
+# Builds for an AVX2 part (haswell), not this machine's CPU.
+HASWELL = ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+           "--iree-llvmcpu-target-cpu=haswell")
 DUMP_FLAGS = ("--iree-hal-dump-executable-sources-to", "--iree-hal-dump-executable-benchmarks-to",
               "--compile-to=executable-sources", "--compile-to=executable-configurations")
 
@@ -61,9 +64,9 @@ def test_a_host_tune_dumps_the_model_once(iree_compiles, tmp_path):
 
 def test_an_edited_model_is_compiled_again(iree_compiles, tmp_path):
     model = write_model(tmp_path, "mm.mlir", matmul_model(4, 64, 64))
-    first = iree_dsa_tuner.compile_model(model)
+    first = iree_dsa_tuner.compile_model(model, HASWELL)
     model.write_text(matmul_model(8, 64, 64))
-    second = iree_dsa_tuner.compile_model(model)
+    second = iree_dsa_tuner.compile_model(model, HASWELL)
     assert first.directory != second.directory
     assert [p.dispatch for p in second.problems()] != [p.dispatch for p in first.problems()]
     assert len(_dispatch_dumps(iree_compiles)) == 2
@@ -73,7 +76,7 @@ def test_a_model_iree_rejects_leaves_nothing_in_the_cache(iree_compiles, tmp_pat
     model = write_model(tmp_path, "bad.mlir", "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
                                               "  return %a : tensor<8xf32>\n}\n")
     with pytest.raises(CompileError, match="bad.mlir"):
-        iree_dsa_tuner.compile_model(model)
+        iree_dsa_tuner.compile_model(model, HASWELL)
     cache = artifacts_module.cache_root() / "models"
     assert list(cache.iterdir()) == []  # no staging directory, no half-made artifacts
 

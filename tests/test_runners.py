@@ -40,7 +40,7 @@ GOOD_64 = {"distribution": [32, 64, 0], "vector_common_parallel": [8, 32, 0], "v
 
 
 def _problem(model):
-    return tunable(load_problems(model))[0]
+    return tunable(load_problems(model, HASWELL_FLAGS))[0]
 
 
 # ---- pure logic ------------------------------------------------------------------------
