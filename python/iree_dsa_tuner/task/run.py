@@ -23,6 +23,8 @@
 
 from __future__ import annotations
 
+import json
+
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,10 +36,12 @@ from ..ir.artifacts import compile_model, take_routes
 from ..pipeline import search_hooks
 from ..runners.base import RunnerOptions, as_config
 from ..search.driver import SearchHooks, search_problems
+from ..search.proposers import ScheduleMoves
 from ..search.options import TuneOptions
 from ..search.results import DispatchResult
 from ..tuning_spec.verify import build_verified
 from .decision import ESCALATE, decide
+from .l2 import L2_MODES, Playbook, l2_triggers, run_l2
 from .library import SpecSet, find_spec_set, write_spec_set, write_times
 from .manifest import Manifest
 from .timeline import DispatchTime, Timeline, timeline
@@ -82,6 +86,7 @@ class TaskResult:
     reused: bool = False
     seconds: float = 0.0
     quantization: dict = field(default_factory=dict)  # stage -> how its model was quantised (and its accuracy)
+    l2: dict | None = None  # what the L2 tier did (task/l2.py), when it ran
 
     def to_json(self) -> dict:
         out = self.after.to_json()
@@ -96,6 +101,8 @@ class TaskResult:
             out["variants"] = self.variants
         if self.quantization:
             out["quantization"] = self.quantization
+        if self.l2 is not None:
+            out["l2"] = self.l2
         return out
 
 
@@ -238,14 +245,19 @@ def _estimate(op: _Op, target, why: str = "") -> str | None:
 def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: float | None = None,
              library: Path | None = None, retune: bool = False, flow_steps: tuple[int, ...] = (),
              progress: Callable[[str], None] | None = None, runner_factory: Callable | None = None,
-             tune: bool = True, db=None) -> TaskResult:
+             tune: bool = True, db=None, l2: str = "off", proposers: list | None = None) -> TaskResult:
     """Time, tune and store one manifest's chunk on `target` (see the module's docstring).
 
     `runner_factory(artifacts)` replaces the target's runner (tests, recorded measurements);
     `tune=False` times IREE's defaults only (no search, nothing stored). `db`: the open
     `db.TuningDatabase` measurements go through (the caller owns it), or None (measure
-    everything, record nothing).
+    everything, record nothing). `l2` (task/l2.py): "auto" runs the L2 tier after L1 when
+    R3.4's triggers fire, "on" always, "off" never; `proposers` are its proposers (default:
+    the built-in schedule moves). Its playbook lives in the library (`<library>/<target>/playbook.json`).
     """
+    if l2 not in L2_MODES:
+        raise ValueError(f"unknown L2 mode {l2!r}; choose from {', '.join(L2_MODES)}")
+    l2_report = None
     t0 = time.perf_counter()
     say = progress or (lambda text: None)
     desc = target.describe()
@@ -299,6 +311,15 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
                           "reason": f"spec set {stored.directory.name} matches this manifest"} for o in ops]
         else:
             decisions = _tune_in_amdahl_order(ops, hooks, target, options, make_timeline, say)
+            triggers = l2_triggers(decisions, make_timeline().meets_budget)
+            if l2 == "on" or (l2 == "auto" and triggers):
+                say(f"L2: {'; '.join(triggers) or 'asked for'}")
+                book_path = library / target.name / "playbook.json" if library is not None else None
+                book = Playbook.load(book_path)
+                l2_report = run_l2(ops, hooks, target, decisions, make_timeline, proposers or [ScheduleMoves()],
+                                   say, book)
+                if book_path is not None:
+                    book.write(book_path)
         written = tune and stored is None and library is not None
         if written:
             dropped: list[dict] = []
@@ -312,12 +333,15 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
             write_times(stored, target.name, before.to_json(), after.to_json(),
                         [{"stage": o.stage, "dispatch": o.problem.dispatch, "calls": o.calls,
                           "default_us": o.default_us, "tuned_us": o.us} for o in ops if o.config is not None])
+            if l2_report is not None:
+                (stored.directory / "l2.json").write_text(json.dumps(l2_report.to_json(), indent=2) + "\n")
         reused = stored is not None and any(d["decision"] == "reuse" for d in decisions)
     finally:
         for runner in runners.values():
             runner.close()
     result = TaskResult(manifest, target.name, before, after, decisions, skipped, spec_set=stored, reused=reused,
-                        quantization=_quantization_record(manifest, quantized))
+                        quantization=_quantization_record(manifest, quantized),
+                        l2=l2_report.to_json() if l2_report is not None else None)
     for steps in flow_steps:
         variant = timeline(manifest.with_flow_steps(steps), _times(ops), dram_bytes_per_s=desc.dram_bytes_per_s,
                            peak_ops_per_s=desc.peak_ops(compute_type), budget_ms=budget_ms)

@@ -1,0 +1,71 @@
+"""The L2 tier at task level (task/l2.py): the real loop on a small two-stage manifest on dsa-e1."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from iree_dsa_tuner.core.status import NumericsVerdict, Status
+from iree_dsa_tuner.search.options import TuneOptions
+from iree_dsa_tuner.search.proposers import CommandProposer, ScheduleMoves, TaskProposer
+from iree_dsa_tuner.targets import get_target
+from iree_dsa_tuner.task.l2 import Playbook
+from iree_dsa_tuner.task.manifest import load_manifest
+from iree_dsa_tuner.task.run import run_task
+
+from conftest import matmul_model
+from test_task import TASK, write_manifest
+
+# An encoder GEMM large enough that two L1 measurements (the elite and one search pick) leave
+# its schedule short of the best, and a launch-bound head.
+STAGES = {"encoder.mlir": matmul_model(64, 1024, 512, name="encoder"), "head.mlir": matmul_model(8, 64, 64, name="head")}
+
+
+class Fixed(TaskProposer):
+    """A proposer that says the same things every time (what a broken or lying agent would)."""
+
+    def __init__(self, name, answer):
+        self.name, self.answer = name, answer
+
+    def propose(self, context):
+        return self.answer
+
+
+def _task(tmp_path, proposers, budget=2, **options):
+    manifest = load_manifest(write_manifest(tmp_path, TASK, STAGES))
+    lines: list[str] = []
+    result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=budget, **options), budget_ms=0.001,
+                      library=tmp_path / "library", l2="on", proposers=proposers, progress=lines.append)
+    return result, lines
+
+
+@pytest.mark.slow
+def test_a_faster_config_with_wrong_numerics_is_reverted(tmp_path):
+    wrong = NumericsVerdict(Status.WRONG_NUMERICS, "simulated mismatch")
+    result, _ = _task(tmp_path, [ScheduleMoves()], proposal_check=lambda problem, config: wrong)
+    proposals = [p for r in result.l2["rounds"] for p in r["proposals"]]
+    assert not [p for p in proposals if p["status"] == "kept"]
+    faster = [p for p in proposals if "simulated mismatch" in p["reason"]]
+    assert faster and all(p["status"] == "reverted" and p["us"] is not None for p in faster)
+    assert result.l2["chunk_after_ms"] == result.l2["chunk_before_ms"]
+
+
+def test_a_garbage_external_proposer_is_recorded_and_the_run_goes_on(tmp_path):
+    garbage = CommandProposer(f"{sys.executable} -c \"print('this is not json')\"")
+    result, _ = _task(tmp_path, [garbage], budget=4)
+    assert result.l2["rounds"] and all("stdout is not JSON" in r["error"] for r in result.l2["rounds"])
+    assert result.spec_set is not None and result.spec_set.spec_paths()  # L1's winners still stored
+
+
+def test_the_task_cli_runs_l2_and_reports_it(tmp_path):
+    path = write_manifest(tmp_path, TASK, STAGES)
+    proc = subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", "task", str(path), "--target", "dsa-e1",
+                           "--budget", "2", "--budget-ms", "0.001", "--no-db", "--quiet", "--l2", "on",
+                           "--library", str(tmp_path / "lib")], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    (line,) = [x for x in proc.stdout.splitlines() if x.startswith("L2 (")]
+    assert "the chunk is over budget" in line and "kept" in line and "reverted" in line
+    assert (tmp_path / "lib" / "dsa-e1" / "playbook.json").is_file()
