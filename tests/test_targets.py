@@ -176,7 +176,7 @@ def test_missing_field_and_syntax_error(tmp_path):
         get_target("broken", [tmp_path])
     out = subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", "targets", "--target-path", str(tmp_path)],
                          capture_output=True, text=True)
-    assert out.returncode == 1 and "broken.toml" in out.stderr
+    assert out.returncode == 2 and "broken.toml" in out.stderr  # an input error: exit 2, as the README says
 
 
 def test_unknown_target():
