@@ -380,7 +380,7 @@ def test_repeated_decisions_fold_into_one_line():
 
 
 def test_progress_off_a_terminal_is_one_line_per_dispatch_search():
-    from iree_dsa_tuner.report.progress import ProgressDisplay
+    from iree_dsa_tuner.search.progress import ProgressDisplay
     from iree_dsa_tuner.search.progress import Measured
 
     log = io.StringIO()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..report import format_table, plural
-from ..report.progress import ProgressDisplay
+from ..search.progress import ProgressDisplay
 from .common import (JSON_TO_STDOUT, HelpFormatter, add_db_argument, add_json_argument, add_target_argument, check_json_destination,
                      default_db, emit_json, human_output)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..flags import check_iree_flags
 from ..report import format_table, plural, write_output
-from ..report.progress import ProgressDisplay
+from ..search.progress import ProgressDisplay
 from ..report.table import check_writable
 from ..runners.executor import usable_cores
 from ..runners.ray_executor import parse_executor
