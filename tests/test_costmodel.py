@@ -55,15 +55,17 @@ def test_funnel_r55_reports_every_stage(e1):
     assert result.reason_of(int(pruned[0])) in [r.text for r in Reason]
 
 
-@pytest.mark.parametrize("shape", [
-    simple_gemm(256, 2048, 2048, "i8", has_consumer=True),   # the R5.6 factors: 36864 points
-    simple_gemm(1, 2048, 2048, "i8", "i4", has_consumer=True),  # 13824 points with the quant block
-])
-def test_r56_funnel_shrinks_to_tens(e1, shape):
+# Each shape's exact space (docs/DSA_TARGET.md): the output-stationary product, beside which the
+# weight-streaming schedules add theirs. dsa-e1's description is a file, not the host's CPU, so
+# one outcome per shape holds on every machine.
+@pytest.mark.parametrize("shape, output_stationary, weight_streaming", [
+    (simple_gemm(256, 2048, 2048, "i8", has_consumer=True), 36864, 11520),  # the R5.6 factors
+    (simple_gemm(1, 2048, 2048, "i8", "i4", has_consumer=True), 13824, 44928),  # with the quant block
+], ids=["256x2048x2048-i8", "1x2048x2048-i8xi4"])
+def test_r56_funnel_shrinks_to_tens(e1, shape, output_stationary, weight_streaming):
     result = run_funnel(e1.space(shape), e1.describe())
-    # The output-stationary product, beside which the weight-streaming schedules add theirs.
-    assert math.prod(len(v) for v in result.space.products[0].values()) in (36864, 13824)
-    assert result.size in (36864 + 11520, 13824 + 44928)
+    assert math.prod(len(v) for v in result.space.products[0].values()) == output_stationary
+    assert result.size == output_stationary + weight_streaming
     assert 10 <= result.survivor_count <= 200
     assert result.shrink >= 10
     # The roofline and scratchpad stages alone already remove most of the space.
