@@ -74,6 +74,27 @@ def pinned_machine(isa: str):
         yield
 
 
+@contextlib.contextmanager
+def pinned_host(isa: str, *, fma_ports: int | None = None):
+    """While it is open, the registry's `host` target (`get_target("host")`, `targets`, every
+    command's `--target host`) is this machine's host target on an AVX2-like or AVX-512-like CPU:
+    `pinned_machine(isa)`, with the FMA probe's answer fixed too (`fma_ports`, or host.toml's
+    declared ports when None). The lru_cache'd machine is dropped on the way in and out, so the
+    code reads the pinned CPU inside and this machine's again after."""
+    from iree_dsa_tuner.targets import host as host_module
+    from iree_dsa_tuner.targets.fma_probe import FmaReading
+
+    def reading(flags, declared):
+        return FmaReading(fma_ports or declared, None, f"fma_ports {fma_ports} (tests)" if fma_ports else "declared")
+
+    host_module.machine_description.cache_clear()
+    try:
+        with pinned_machine(isa), mock.patch.object(host_module, "_fma_reading", reading):
+            yield
+    finally:
+        host_module.machine_description.cache_clear()
+
+
 def cpu_description(isa: str, *, cores: int = 1, target_cpu: str | None = None, **changes):
     """The host target's description for an AVX2-like or AVX-512-like CPU, whatever this machine is.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ISAS, cpu_description, cpu_target, matmul_model, write_model
+from conftest import ISAS, cpu_description, cpu_target, matmul_model, pinned_host, write_model
 from iree_dsa_tuner import compile_model
 from iree_dsa_tuner.core.problems import tunable
 from iree_dsa_tuner.core.status import Status
@@ -64,21 +65,28 @@ def test_builtin_targets_listed_with_seed_numbers():
     assert names["dsa-e1"].runner_names == ("dsa-sim",)
 
 
-def test_host_target_is_derived_from_machine():
-    host = get_target("host").describe()
-    assert host.kind == "cpu"
-    assert host.cores >= 1 and host.clock_hz > 0
-    assert host.dram_bytes_per_s == 20e9  # from the env var
-    flags = open("/proc/cpuinfo").read()
-    assert host.mac_n == (16 if "avx512f" in flags else 8 if "avx2" in flags else host.mac_n)  # f32 lanes of a register
-    assert "/proc/cpuinfo" in host.source
-
-
 # What the host description reads off the vector ISA, checked for both ISAs on any machine.
 ISA_FACTS = {  # f32 lanes, INT8 MACs per lane (VNNI: 4), registers, IREE's vector limit (elements), widths
     "avx2": (8, 2, 16, 4096, (8, 16, 32, 64, 128, 256, 512)),
     "avx512": (16, 4, 32, 8192, (16, 32, 64, 128, 256, 512, 1024)),
 }
+
+
+@pytest.mark.parametrize("isa", ISAS)
+def test_host_target_is_derived_from_machine(isa):
+    """The registry's `host` is the machine's description: on an AVX2-like and an AVX-512-like
+    /proc/cpuinfo (conftest's, whatever this machine is), its lanes, registers and caches."""
+    lanes, mac_k, registers, limit, _ = ISA_FACTS[isa]
+    with pinned_host(isa):
+        os.environ["IREE_DSA_HOST_BANDWIDTH_GBPS"] = "20"  # pinned_machine clears it; restored on exit
+        host = get_target("host").describe()
+    assert host.kind == "cpu"
+    assert host.cores >= 1 and host.clock_hz == 2e9  # the pinned clock
+    assert host.dram_bytes_per_s == 20e9  # from the env var
+    assert (host.mac_n, host.mac_k, host.cpu.vector_registers) == (lanes, mac_k, registers)  # f32 lanes of a register
+    assert host.max_vector_elements == limit
+    assert (host.cpu.l1d_bytes, host.cpu.l2_bytes) == (48 << 10, 1 << 20)
+    assert "/proc/cpuinfo" in host.source and "$IREE_DSA_HOST_BANDWIDTH_GBPS" in host.source
 
 
 @pytest.mark.parametrize("isa", ISAS)
