@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 import tomllib
 
 import pytest
 
-from conftest import ISAS, cpu_description, cpu_target
+from conftest import ISAS, cpu_description, cpu_target, pinned_host
 from iree_dsa_tuner.core.candidate import CPU_KNOBS, KNOBS, TilingCandidate
 from iree_dsa_tuner.core.reasons import CPU_FUNNEL_STAGES, FUNNEL_STAGES, Reason
 from iree_dsa_tuner.costmodel import run_funnel
@@ -208,15 +206,27 @@ def test_funnel_plot_bars_follow_the_target_stages():
         assert plots.funnel_bars({"dispatches": [d]}) == ("space", "legal", "roofline", third, "latency", "measured")
 
 
-def test_targets_command_lists_the_host_in_cpu_words():
-    out = subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", "targets"], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    host = next(line for line in out.stdout.splitlines() if line.startswith("host "))
-    assert "FMA ports x" in host and "f32 lanes" in host and "L2 " in host
+# The host's compute words for each pinned CPU and FMA probe answer: a Zen 4-like AVX-512 core
+# whose probe finds 1 full-width port reads "1 FMA port", never "1 FMA ports".
+@pytest.mark.parametrize("isa, fma_ports, compute", [
+    ("avx2", None, "2 FMA ports x 8 f32 lanes"),
+    ("avx512", None, "2 FMA ports x 16 f32 lanes"),
+    ("avx512", 1, "1 FMA port x 16 f32 lanes"),
+])
+def test_targets_command_lists_the_host_in_cpu_words(capsys, isa, fma_ports, compute):
+    from iree_dsa_tuner.cli import main
+
+    with pinned_host(isa, fma_ports=fma_ports):
+        capsys.readouterr()
+        assert main(["targets"]) == 0
+        out = capsys.readouterr().out
+        assert main(["targets", "--json"]) == 0
+        js = json.loads(capsys.readouterr().out)
+    host = next(line for line in out.splitlines() if line.startswith("host "))
+    assert f"  {compute}  L1d 48 KiB, L2 1 MiB/core, L3 32 MiB  " in host
     assert "scratchpad" not in host and "MAC array" not in host
-    e1 = next(line for line in out.stdout.splitlines() if line.startswith("dsa-e1 "))
+    e1 = next(line for line in out.splitlines() if line.startswith("dsa-e1 "))
     assert "16x32x16 MAC array" in e1 and "scratchpad 512 KiB/core, 4 MiB shared" in e1
-    js = json.loads(subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", "targets", "--json"],
-                                   capture_output=True, text=True).stdout)
     host_json = next(t for t in js["targets"] if t["name"] == "host")
     assert "dma" not in host_json and "l2_kib" in host_json
+    assert (host_json["fma_ports"], host_json["f32_lanes"]) == (fma_ports or 2, 16 if isa == "avx512" else 8)
