@@ -272,6 +272,21 @@ def test_targets_reports_a_bad_description_file_with_exit_2(tmp_path):
 
 
 @pytest.mark.parametrize("argv", [
+    ["targets"], ["targets", "--json"], ["funnel", "--shape", "1x256x256", "--target", "dsa-e1"],
+    ["tune", "absent.mlir", "-o", "s.mlir"]])
+@pytest.mark.parametrize("kind", ["missing", "a file"])
+def test_a_target_path_that_is_not_a_directory_is_an_input_error(tmp_path, argv, kind):
+    path = tmp_path / "no-such-dir"
+    if kind == "a file":
+        path.write_text("")
+    r = tune(*argv, "--target-path", path, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    problem = "not a directory" if kind == "a file" else "no such directory"
+    assert r.stderr == f"iree-dsa-tune: error: --target-path {path}: {problem}\n"
+    assert r.stdout == ""  # nothing listed or tuned before the error
+
+
+@pytest.mark.parametrize("argv", [
     ["inspect", "absent.mlir"], ["funnel", "absent.mlir"], ["spec", "absent.mlir", "--plan", "p.json", "-o", "s.mlir"],
     ["verify", "absent.mlir", "s.mlir"], ["link", "absent.mlir", "-o", "l.mlir"], ["tune", "absent.mlir", "-o", "s.mlir"],
     ["compile", "absent.mlir", "--recipe", "absent.toml", "-o", "m.vmfb"], ["profile", "absent.mlir"],

@@ -29,6 +29,21 @@ def add_target_argument(p: argparse.ArgumentParser) -> None:
                    help="extra directory of target description files (also $IREE_DSA_TARGET_PATH)")
 
 
+def target_search_paths(args: argparse.Namespace) -> list[str]:
+    """The --target-path directories, each checked: one that is not a directory is an input
+    error (a typo would otherwise list, or look for, targets without its files)."""
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    paths = list(getattr(args, "target_path", ()) or ())
+    for path in paths:
+        if not Path(path).is_dir():
+            problem = "not a directory" if Path(path).exists() else "no such directory"
+            raise InputError(f"--target-path {path}: {problem}")
+    return paths
+
+
 def target_compile_flags(args: argparse.Namespace) -> tuple[str, ...]:
     """iree-compile flags of the chosen target's llvm-cpu path (`Target.compile_flags`).
 
@@ -38,7 +53,7 @@ def target_compile_flags(args: argparse.Namespace) -> tuple[str, ...]:
     from ..targets import UnknownTarget, get_target
 
     try:
-        target = get_target(args.target, search_paths=getattr(args, "target_path", ()))
+        target = get_target(args.target, search_paths=target_search_paths(args))
     except UnknownTarget as e:
         raise InputError(str(e).strip("'\"")) from None
     return target.compile_flags

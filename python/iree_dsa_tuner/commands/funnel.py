@@ -9,7 +9,8 @@ from ..errors import InputError
 from ..core.shape import UnsupportedProblem, parse_shape
 from ..targets import TargetDescriptionError, UnknownTarget, get_target
 from .common import (JSON_TO_STDOUT, HelpFormatter, add_dispatch_argument, add_json_argument, add_target_argument,
-                     check_json_destination, emit_json, select_dispatches, target_compile_flags)
+                     check_json_destination, emit_json, select_dispatches, target_compile_flags,
+                     target_search_paths)
 
 
 def add_parser(subparsers) -> None:
@@ -64,7 +65,7 @@ def _problems(args):
 def run(args: argparse.Namespace) -> int:
     check_json_destination(args)
     try:
-        target = get_target(args.target, args.target_path)
+        target = get_target(args.target, target_search_paths(args))
     except (UnknownTarget, TargetDescriptionError) as e:
         raise InputError(str(e)) from None
     desc = target.describe()

@@ -8,7 +8,7 @@ import sys
 from ..errors import InputError
 from ..report import plural
 from ..targets import load_catalog
-from .common import JSON_TO_STDOUT, add_json_argument, check_json_destination, emit_json
+from .common import JSON_TO_STDOUT, add_json_argument, check_json_destination, emit_json, target_search_paths
 
 
 def add_parser(subparsers) -> None:
@@ -24,7 +24,8 @@ def add_parser(subparsers) -> None:
         "compiler (cached in $IREE_DSA_CACHE_DIR; $IREE_DSA_HOST_FMA_PORTS overrides the ports); "
         "the source column says where they came from. A description file that fails "
         "the schema is reported with its file and field (one line each on stderr), the others are still "
-        "listed, and the exit status is 2, as for every input error.",
+        "listed, and the exit status is 2, as for every input error (a --target-path that is not a "
+        "directory too).",
     )
     p.add_argument("--target-path", action="append", default=[], metavar="DIR",
                    help="extra directory of target description files (also $IREE_DSA_TARGET_PATH)")
@@ -57,7 +58,7 @@ def memory_text(desc) -> str:
 
 def run(args: argparse.Namespace) -> int:
     check_json_destination(args)
-    catalog = load_catalog(args.target_path)
+    catalog = load_catalog(target_search_paths(args))
     targets = sorted(catalog.targets.values(), key=lambda t: (t.kind, t.name))
     if args.json:
         emit_json(args, {

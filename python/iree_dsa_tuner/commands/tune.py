@@ -18,7 +18,8 @@ from ..search import STRATEGIES
 from ..search.options import TuneOptions
 from ..search.proposer import PROPOSER_TIMEOUT_S, TRIGGERS, ExternalProposer
 from .common import (add_db_argument, add_dispatch_argument, default_db, add_json_argument, add_parameters_argument, add_target_argument,
-                     check_json_destination, emit_json, human_output, model_parameters, select_dispatches)
+                     check_json_destination, emit_json, human_output, model_parameters, select_dispatches,
+                     target_search_paths)
 
 DEFAULT_DB = default_db()
 
@@ -222,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--proposer: {e}") from None
     check_iree_flags(args.iree_flag)
     ray_address = parse_executor(args.executor)
-    target = get_target(args.target, search_paths=args.target_path)
+    target = get_target(args.target, search_paths=target_search_paths(args))
     # Before any work: a bad archive is one line and nothing is written.
     parameters = model_parameters(args, args.model, seed=args.seed)
     if args.dispatch:  # a pattern that selects nothing is a typo: say so before any work
