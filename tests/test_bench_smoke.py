@@ -9,6 +9,7 @@ shared machine.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -149,7 +150,7 @@ def test_fma_peak_prints_each_width_beside_the_derived_peak(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     widths = [line.split(":")[0].strip() for line in proc.stdout.splitlines() if "GFLOP/s f32 (runs:" in line]
     assert widths in (["zmm", "ymm", "xmm"], ["ymm", "xmm"])  # AVX-512 or AVX2 machines
-    assert "the host target's derived peak:" in proc.stdout and "full-width FMA port(s)" in proc.stdout
+    assert "the host target's derived peak:" in proc.stdout and re.search(r"full-width FMA ports? at", proc.stdout)
 
 
 def test_im2col_batch_fold_quick_times_every_form_under_every_build(tmp_path):

@@ -57,7 +57,7 @@ def test_the_route_plans_from_the_cpu_lanes_and_is_deterministic(tmp_path):
     route = plan_conv_fold_route(convs, cpu_description("avx512").cpu, tmp_path)
     assert route.key == "conv_fold_route" and len(route.flags) == 1 and route.flags[0].startswith(TRANSFORM_FLAG + "=")
     # @small, @strided and @dilated: three convolutions, the same GEMM.
-    assert route.notes == ["3 convolution shape(s) as one GEMM each over all images' pixels, images x M x N x K: "
+    assert route.notes == ["3 convolution shapes as one GEMM each over all images' pixels, images x M x N x K: "
                            "2x16x36x72 (3 shapes)"]
     # Content-addressed: the same convolutions give the same file, byte for byte.
     again = plan_conv_fold_route(list(reversed(convs)), cpu_description("avx512").cpu, tmp_path)

@@ -27,7 +27,7 @@ def test_full_width_ports_are_the_declared_ones_scaled_by_the_rate_ratio(wide_pe
     assert probe.ports(2) == ports
     # Two half-width FMAs per cycle at 7.2 G/s: the core runs vector code at 3.6 GHz.
     assert probe.clock_mhz(2) == 3600.0
-    assert f"-> {ports} full-width FMA port(s) at 3600 MHz" in probe.describe(2)
+    assert f"-> {ports} full-width FMA {'port' if ports == 1 else 'ports'} at 3600 MHz" in probe.describe(2)
 
 
 def test_a_probe_never_reports_less_than_one_port():

@@ -61,7 +61,7 @@ def test_the_route_plans_from_the_models_convolutions():
     assert len(convs) == 3
     route = plan_winograd_route(convs)
     assert route.key == "winograd_route" and route.flags == (WINOGRAD_PIPELINE, f"{HOIST_THRESHOLD_FLAG}=2097152")
-    assert route.notes == ["1 3x3 convolution shape(s) as Winograd F(6x6,3x3) (in -> out channels, 6x6 output "
+    assert route.notes == ["1 3x3 convolution shape as Winograd F(6x6,3x3) (in -> out channels, 6x6 output "
                            "blocks): 64->128 ch, 4 blocks; filters transformed once at load, the largest 2.1 MB"]
     assert not plan_winograd_route([c for c in convs if not converts(c)])
 

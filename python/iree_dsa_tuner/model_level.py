@@ -38,6 +38,7 @@ from typing import Callable
 from .core.config import CompilationConfig
 from .core.problems import RootOpProblem
 from .core.selection import select_dispatches
+from .core.words import plural
 from .errors import CompileError, InputError
 from .flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG,
                     global_data_tiling_twin, target_cpu_of, uses_data_tiling)
@@ -161,7 +162,7 @@ def _entries(artifacts, functions: list[str] | None, calls: dict[str, dict[str, 
     for f, runs in calls.items():
         uncovered = sorted(set(runs) - covered)
         if f not in signatures and uncovered:
-            notes.append(f"@{f} is not timed (dynamic or non-tensor arguments): {len(uncovered)} dispatch(es) "
+            notes.append(f"@{f} is not timed (dynamic or non-tensor arguments): {plural(len(uncovered), 'dispatch')} "
                          f"only it runs ({', '.join(uncovered[:3])}{', ...' if len(uncovered) > 3 else ''}) "
                          "are not in the whole-model time")
     return dict(signatures), notes
@@ -347,8 +348,8 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             verdicts[v.name] = verdict(v, default)
         verdicts[best.name] = "chosen" + (f" ({verdicts[best.name]})" if best is not default else
                                           ": no preset beats IREE's default on the whole model")
-        say(f"flags: {best.name}" + (f" ({default.median_us:.1f} -> {best.median_us:.1f} us over {len(timed)} "
-                                     "function(s))" if best is not default
+        say(f"flags: {best.name}" + (f" ({default.median_us:.1f} -> {best.median_us:.1f} us over "
+                                     f"{plural(len(timed), 'function')})" if best is not default
                                      else " (no preset beats IREE's default beyond the noise)"))
 
         phases["presets"] = time.perf_counter() - t_build
@@ -370,10 +371,10 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             theirs = {symbol for f in (timed if functions else calls) for symbol in calls.get(f, {})} - settled
             wanted = tuple(select_dispatches(sorted(theirs), options.dispatches, strict=False))
             if settled:
-                notes.append(f"{len(settled)} mmt4d or inner_tiled dispatch(es) kept the estimate's distribution "
+                notes.append(f"{plural(len(settled), 'mmt4d or inner_tiled dispatch')} kept the estimate's distribution "
                              f"{best.name} was built with: not searched")
             if not wanted:
-                notes.append(f"{_functions_text(timed)} run(s) no dispatch to tune under {best.name}"
+                notes.append(f"{_functions_text(timed)}: no dispatch to tune under {best.name}"
                              + (" besides those" if settled else ""))
                 result = TuneResult(str(model), getattr(target, "name", str(target)), options.strategy)
             options = dataclasses.replace(options, dispatches=wanted)
@@ -451,7 +452,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                 # Other flags build every dispatch differently, and two specs differ on different
                 # functions: only the whole model can say.
                 spec_functions = list(timed)
-            say(f"confirming {len(rivals)} spec(s) on {_functions_text(spec_functions)} (the functions running "
+            say(f"confirming {plural(len(rivals), 'spec')} on {_functions_text(spec_functions)} (the functions running "
                 "their dispatches)")
             t_confirm = time.perf_counter()
             # Two rounds at least (one round has no spread to judge the noise by), more as the
@@ -631,7 +632,7 @@ def _shared_spec(base, target, work_dir: Path, notes: list[str], say) -> PresetS
     path = work_dir / "shared.spec.mlir"
     path.write_text(verified.text)
     notes.append(f"every flag preset but IREE's default was built with the estimate's config for "
-                 f"{len(configs) - len(verified.dropped)} softmax dispatch(es), which no flag changes; the recipe "
+                 f"{plural(len(configs) - len(verified.dropped), 'softmax dispatch')}, which no flag changes; the recipe "
                  "keeps it unless the search's spec replaces it")
     return PresetSpec(path, verified.text)
 

@@ -35,7 +35,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("model", nargs="?", metavar="MODEL.mlir", help="model or dispatch MLIR (or use --shape)")
     p.add_argument("--shape", metavar="MxNxK", help="a single GEMM instead of a model (BxMxNxK for batched)")
     p.add_argument("--dtype", default="i8", metavar="TYPE",
-                   help="element type(s) for --shape: i8, bf16, f32, or LHSxRHS such as i8xi4 (default i8)")
+                   help="element type for --shape: i8, bf16, f32, or LHSxRHS such as i8xi4 (default i8)")
     p.add_argument("--fused", action="store_true",
                    help="with --shape: the GEMM has an elementwise consumer that may be fused")
     add_target_argument(p)

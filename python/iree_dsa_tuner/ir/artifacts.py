@@ -33,6 +33,7 @@ from ..core.cache_dir import CACHE_ENV, cache_root  # noqa: F401  (CACHE_ENV: te
 from ..core.config import CompilationConfig
 from ..core.fingerprint import host_cpu_model, host_isa_flags, iree_version
 from ..core.problems import ConvolutionProblem, ElementwiseProblem, Problem, RootOpProblem, UntunableDispatch
+from ..core.words import plural
 from ..errors import InputError
 
 # Bump when the layout of an artifacts directory changes.
@@ -336,7 +337,7 @@ def route_batch1_convs(artifacts: ModelArtifacts, say=None):
     if not route:
         return artifacts, route
     if say is not None:
-        say(f"batch-1 convolution route for {len(route.dispatches)} dispatch(es): {' '.join(route.flags)}")
+        say(f"batch-1 convolution route for {plural(len(route.dispatches), 'dispatch')}: {' '.join(route.flags)}")
     routed = compile_model(artifacts.model, artifacts.target_flags + route.flags)
     routed.reference_flags, routed.parameters = _reference_flags(artifacts), artifacts.parameters
     left = {p.dispatch for p in routed.problems() if isinstance(p, UntunableDispatch)} & {
@@ -376,11 +377,11 @@ def route_split_dequantisation(artifacts: ModelArtifacts, say=None):
     fused = compile_model(artifacts.model, artifacts.target_flags + (FUSE_DEQUANTISATION_FLAG,))
     left = _split_dequantisations(fused)
     if len(left) >= len(split):
-        route.notes.append(f"not taken: {FUSE_DEQUANTISATION_FLAG} leaves {len(left)} dequantisation(s) split")
+        route.notes.append(f"not taken: {FUSE_DEQUANTISATION_FLAG} leaves {plural(len(left), 'dequantisation')} split")
         route.dispatches = ()
         return artifacts, route
     if say is not None:
-        say(f"{route.what} for {len(split) - len(left)} dispatch(es): {FUSE_DEQUANTISATION_FLAG}")
+        say(f"{route.what} for {plural(len(split) - len(left), 'dispatch')}: {FUSE_DEQUANTISATION_FLAG}")
     if left:
         route.notes.append(f"still split under the route: {', '.join(left)}")
     fused.reference_flags, fused.parameters = _reference_flags(artifacts), artifacts.parameters

@@ -33,6 +33,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.words import plural
 from ..flags import TRANSFORM_FLAG
 from .conv_route import ConvRoute, script_file, verified_script
 
@@ -269,7 +270,7 @@ def plan_conv_fold_route(convs: list[InputConv], cpu, directory: Path) -> ConvRo
         return route
     route.flags = conv_fold_flags(chosen, directory)
     gemms = Counter(f"{c.batch}x{c.filter_shape[0]}x{c.pixels}x{c.reduction}" for c in chosen)
-    route.notes.append(f"{len(chosen)} convolution shape(s) as one GEMM each over all images' pixels, "
+    route.notes.append(f"{plural(len(chosen), 'convolution shape')} as one GEMM each over all images' pixels, "
                        "images x M x N x K: " + ", ".join(g + (f" ({n} shapes)" if n > 1 else "") for g, n in gemms.items()))
     return route
 

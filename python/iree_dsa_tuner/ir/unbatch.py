@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core.words import plural
 from ..flags import TRANSFORM_FLAG
 from .conv_route import ConvRoute, dim_is, script_file, structured_matcher, verified_script
 from .k_split import summed_split_lines
@@ -195,7 +196,7 @@ def plan_unbatch_route(gemms, directory: Path, taken_flags: tuple[str, ...] = ()
     route.flags = unbatch_flags(gemms, directory)
     batches = unbatched_batches(gemms)
     flat = sum(1 for g in gemms if g.op == "linalg.batch_matmul" and g.batch == 1)
-    route.notes.append(f"{flat} batch-1 batch_matmul(s) as matmuls"
+    route.notes.append(f"{plural(flat, 'batch-1 batch_matmul')} as matmuls"
                        + (f"; batches of {', '.join(map(str, batches))} unrolled" if batches else ""))
     return route
 

@@ -30,6 +30,7 @@ from collections import Counter
 from pathlib import Path
 
 from .. import flags
+from ..core.words import plural
 from .conv_fold import InputConv
 from .conv_route import ConvRoute
 
@@ -77,7 +78,7 @@ def plan_winograd_route(convs: list[InputConv]) -> ConvRoute:
     route.flags = winograd_flags(chosen)
     blocks = Counter(f"{c.filter_shape[1]}->{c.filter_shape[0]} ch, {output_blocks(c)} blocks" for c in chosen)
     largest = max(transformed_filter_bytes(c) for c in chosen)
-    route.notes.append(f"{len(chosen)} 3x3 convolution shape(s) as Winograd F(6x6,3x3) (in -> out channels, 6x6 "
+    route.notes.append(f"{plural(len(chosen), '3x3 convolution shape')} as Winograd F(6x6,3x3) (in -> out channels, 6x6 "
                        "output blocks): " + ", ".join(b + (f" (x{n})" if n > 1 else "") for b, n in blocks.items())
                        + f"; filters transformed once at load, the largest {largest / 1e6:.1f} MB")
     return route

@@ -7,17 +7,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..core.words import plural  # re-exported: the tables' and commands' plural
 from ..errors import InputError
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """`n` and `word`, made plural unless `n` is 1: plural(1, "call") is "1 call",
-    plural(3, "dispatch") "3 dispatches", plural(2, "proxy", "proxies") "2 proxies"."""
-    if n == 1:
-        return f"{n} {word}"
-    if many is None:
-        many = word + ("es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s")
-    return f"{n} {many}"
 
 
 def format_table(headers: list[str], rows: list[list[object]], right_align: set[int] | None = None) -> str:

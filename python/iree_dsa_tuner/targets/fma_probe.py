@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.cache_dir import cache_root
+from ..core.words import plural
 from ..errors import InputError
 
 FMA_PORTS_ENV = "IREE_DSA_HOST_FMA_PORTS"
@@ -104,7 +105,7 @@ class FmaProbe:
 
     def describe(self, declared: int) -> str:
         return (f"FMA probe: {self.wide} {self.ratio:.2f}x {self.narrow} per instruction -> "
-                f"{self.ports(declared)} full-width FMA port(s) at {self.clock_mhz(declared):g} MHz")
+                f"{plural(self.ports(declared), 'full-width FMA port')} at {self.clock_mhz(declared):g} MHz")
 
 
 @dataclass(frozen=True)

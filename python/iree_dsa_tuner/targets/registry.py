@@ -16,6 +16,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from ..core.words import plural
 from ..errors import InputError
 from .base import Target
 from ..description import (
@@ -123,5 +124,6 @@ def get_target(name: str, search_paths: Iterable[str | Path] = ()) -> Target:
         if isinstance(error, TargetDescriptionError) and Path(error.source).stem == name:
             raise error
     known = ", ".join(sorted(catalog.targets)) or "none"
-    hint = f"; {len(catalog.errors)} description file(s) failed to load: {catalog.errors[0]}" if catalog.errors else ""
+    hint = (f"; {plural(len(catalog.errors), 'description file')} failed to load: {catalog.errors[0]}"
+            if catalog.errors else "")
     raise UnknownTarget(f"unknown target {name!r} (installed: {known}){hint}")

@@ -25,6 +25,7 @@ from ..errors import CompileError, InputError
 from ..core.config import CompilationConfig
 from ..core.problems import RootOpProblem
 from ..core.status import NumericsVerdict, Status
+from ..core.words import plural
 from ..ir.artifacts import ModelArtifacts, compile_model, spec_problems
 from .builder import build_spec
 from .numerics import NumericsResult, compare_modules
@@ -422,7 +423,7 @@ def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, Compi
             spec.write_text(text)
             reused = built[1:] if built is not None and built[0] == text else None
             if progress is not None:
-                progress(f"verifying the spec ({len(winners)} configs) with "
+                progress(f"verifying the spec ({plural(len(winners), 'config')}) with "
                          + ("the build timed with it" if reused else "iree-compile") + " and iree.runtime")
             verdict = verify_spec(artifacts.model, spec, artifacts=artifacts, built=reused)
         reasons = failure_reasons(verdict, set(winners))
