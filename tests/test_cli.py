@@ -310,7 +310,7 @@ def test_the_tune_table_labels_its_elite_ratio_and_uses_one_best(capsys):
                          elite_us=10.0, chosen="tuned", bound_us=4.0)
     text = summary_table(TuneResult("m.mlir", "host", "pruned", dispatches=[kept, won]))
     header, _, *rows = text.splitlines()
-    assert "elite/tuned" in header.split() and "tuned/elite" not in header
+    assert "elite/tuned" in header.split() and "tuned/elite" not in text
     kept_row = next(r for r in rows if r.startswith(kept.dispatch))
     # The row's best is the number the search's "-> default: ... best 274.4 us" line gives; its
     # ratio is the elite over that same number; nothing shows the default twice.

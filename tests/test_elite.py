@@ -227,7 +227,9 @@ def test_tune_on_dsa_e1_reports_tuned_over_elite_per_dispatch(tmp_path, capsys):
     assert main(["tune", str(MODEL), "--target", "dsa-e1", "--budget", "3", "--no-db", "--quiet",
                  "-o", str(tmp_path / "spec.mlir"), "--json", str(report)]) == 0
     table = capsys.readouterr().out
-    assert "elite us" in table and "tuned/elite" in table
+    header = table.splitlines()[0]
+    # The columns as docs/ELITE.md names them: elite us, and elite/tuned (tuned_vs_elite in %).
+    assert "elite us" in header and "elite/tuned" in header.split() and "tuned/elite" not in table
     data = json.loads(report.read_text())
     assert len(data["dispatches"]) == 3
     for d in data["dispatches"]:
@@ -236,3 +238,22 @@ def test_tune_on_dsa_e1_reports_tuned_over_elite_per_dispatch(tmp_path, capsys):
         row = next(line for line in table.splitlines() if line.startswith(d["dispatch"]))
         assert f"{d['elite_us']:.1f}" in row and f"{100 * d['tuned_vs_elite']:.0f}%" in row
         assert sum(1 for t in d["trials"] if t["source"] == "elite") == 1
+
+
+def test_the_elite_doc_names_the_columns_the_tune_table_prints():
+    """docs/ELITE.md's tables and its word for the ratio column are the ones `tune` prints."""
+    import re
+    from pathlib import Path
+
+    from iree_dsa_tuner.commands.tune import summary_table
+    from iree_dsa_tuner.search.results import DispatchResult, TuneResult
+
+    one = DispatchResult("d", "1x1", default_us=20.0, best_us=8.0, tuned_us=8.0, elite_us=10.0, chosen="tuned")
+    columns = re.split(r" {2,}", summary_table(TuneResult("m", "dsa-e1", "pruned", dispatches=[one])).splitlines()[0])
+    assert "elite us" in columns
+    (ratio,) = [c for c in columns if "/" in c and "elite" in c]  # elite over the search's own best
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "ELITE.md").read_text()
+    assert f"`elite us` and `{ratio}` columns" in doc
+    tables = [line for line in doc.splitlines() if line.startswith("| dispatch |")]
+    assert tables and all(line.strip(" |").split("|")[-1].strip() == ratio for line in tables)
+    assert "/".join(reversed(ratio.split("/"))) not in doc  # never the other way round (tuned/elite)

@@ -169,7 +169,7 @@ def summary_table(report) -> str:
     lines.append("(best us = the best measured, the elite's included; speedup, % bound = of what runs (chosen); "
                  "measured+cached / funnel survivors / space; rho = Spearman of estimate vs measured, "
                  "* = measured best in the model's top 5; elite/tuned = elite us / the search's own best us, "
-                 "over 100% when the search beat the hand-written elite template (docs/ELITE.md's tuned/elite))")
+                 "over 100% when the search beat the hand-written elite template (docs/ELITE.md))")
     return "\n".join(lines)
 
 
