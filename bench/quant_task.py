@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from iree_dsa_tuner.report import format_table
@@ -29,19 +30,24 @@ from iree_dsa_tuner.task.manifest import load_manifest
 from iree_dsa_tuner.task.run import run_task
 
 REPO = Path(__file__).resolve().parent.parent
-# (manifest, the target a row is judged against: ratio to the limit, and chunk ms if any)
+# (manifest, the target a row is judged against: ratio to the limit, and chunk ms if any, and the
+# activation scales when not the manifest's: "static" rows are the same policy with one calibrated
+# INT8 scale per layer instead of per-token ones, docs/QUANT.md)
 ROWS = (
-    ("lit_tests/inputs/lerobot/pi0_w4a8.toml", 1.2, 100.0),
-    ("lit_tests/inputs/lerobot/pi0_expert_w4a8.toml", 1.2, None),
-    ("lit_tests/inputs/manifests/torch_expert_quantized.toml", 1.2, None),
-    ("lit_tests/inputs/lerobot/act_w8a8.toml", 1.2, None),
-    ("lit_tests/inputs/lerobot/diffusion_policy_w8a8.toml", 1.2, None),
-    ("python/iree_dsa_tuner/examples/manifests/pi0.toml", 1.2, None),
+    ("lit_tests/inputs/lerobot/pi0_w4a8.toml", 1.2, 100.0, None),
+    ("lit_tests/inputs/lerobot/pi0_w4a8.toml", 1.2, 100.0, "static"),
+    ("lit_tests/inputs/lerobot/pi0_expert_w4a8.toml", 1.2, None, None),
+    ("lit_tests/inputs/lerobot/pi0_expert_w4a8.toml", 1.2, None, "static"),
+    ("lit_tests/inputs/manifests/torch_expert_quantized.toml", 1.2, None, None),
+    ("lit_tests/inputs/manifests/torch_expert_quantized.toml", 1.2, None, "static"),
+    ("lit_tests/inputs/lerobot/act_w8a8.toml", 1.2, None, None),
+    ("lit_tests/inputs/lerobot/diffusion_policy_w8a8.toml", 1.2, None, None),
+    ("python/iree_dsa_tuner/examples/manifests/pi0.toml", 1.2, None, None),
 )
 # A GEMM with at least this many rows should read each weight once, its activations resident.
 LARGE_M = 256
 LARGE_M_TARGET = 1.5
-LARGE_M_HEADERS = ["manifest", "stage", "dispatch", "us/call", "compute us", "weights-once us", "ratio", "met",
+LARGE_M_HEADERS = ["manifest", "a8 scales", "stage", "dispatch", "us/call", "compute us", "weights-once us", "ratio", "met",
                    "output us", "/ all three", "why not"]
 
 
@@ -89,12 +95,12 @@ def large_m_rows(result, target) -> list:
             weights = sum(i.num_bytes for i in p.inputs[1:]) / desc.dram_bytes_per_s * 1e6
             ratio = us / max(compute, weights)
             output = p.output.num_bytes / desc.dram_bytes_per_s * 1e6
-            out.append([result.manifest.model_id, stage.name, a["dispatch"], f"{us:.1f}", f"{compute:.1f}",
+            out.append([result.manifest.model_id, result.manifest.quant_activations, stage.name, a["dispatch"], f"{us:.1f}", f"{compute:.1f}",
                         f"{weights:.1f}", f"{ratio:.2f}x", "yes" if ratio <= LARGE_M_TARGET else "NO",
                         f"{output:.1f}", f"{us / max(compute, weights, output):.2f}x",
                         _why(p, desc, max(compute, weights), output) if ratio > LARGE_M_TARGET else ""])
     return out
-HEADERS = ["manifest", "scheme", "stages quantised", "rel L2", "cosine", "default ms", "tuned ms", "limit ms",
+HEADERS = ["manifest", "scheme", "a8 scales", "stages quantised", "rel L2", "cosine", "default ms", "tuned ms", "limit ms",
            "/limit", "target", "met"]
 
 
@@ -107,11 +113,13 @@ def row(result, ratio_target: float, ms_target: float | None) -> tuple[list, dic
     ratio = a.chunk_ms / a.limit_ms if a.limit_ms else float("inf")
     met = ratio <= ratio_target and (ms_target is None or a.chunk_ms <= ms_target)
     target = f"<= {ratio_target:g}x limit" + (f", <= {ms_target:g} ms" if ms_target else "")
-    cells = [m.model_id, m.scheme, f"{len(real)}/{len(m.stages)}" + ("" if real else " (what-if)"),
+    cells = [m.model_id, m.scheme, m.quant_activations if real and m.scheme != "bf16" else "-",
+             f"{len(real)}/{len(m.stages)}" + ("" if real else " (what-if)"),
              f"{worst['rel_l2']:.4f}" if worst else "-", f"{worst['cosine']:.5f}" if worst else "-",
              f"{b.chunk_ms:.1f}", f"{a.chunk_ms:.1f}", f"{a.limit_ms:.1f}", f"{ratio:.2f}x", target,
              "yes" if met else "NO"]
-    record = {"manifest": m.model_id, "scheme": m.scheme, "quantization": q, "default_ms": b.chunk_ms,
+    record = {"manifest": m.model_id, "scheme": m.scheme, "activations": m.quant_activations, "quantization": q,
+              "default_ms": b.chunk_ms,
               "chunk_ms": a.chunk_ms, "limit_ms": a.limit_ms, "ratio": ratio, "target": target, "met": met,
               "largest": [{k: x[k] for k in ("stage", "dispatch", "calls", "ms", "share", "how")}
                           for x in a.amdahl[:3]]}
@@ -128,25 +136,27 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     target = get_target(args.target)
     rows, records, large = [], [], []
-    plan = [(m, 1.2, None) for m in args.manifest] or [(REPO / m, r, t) for m, r, t in ROWS]
+    plan = [(m, 1.2, None, None) for m in args.manifest] or [(REPO / m, r, t, a) for m, r, t, a in ROWS]
     with tempfile.TemporaryDirectory() as library:
-        for path, ratio, ms in plan:
+        for path, ratio, ms, activations in plan:
             manifest = load_manifest(path)
+            if activations is not None:
+                manifest = replace(manifest, quant_activations=activations)
             print(f"{manifest.model_id} ({manifest.scheme}) on {target.name} ...", file=sys.stderr, flush=True)
             result = run_task(manifest, target, TuneOptions(budget=args.budget), library=Path(library))
             cells, record = row(result, ratio, ms)
             rows.append(cells)
             records.append(record)
             large += large_m_rows(result, target)
-    lines = [format_table(HEADERS, rows, right_align={3, 4, 5, 6, 7, 8})]
+    lines = [format_table(HEADERS, rows, right_align={4, 5, 6, 7, 8, 9})]
     for r in records:
         if not r["met"]:
             parts = ", ".join(f"{x['stage']}/{x['dispatch']} {100 * x['share']:.1f}% ({x['how']})" for x in r["largest"])
-            lines.append(f"{r['manifest']}: target {r['target']} missed ({r['ratio']:.2f}x); largest: {parts}")
+            lines.append(f"{r['manifest']} ({r['activations']}): target {r['target']} missed ({r['ratio']:.2f}x); largest: {parts}")
     if large:
         lines.append(f"\nlarge-M GEMMs (M >= {LARGE_M}): tuned time per call against max(compute at peak, weights "
                      f"streamed once); target <= {LARGE_M_TARGET:g}x")
-        lines.append(format_table(LARGE_M_HEADERS, large, right_align={3, 4, 5, 6, 8, 9}))
+        lines.append(format_table(LARGE_M_HEADERS, large, right_align={4, 5, 6, 7, 9, 10}))
         lines.append("(output us: writing its result once at DRAM bandwidth, a floor the bound above leaves out; "
                      "/ all three: us/call against max(compute, weights once, output once))")
     text = "\n".join(lines)

@@ -64,6 +64,20 @@ def test_simulated_layer_matches_its_definition():
     np.testing.assert_allclose(simulate(x, q), want, rtol=1e-9)
 
 
+def test_static_activation_scale_is_the_calibration_max_and_saturates_beyond_it():
+    rng = np.random.default_rng(4)
+    w, x = rng.normal(size=(32, 128)), rng.normal(size=(40, 128)).astype(np.float32)
+    q = quantize_weight(w, LayerForm("w8a8", activations="static"), calibration=x)
+    assert q.activation_amax == np.float32(np.abs(x).max())
+    # Every row shares the one scale; a row twice the calibration range saturates at +-127.
+    codes, t = quantize_activation(2 * x[:3], static_amax=q.activation_amax)
+    assert np.all(t == np.float32(q.activation_amax) / np.float32(127)) and np.abs(codes).max() == 127
+    want = (codes * t[:, None].astype(np.float64)) @ (q.codes.astype(np.float64) * q.channel_scale[:, None]).T
+    np.testing.assert_allclose(simulate(2 * x[:3], q), want, rtol=1e-9)
+    with pytest.raises(ValueError, match="needs calibration activations"):
+        quantize_weight(w, LayerForm("w8a8", activations="static"))
+
+
 # ---- a real export ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -199,3 +213,86 @@ def test_whole_policy_rows_in_the_docs_reproduce(row, model, tmp_path):
     wb = result.weight_bytes
     assert cells[2] == f"{wb['float'] / 1e6:.1f} -> {wb['quantized'] / 1e6:.1f} MB"
     assert np.isfinite(acc.rel_l2) and acc.cosine > 0.9999
+
+
+def _f32_constants(mlir: Path) -> set:
+    """Every scalar f32 `arith.constant` of a model, read back by the MLIR bindings."""
+    from iree.compiler import ir
+
+    found = set()
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(mlir.read_text())
+
+        def walk(op):
+            if op.name == "arith.constant" and str(op.results[0].type) == "f32":
+                found.add(np.float32(ir.FloatAttr(op.attributes["value"]).value))
+            for region in op.regions:
+                for block in region.blocks:
+                    for child in block.operations:
+                        walk(child.operation)
+
+        walk(module.operation)
+    return found
+
+
+def test_static_activation_scales_leave_no_per_token_reduction(tmp_path):
+    """With `activations = "static"` each layer's activation scale is the max |x| its calibration
+    rows reached, written into the model as a constant: the per-token max |x| reductions leave
+    the model (fewer dispatches per call), and the accuracy is measured on held-out inputs too."""
+    from iree_dsa_tuner.quant.model import HELD_OUT_SEED, calibration_inputs
+
+    mlp = ROOT / "lit_tests/inputs/torch_gemma_mlp.mlir"
+    runs = {a: quantize_model(mlp, QuantOptions("w8a8", activations=a), weight_arguments=(1, 2, 3),
+                              output=tmp_path / a) for a in ("token", "static")}
+    static = runs["static"]
+    assert [s.form for s in static.sites] == ["w8a8 static"] * 3
+    # gate and up read the model's input: their constant is max |x| of the seeded calibration input,
+    # recomputed here; down's reads silu(gate) * up, whatever its value, it is in the model's text.
+    x = calibration_inputs({"gemma_mlp": [((1, 1, 256), "f32")]}, 0, 1)["gemma_mlp"][0][0]
+    gate, up, down = static.sites
+    assert gate.activation_amax == up.activation_amax == float(np.float32(np.abs(x).max()))
+    assert {np.float32(s.activation_amax) for s in static.sites} <= _f32_constants(static.mlir)
+    assert down.activation_amax > 0 and runs["token"].sites[0].activation_amax is None
+    dispatches = {a: [d for d, n in compile_model(r.mlir).calls().items() if n] for a, r in runs.items()}
+    per_token = [d for d in dispatches["token"] if "reduction" in d and d.endswith("_f32")]
+    assert len(per_token) == 2  # one per distinct activation: the input (gate and up share it), down's
+    assert not [d for d in dispatches["static"] if "reduction" in d]
+    assert len(dispatches["static"]) < len(dispatches["token"])
+    # Held out: the seeded calibration input and one seeded HELD_OUT_SEED apart, both run by IREE.
+    assert HELD_OUT_SEED != 0 and 0 < static.accuracy["gemma_mlp"].rel_l2 < 0.05
+
+
+def test_a_repeated_kv_head_is_read_through_the_map_with_the_same_numbers(tmp_path):
+    """lit_tests/quant/gqa_broadcast.mlir (repeat_kv as torch exports it): the K broadcast that
+    a transpose follows is folded into Q K^T (one K head read, 8 heads x 4 rows as one M), the V
+    broadcast that only reshapes follow is left to IREE; both models, run by IREE on the same
+    seeded inputs and parameters, give the same outputs, and no dispatch writes the 8 copies."""
+    from iree.compiler import ir
+
+    from iree_dsa_tuner.quant.layout_fold import fold_activation_broadcasts
+    from iree_dsa_tuner.quant.model import calibration_inputs, input_form
+
+    fixture = ROOT / "lit_tests/quant/gqa_broadcast.mlir"
+    text, _ = input_form(fixture)
+    with ir.Context():
+        module = ir.Module.parse(text)
+        folded = fold_activation_broadcasts(module)
+        module.operation.verify()
+        folded_text = module.operation.get_asm()
+    assert [(f.operand, f.source_shape, f.operand_shape) for f in folded] == [(1, (1, 1, 6, 16), (8, 16, 6))]
+    paths = {"exported": tmp_path / "exported.mlir", "folded": tmp_path / "folded.mlir"}
+    paths["exported"].write_text(text)
+    paths["folded"].write_text(folded_text)
+    params = resolve_parameters(fixture, (), seed=0)
+    types = {"main": ["f32"] * 3}
+    inputs = calibration_inputs({"main": [((1, 8, 4, 16), "f32"), ((1, 1, 6, 16), "f32"), ((1, 1, 6, 16), "f32")]},
+                                0, 2)
+    outs = {k: run_functions(compile_for_host(p, tmp_path / "build"), params, inputs, types)["main"]
+            for k, p in paths.items()}
+    for want, got in zip(outs["exported"], outs["folded"]):
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
+    names = {k: [d for d, n in compile_model(p).calls().items() if n] for k, p in paths.items()}
+    assert [d for d in names["exported"] if "broadcast" in d]
+    assert not [d for d in names["folded"] if "broadcast" in d]
+    assert any("32x6x16" in d for d in names["folded"])  # Q K^T: M = 8 heads x 4 rows

@@ -27,7 +27,7 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -40,13 +40,17 @@ from ..tuning_spec.elementwise import NotEvaluable
 from .accuracy import Accuracy, compile_for_host, measure
 from .rewrite import erase_unused_globals, site_parameters, site_template, splice
 from .sites import WeightSite, activation_rows, find_sites, weight_matrix
+from .layout_fold import fold_activation_broadcasts
 from .weights import GROUP_SIZES, LayerForm, QuantizedWeight, awq_smoothing, layer_error, quantize_weight
 
 SCHEMES = ("w4a8", "w8a8", "bf16")
 METHODS = ("rtn", "awq")
+ACTIVATIONS = ("token", "static")
 FALLBACK = {"w4a8": ("w4a8", "w8a8", "bf16"), "w8a8": ("w8a8", "bf16"), "bf16": ("bf16",)}
 # Bump when what is written changes: cached quantised models of an older version are not reused.
-QUANTISER_VERSION = "4"
+QUANTISER_VERSION = "5"
+# Held-out accuracy inputs are seeded at options.seed + HELD_OUT_SEED.
+HELD_OUT_SEED = 7919
 _SITE_ATTRIBUTE = "quantiser.site"  # a mark on each site while calibration runs
 _MAX_CALIBRATION_ROWS = 2048
 
@@ -58,6 +62,7 @@ class QuantOptions:
     group: int | None = None  # INT4 group; None: the largest of GROUP_SIZES within layer_error
     zero_point: bool = False
     scale_type: str = "f32"
+    activations: str = "token"  # a8's scale: per token at run time, or one calibrated constant per layer
     layer_error: float | None = None  # per-layer relative L2 budget (None: no fallback)
     max_rel_l2: float | None = None  # the model's output budget (None: measured, not bounded)
     min_weight_elements: int = 16384  # smaller weights stay float: too small to matter
@@ -71,6 +76,8 @@ class QuantOptions:
             raise InputError(f"quantisation method {self.method!r}: expected one of {', '.join(METHODS)}")
         if self.group is not None and self.group not in GROUP_SIZES:
             raise InputError(f"INT4 group {self.group}: expected one of {', '.join(map(str, GROUP_SIZES))}")
+        if self.activations not in ACTIVATIONS:
+            raise InputError(f"activation scales {self.activations!r}: expected one of {', '.join(ACTIVATIONS)}")
         if self.scale_type not in ("f16", "f32"):
             raise InputError(f"scale type {self.scale_type!r}: expected f16 or f32")
         for name in ("layer_error", "max_rel_l2"):
@@ -80,7 +87,9 @@ class QuantOptions:
         return self
 
     def key(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+        # The default activations leave the key (and so the cache of earlier models) as it was.
+        return {k: getattr(self, k) for k in self.__dataclass_fields__
+                if not (k == "activations" and self.activations == "token")}
 
 
 @dataclass
@@ -94,6 +103,7 @@ class SiteReport:
     alpha: float | None = None  # AWQ's exponent (None: round-to-nearest)
     reason: str = ""  # why it stays float, or fell back
     tried: list[dict] = field(default_factory=list)
+    activation_amax: float | None = None  # a static form's calibrated max |x| (its scale * 127)
 
     def to_json(self) -> dict:
         out = {"weight": self.name, "function": self.function, "n": self.n, "k": self.k, "form": self.form}
@@ -105,6 +115,8 @@ class SiteReport:
             out["reason"] = self.reason
         if self.tried:
             out["tried"] = self.tried
+        if self.activation_amax is not None:
+            out["activation_amax"] = self.activation_amax
         return out
 
 
@@ -117,6 +129,7 @@ class QuantizedModel:
     accuracy: dict[str, Accuracy] = field(default_factory=dict)
     source: str = ""
     weight_bytes: dict = field(default_factory=dict)  # {"float": ..., "quantized": ...} of the sites
+    folded: list[str] = field(default_factory=list)  # activation broadcasts read through maps (layout_fold)
     cached: bool = False
 
     def parameters(self) -> Parameters | None:
@@ -129,16 +142,19 @@ class QuantizedModel:
         return {"schema": "iree-dsa-quantized/1", "source": self.source, "mlir": str(self.mlir),
                 "parameters": self.archives, "options": self.options.key(),
                 "accuracy": {k: v.to_json() for k, v in sorted(self.accuracy.items())},
-                "weight_bytes": self.weight_bytes, "sites": [s.to_json() for s in self.sites]}
+                "weight_bytes": self.weight_bytes, "sites": [s.to_json() for s in self.sites],
+                "folded_broadcasts": self.folded}
 
     @classmethod
     def from_json(cls, data: dict, directory: Path) -> "QuantizedModel":
         sites = [SiteReport(s["weight"], s["function"], s["n"], s["k"], s["form"], s.get("layer_rel_l2"),
-                            s.get("awq_alpha"), s.get("reason", ""), s.get("tried", [])) for s in data["sites"]]
+                            s.get("awq_alpha"), s.get("reason", ""), s.get("tried", []),
+                            s.get("activation_amax")) for s in data["sites"]]
         acc = {k: Accuracy(v["max_abs"], v["rel_l2"], v["cosine"]) for k, v in data["accuracy"].items()}
         archives = [a.replace("{dir}", str(directory)) for a in data["parameters"]]
         return cls(directory / "model.mlir", archives, QuantOptions(**data["options"]), sites, acc,
-                   data.get("source", ""), data.get("weight_bytes", {}), cached=True)
+                   data.get("source", ""), data.get("weight_bytes", {}), data.get("folded_broadcasts", []),
+                   cached=True)
 
 
 def input_form(model: Path) -> tuple[str, str]:
@@ -214,16 +230,22 @@ def _collect_activations(evaluator, sites: list[WeightSite], inputs: dict, seed:
     return out
 
 
-def _forms(options: QuantOptions, k: int) -> list[LayerForm]:
+def _forms(options: QuantOptions, k: int, calibrated: bool) -> list[LayerForm]:
+    """The forms a layer tries, in order. Static activation scales come first and fall back to
+    per-token ones within each scheme; they need calibration activations (`calibrated`)."""
+    activations = ["static", "token"] if options.activations == "static" and calibrated else ["token"]
     forms = []
     for scheme in FALLBACK[options.scheme]:
         if scheme == "w4a8":
             groups = [options.group] if options.group else list(GROUP_SIZES)
-            forms += [LayerForm("w4a8", g, options.zero_point, options.scale_type) for g in groups if k % g == 0]
+            forms += [LayerForm("w4a8", g, options.zero_point, options.scale_type, a)
+                      for g in groups if k % g == 0 for a in activations]
             if options.group and k % options.group:
                 raise InputError(f"INT4 group {options.group} does not divide K = {k}")
-        else:
+        elif scheme == "bf16":
             forms.append(LayerForm(scheme, 0, False, options.scale_type))
+        else:
+            forms += [LayerForm(scheme, 0, False, options.scale_type, a) for a in activations]
     return forms
 
 
@@ -232,13 +254,13 @@ def choose_form(w: np.ndarray, x: np.ndarray | None, options: QuantOptions,
     """The first form of the scheme's fallback list whose output error on `x` is within budget
     (the last form when none is): (weight, error, AWQ alpha, what was tried)."""
     tried = []
-    forms = _forms(options, w.shape[1])
+    forms = _forms(options, w.shape[1], x is not None)
     for i, form in enumerate(forms):
         if options.method == "awq" and x is not None and form.scheme != "bf16":
             smoothing, alpha, err = awq_smoothing(w, x, form)
-            qw = quantize_weight(w, form, smoothing)
+            qw = quantize_weight(w, form, smoothing, x)
         else:
-            qw, alpha = quantize_weight(w, form), None
+            qw, alpha = quantize_weight(w, form, calibration=x), None
             err = layer_error(w, x, qw)
         tried.append({"form": form.describe(), "layer_rel_l2": float(f"{err:.4g}")})
         last = i == len(forms) - 1
@@ -269,9 +291,10 @@ def _source_value(evaluator, site: WeightSite) -> np.ndarray:
 
 
 def _quantize_text(text: str, generic: str, parameters: Parameters | None, options: QuantOptions, inputs: dict,
-                   layer_budget: float | None) -> tuple[str, dict, list[SiteReport], dict]:
+                   layer_budget: float | None) -> tuple[str, dict, list[SiteReport], dict, list[str]]:
     """`text` (the input form) rewritten, the new tensors ({ParameterGlobal: value}), the site
-    reports and the weight bytes before and after; `generic` (its generalised form) is what the
+    reports, the weight bytes before and after, and the activation broadcasts folded into the
+    contractions that read them (`layout_fold.py`); `generic` (its generalised form) is what the
     numpy reference runs for calibration."""
     from ..parameters import parameter_of_global
     from ..tuning_spec.reference import NumpyModel
@@ -308,7 +331,9 @@ def _quantize_text(text: str, generic: str, parameters: Parameters | None, optio
         if unevaluable:
             for _, report in todo:
                 report.reason = (f"no calibration activations (the numpy reference cannot evaluate "
-                                 f"{unevaluable[0]}): judged by its weight's error")
+                                 f"{unevaluable[0]}): judged by its weight's error"
+                                 + ("; per-token activation scales (a static one is calibrated)"
+                                    if options.activations == "static" else ""))
         new_values: dict[ParameterGlobal, np.ndarray] = {}
         bytes_before = bytes_after = 0
         for s, report in todo:
@@ -320,12 +345,14 @@ def _quantize_text(text: str, generic: str, parameters: Parameters | None, optio
                 continue
             qw, err, alpha, tried = choose_form(w, activations.get(s.index), options, layer_budget)
             report.form, report.error, report.alpha, report.tried = qw.form.describe(), err, alpha, tried
+            if qw.activation_amax is not None:
+                report.activation_amax = float(qw.activation_amax)
             if tried[0]["form"] != report.form:
                 report.reason = f"fell back: {tried[0]['form']} gave layer rel L2 {tried[0]['layer_rel_l2']}"
             elif options.scheme == "w4a8" and qw.form.scheme != "w4a8":
                 report.reason = f"fell back: no INT4 group of {', '.join(map(str, GROUP_SIZES))} divides K = {s.k}"
             params = site_parameters(s, qw.form, scope, qw.smoothing is not None)
-            splice(module, s, site_template(s, qw.form, params))
+            splice(module, s, site_template(s, qw.form, params, qw.activation_amax))
             for role, value in _stored_values(qw, params).items():
                 p = params[role]
                 g = ParameterGlobal(p.symbol, p.scope, p.key, p.shape, p.element)
@@ -333,6 +360,9 @@ def _quantize_text(text: str, generic: str, parameters: Parameters | None, optio
                 bytes_after += g.num_bytes
             bytes_before += s.n * s.k * 4
         erase_unused_globals(module)
+        # Activation x activation contractions (attention) are not sites; a broadcast they read
+        # (a KV head repeated for each query head) is folded into their maps.
+        folded = [f.describe() for f in fold_activation_broadcasts(module)]
         module.operation.verify()
         # The model's own parameters it still reads (norm weights, small layers) join the new ones.
         for op in module.body.operations:
@@ -340,7 +370,7 @@ def _quantize_text(text: str, generic: str, parameters: Parameters | None, optio
             if p is not None and all(g.name != p.name for g in new_values):
                 new_values[p] = parameters.value(p.scope, p.key)
         out_text = module.operation.get_asm(print_generic_op_form=False)
-    return out_text, new_values, reports, {"float": bytes_before, "quantized": bytes_after}
+    return out_text, new_values, reports, {"float": bytes_before, "quantized": bytes_after}, folded
 
 
 def _write(directory: Path, text: str, values: dict) -> list[str]:
@@ -415,15 +445,24 @@ def quantize_model(model: str | os.PathLike, options: QuantOptions, *, parameter
     signatures, outputs = public_signatures(NumpyModel(generic, parameters))
     inputs = calibration_inputs(signatures, options.seed, options.calibration_samples, npy)
     types = {name: [et for _, et in args] for name, args in signatures.items()}
+    # A static activation scale is fitted to the calibration inputs, so its accuracy is measured on
+    # held-out inputs as well (seeded apart from them): on the calibration inputs alone no value
+    # ever saturates, and the figure would flatter it.
+    evaluation = inputs
+    if options.activations == "static":
+        held_out = calibration_inputs(signatures, options.seed + HELD_OUT_SEED, options.calibration_samples)
+        evaluation = {name: inputs[name] + held_out[name] for name in inputs}
     budget = options.layer_error
     directory.parent.mkdir(parents=True, exist_ok=True)
     for attempt in range(6):
         staged = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
         try:
-            out_text, values, reports, weight_bytes = _quantize_text(text, generic, parameters, options, inputs, budget)
+            out_text, values, reports, weight_bytes, folded = _quantize_text(text, generic, parameters, options,
+                                                                             inputs, budget)
             archives = _write(staged, out_text, values)
             result = QuantizedModel(directory / "model.mlir", [a.replace("{dir}", str(directory)) for a in archives],
-                                    options, reports, source=str(model), weight_bytes=weight_bytes)
+                                    options, reports, source=str(model), weight_bytes=weight_bytes,
+                                    folded=folded)
             if measure_accuracy or options.max_rel_l2 is not None:
                 vmfbs = staged / "build"
                 staged_params = resolve_parameters(staged / "model.mlir",
@@ -433,7 +472,7 @@ def quantize_model(model: str | os.PathLike, options: QuantOptions, *, parameter
                     float_mlir.write_text(text)
                     result.accuracy = measure(compile_for_host(float_mlir, vmfbs), parameters,
                                               compile_for_host(staged / "model.mlir", vmfbs), staged_params,
-                                              inputs, types)
+                                              evaluation, types)
                 shutil.rmtree(vmfbs, ignore_errors=True)
             worst = result.worst()
             if options.max_rel_l2 is not None and worst is not None and worst.rel_l2 > options.max_rel_l2:

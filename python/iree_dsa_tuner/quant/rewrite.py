@@ -12,8 +12,8 @@ weight as stored, `[N, K]`: a transpose or broadcast the export put before the m
 (applied to the stored weight) rather than run per call.
 
 Forms (`weights.py` has their arithmetic, `docs/QUANT.md` their IR):
-- w8a8 and w4a8: the activation's per-token max |x| (a reduction over K), its INT8 codes (an
-  elementwise op), the i32 contraction (w4a8: one generic that reads the packed 4-bit codes,
+- w8a8 and w4a8: the activation's per-token max |x| (a reduction over K; with static
+  activations a calibrated constant instead), its INT8 codes (an elementwise op), the i32 contraction (w4a8: one generic that reads the packed 4-bit codes,
   the group's integer scale and zero point through `k floordiv G`, and multiplies in i32:
   there is no float weight, not even inside the dispatch), and an epilogue that rescales the
   i32 sums by the token's and the channel's scales (and adds the accumulator the export
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from iree.compiler import ir
 
 from .sites import WeightSite, shape_of
@@ -113,8 +114,18 @@ def _zero_accumulator(value: ir.Value) -> bool:
         return False
 
 
-def site_template(site: WeightSite, form: LayerForm, params: dict[str, NewParameter]) -> str:
-    """The replacement of `site` as a module: its globals and `@quantised_site(x, acc) -> result`."""
+def _f32_literal(value) -> str:
+    """An f32 constant's text that parses back to the same f32 (9 significant digits)."""
+    return f"{float(np.float32(value)):.8e}"
+
+
+def site_template(site: WeightSite, form: LayerForm, params: dict[str, NewParameter],
+                  activation_amax=None) -> str:
+    """The replacement of `site` as a module: its globals and `@quantised_site(x, acc) -> result`.
+    A static form's activations are quantised with `activation_amax` (its calibrated max |x|), a
+    constant the quantising and rescaling ops read in place of the per-token reduction."""
+    if form.static and activation_amax is None:
+        raise ValueError(f"{site.name}: a static activation scale needs its calibrated max |x|")
     x_shape = shape_of(site.x_value)
     out_shape = shape_of(site.op.results[0])
     ro, rx, kx = len(out_shape), len(x_shape), site.x_k_axis
@@ -152,9 +163,7 @@ def site_template(site: WeightSite, form: LayerForm, params: dict[str, NewParame
     x_rows = _map(rx, [f"d{i}" for i in range(rx) if i != kx])
     lines += ["%zero = arith.constant 0.000000e+00 : f32", "%zero_i32 = arith.constant 0 : i32",
               f"%tiny = arith.constant {_TINY} : f32", f"%qmax = arith.constant {float(INT8_MAX):e} : f32",
-              f"%qmin = arith.constant {-float(INT8_MAX):e} : f32",
-              f"%rows_empty = tensor.empty() : {rows_type}",
-              f"%rows_zero = linalg.fill ins(%zero : f32) outs(%rows_empty : {rows_type}) -> {rows_type}"]
+              f"%qmin = arith.constant {-float(INT8_MAX):e} : f32"]
     xs = "%x"
     if "smoothing" in params:
         k_map = _map(rx, [f"d{kx}"])
@@ -163,13 +172,22 @@ def site_template(site: WeightSite, form: LayerForm, params: dict[str, NewParame
                           [("%x", x_type), (ref["smoothing"], params["smoothing"].type_text)], ("%xs_empty", x_type),
                           ["%a: f32", "%s: f32", "%o: f32"], ["%m = arith.mulf %a, %s : f32", "linalg.yield %m : f32"])
         xs = "%xs"
-    lines += _generic("%amax", [x_id, x_rows], ["reduction" if i == kx else "parallel" for i in range(rx)],
-                      [(xs, x_type)], ("%rows_zero", rows_type), ["%a: f32", "%m: f32"],
-                      ["%b = math.absf %a : f32", "%c = arith.maximumf %b, %m : f32", "linalg.yield %c : f32"])
+    # The row's max |x|: a block argument `%m` read from the per-token reduction, or (static) the
+    # calibrated constant the body captures; the bodies after it are the same either way.
+    if form.static:
+        lines += [f"%m = arith.constant {_f32_literal(activation_amax)} : f32"]
+        row_ins, row_args = [], []
+    else:
+        lines += [f"%rows_empty = tensor.empty() : {rows_type}",
+                  f"%rows_zero = linalg.fill ins(%zero : f32) outs(%rows_empty : {rows_type}) -> {rows_type}"]
+        lines += _generic("%amax", [x_id, x_rows], ["reduction" if i == kx else "parallel" for i in range(rx)],
+                          [(xs, x_type)], ("%rows_zero", rows_type), ["%a: f32", "%m: f32"],
+                          ["%b = math.absf %a : f32", "%c = arith.maximumf %b, %m : f32", "linalg.yield %c : f32"])
+        row_ins, row_args = [("%amax", rows_type)], ["%m: f32"]
     xq_type = tensor_type(x_shape, "i8")
     lines += [f"%xq_empty = tensor.empty() : {xq_type}"]
-    lines += _generic("%xq", [x_id, x_rows, x_id], ["parallel"] * rx, [(xs, x_type), ("%amax", rows_type)],
-                      ("%xq_empty", xq_type), ["%a: f32", "%m: f32", "%o: i8"],
+    lines += _generic("%xq", [x_id] + [x_rows] * len(row_ins) + [x_id], ["parallel"] * rx, [(xs, x_type)] + row_ins,
+                      ("%xq_empty", xq_type), ["%a: f32"] + row_args + ["%o: i8"],
                       ["%t = arith.maximumf %m, %tiny : f32", "%r = arith.divf %qmax, %t : f32",
                        "%v = arith.mulf %a, %r : f32", "%n = math.roundeven %v : f32",
                        "%lo = arith.maximumf %n, %qmin : f32", "%hi = arith.minimumf %lo, %qmax : f32",
@@ -206,9 +224,9 @@ def site_template(site: WeightSite, form: LayerForm, params: dict[str, NewParame
     o_rows = _map(ro, [f"d{new_loop[d]}" for i, d in enumerate(site.x_loops) if i != kx])
     o_n = _map(ro, [f"d{n_pos}"])
     scale = params["scale"]
-    ins = [("%acc", acc_type), ("%amax", rows_type), (ref["scale"], scale.type_text)]
-    args = ["%a: i32", "%m: f32", f"%s: {scale.element}"]
-    maps = [o_id, o_rows, o_n]
+    ins = [("%acc", acc_type)] + row_ins + [(ref["scale"], scale.type_text)]
+    args = ["%a: i32"] + row_args + [f"%s: {scale.element}"]
+    maps = [o_id] + [o_rows] * len(row_ins) + [o_n]
     body = ["%t = arith.maximumf %m, %tiny : f32", "%sx = arith.divf %t, %qmax : f32",
             "%af = arith.sitofp %a : i32 to f32"]
     body += ["%sw = arith.extf %s : f16 to f32"] if scale.element == "f16" else []

@@ -4,7 +4,11 @@ over the reduction K) and the activations it meets, as each layer form computes 
 Layer forms (what one contraction becomes; `docs/QUANT.md` lists the IR of each):
 - `w8a8`: `W ~ s[n] * q[n, k]`, q in [-127, 127] (INT8 per output channel); the activation
   row (one token) `x ~ t[m] * p[m, k]`, p in [-127, 127], quantised at run time; the product
-  accumulates `p * q` in i32 and the epilogue multiplies by `t[m] * s[n]`.
+  accumulates `p * q` in i32 and the epilogue multiplies by `t[m] * s[n]`. With static
+  activations (`activations = "static"`) `t` is one f32 per layer, max |x| over the
+  calibration activations / 127, a constant of the model: no per-call reduction over K, and the
+  quantisation of `x` fuses into the op that produces it. Values beyond the calibration range
+  saturate at +-127.
 - `w4a8`: INT4 grouped along K, in two levels so that the product still accumulates in i32
   (QServe's form): `W ~ s[n] * (c[n, k] - z[n, g]) * u[n, g]`, with `g = k // G`, a float scale
   per channel `s` (f16 or f32), 4-bit codes `c` ([-8, 7] symmetric, [0, 15] with a zero point),
@@ -36,17 +40,24 @@ _EPS = 1e-12
 @dataclass(frozen=True)
 class LayerForm:
     """How one weight is quantised: `scheme` w8a8 | w4a8 | bf16, the INT4 group and whether it
-    has zero points, the float type of its channel scales."""
+    has zero points, the float type of its channel scales, and whether its activation scale is
+    per token at run time ("token") or one calibrated constant ("static")."""
 
     scheme: str
     group: int = 0
     zero_point: bool = False
     scale_type: str = "f32"
+    activations: str = "token"
+
+    @property
+    def static(self) -> bool:
+        return self.scheme != "bf16" and self.activations == "static"
 
     def describe(self) -> str:
+        suffix = " static" if self.static else ""
         if self.scheme == "w4a8":
-            return f"w4a8 G{self.group} {'zero point' if self.zero_point else 'symmetric'} {self.scale_type}"
-        return self.scheme
+            return f"w4a8 G{self.group} {'zero point' if self.zero_point else 'symmetric'} {self.scale_type}{suffix}"
+        return self.scheme + suffix
 
 
 @dataclass
@@ -59,6 +70,7 @@ class QuantizedWeight:
     group_scale: np.ndarray | None = None  # [N, K/G] int64 in [1, 255] (w4a8)
     zero_point: np.ndarray | None = None  # [N, K/G] int64 in [0, 15] (w4a8 with zero points)
     smoothing: np.ndarray | None = None  # [K] float32: the activation is divided by it (AWQ); None: 1
+    activation_amax: np.float32 | None = None  # static forms: max |x / smoothing| over calibration
 
     def integer_weight(self) -> np.ndarray:
         """The integer the activation codes multiply (w8a8: q; w4a8: (c - z) * u), int64 [N, K]."""
@@ -93,20 +105,47 @@ def round_scale(scale: np.ndarray, scale_type: str) -> np.ndarray:
     return scale.astype(np.float32)
 
 
-def quantize_activation(x: np.ndarray, smoothing: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Per-token INT8 codes and scales of `x[..., K]` as the quantised model computes them at run
-    time (f32: max |x| over K / 127, round half to even, clamp): (codes int64, scale float32)."""
+def smoothed(x: np.ndarray, smoothing: np.ndarray | None) -> np.ndarray:
+    """`x / smoothing` as the model computes it (f32, times the stored inverse)."""
     x = np.asarray(x, dtype=np.float32)
-    if smoothing is not None:
-        x = (x * (np.float32(1.0) / smoothing.astype(np.float32))).astype(np.float32)
-    amax = np.max(np.abs(x), axis=-1, keepdims=True).astype(np.float32)
+    if smoothing is None:
+        return x
+    return (x * (np.float32(1.0) / smoothing.astype(np.float32))).astype(np.float32)
+
+
+def static_activation_amax(x: np.ndarray, smoothing: np.ndarray | None = None) -> np.float32:
+    """A static activation scale's max |x|: over every calibration row of `x[..., K]` (f32)."""
+    return np.float32(np.max(np.abs(smoothed(x, smoothing))))
+
+
+def quantize_activation(x: np.ndarray, smoothing: np.ndarray | None = None,
+                        static_amax: np.float32 | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """INT8 codes and scales of `x[..., K]` as the quantised model computes them at run time
+    (f32: max |x| over K, or the static `static_amax` for every row, / 127, round half to even,
+    clamp): (codes int64, scale float32 per row)."""
+    x = smoothed(x, smoothing)
+    if static_amax is None:
+        amax = np.max(np.abs(x), axis=-1, keepdims=True).astype(np.float32)
+    else:
+        amax = np.full(x.shape[:-1] + (1,), static_amax, dtype=np.float32)
     scale = (np.maximum(amax, np.float32(1e-30)) / np.float32(INT8_MAX)).astype(np.float32)
     codes = np.clip(np.rint(x * (np.float32(INT8_MAX) / np.maximum(amax, np.float32(1e-30)))), -INT8_MAX, INT8_MAX)
     return codes.astype(np.int64), scale[..., 0]
 
 
-def quantize_weight(w: np.ndarray, form: LayerForm, smoothing: np.ndarray | None = None) -> QuantizedWeight:
-    """Round-to-nearest of `w[N, K]` in `form` (the weight multiplied by `smoothing[k]` first)."""
+def quantize_weight(w: np.ndarray, form: LayerForm, smoothing: np.ndarray | None = None,
+                    calibration: np.ndarray | None = None) -> QuantizedWeight:
+    """Round-to-nearest of `w[N, K]` in `form` (the weight multiplied by `smoothing[k]` first);
+    a static form takes its activation scale from `calibration` (the activations it meets)."""
+    qw = _quantize_weight(w, form, smoothing)
+    if form.static:
+        if calibration is None:
+            raise ValueError("a static activation scale needs calibration activations")
+        qw.activation_amax = static_activation_amax(calibration, smoothing)
+    return qw
+
+
+def _quantize_weight(w: np.ndarray, form: LayerForm, smoothing: np.ndarray | None) -> QuantizedWeight:
     w = np.asarray(w, dtype=np.float64)
     if w.ndim != 2:
         raise ValueError(f"a weight to quantise is [N, K], got shape {w.shape}")
@@ -146,7 +185,7 @@ def simulate(x: np.ndarray, qw: QuantizedWeight) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     if qw.form.scheme == "bf16":
         return bf16_round(x.astype(np.float32)).astype(np.float64) @ qw.codes.astype(np.float64).T
-    codes, t = quantize_activation(x, qw.smoothing)
+    codes, t = quantize_activation(x, qw.smoothing, qw.activation_amax)
     acc = codes @ qw.integer_weight().T  # exact: i32 in the model, int64 here
     return acc * t.astype(np.float64)[:, None] * qw.channel_scale.astype(np.float64)[None, :]
 
@@ -177,7 +216,7 @@ def awq_smoothing(w: np.ndarray, x: np.ndarray, form: LayerForm,
         else:
             a = np.power(np.maximum(mean, 1e-6), alpha)
             a = (a / math.sqrt(float(a.max() * a.min()))).astype(np.float32)  # centred on 1 (geometric)
-        err = layer_error(w, x, quantize_weight(w, form, a))
+        err = layer_error(w, x, quantize_weight(w, form, a, x))
         if err < best[2] - 1e-12:
             best = (a, alpha, err)
     return best
@@ -185,4 +224,4 @@ def awq_smoothing(w: np.ndarray, x: np.ndarray, form: LayerForm,
 
 __all__ = ["AWQ_ALPHAS", "GROUP_SIZES", "INT8_MAX", "LayerForm", "QuantizedWeight", "awq_smoothing",
            "bf16_round", "layer_error", "quantize_activation", "quantize_weight", "relative_error",
-           "round_scale", "simulate"]
+           "round_scale", "simulate", "static_activation_amax"]

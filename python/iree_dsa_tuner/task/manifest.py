@@ -4,7 +4,9 @@
     [model]   id, version
     [task]    chunk_size, n_action_steps, flow_steps, control_rate_hz, latency_budget_ms, rtc
     [quant]   scheme = "w4a8" | "w8a8" | "bf16" | "f32"; block (INT4 group size; chosen per layer when
-              absent); method = "rtn" | "awq"; zero_point; scale_type = "f16" | "f32"; layer_error
+              absent); method = "rtn" | "awq"; zero_point; scale_type = "f16" | "f32";
+              activations = "token" | "static" (a8's scale per token at run time, or one calibrated
+              constant per layer, so the quantisation fuses into its producer); layer_error
               (a layer's output rel L2 budget: over it, w4 -> w8 -> bf16); max_rel_l2 (each stage's
               output budget against f32); a stage whose weights the model holds is quantised for real
               (and one whose public function takes them, with [[stage]] weight_arguments = [indices])
@@ -78,6 +80,7 @@ class Manifest:
     quant_scale_type: str = "f32"
     quant_layer_error: float | None = None
     quant_max_rel_l2: float | None = None
+    quant_activations: str = "token"
 
     @property
     def types(self) -> tuple[str, str, str]:
@@ -89,7 +92,8 @@ class Manifest:
 
         return QuantOptions(scheme=self.scheme, method=self.quant_method, group=self.quant_block,
                             zero_point=self.quant_zero_point, scale_type=self.quant_scale_type,
-                            layer_error=self.quant_layer_error, max_rel_l2=self.quant_max_rel_l2)
+                            layer_error=self.quant_layer_error, max_rel_l2=self.quant_max_rel_l2,
+                            activations=self.quant_activations)
 
     def with_flow_steps(self, flow_steps: int) -> "Manifest":
         return replace(self, flow_steps=flow_steps)
@@ -104,6 +108,8 @@ class Manifest:
                           self.quant_max_rel_l2]}
                if (self.quant_method, self.quant_zero_point, self.quant_scale_type, self.quant_layer_error,
                    self.quant_max_rel_l2) != ("rtn", False, "f32", None, None) else {}),
+            # only when not the default, so that the specs bound before it existed stay bound
+            **({"activations": self.quant_activations} if self.quant_activations != "token" else {}),
         }
 
 
@@ -176,6 +182,9 @@ def load_manifest(path: str | Path) -> Manifest:
     scale_type = quant.get("scale_type", str, required=False, default="f32")
     if scale_type not in ("f16", "f32"):
         raise quant.error("scale_type", f"expected f16 or f32, got {scale_type!r}")
+    activations = quant.get("activations", str, required=False, default="token")
+    if activations not in ("token", "static"):
+        raise quant.error("activations", f"expected token or static, got {activations!r}")
     budgets = {key: quant.positive(key, float, required=False) for key in ("layer_error", "max_rel_l2")}
     raw_stages = top.get("stage", list)
     if not raw_stages:
@@ -219,4 +228,5 @@ def load_manifest(path: str | Path) -> Manifest:
         scheme=scheme, quant_block=block, stages=tuple(stages), quant_method=method,
         quant_zero_point=quant.get("zero_point", bool, required=False, default=False), quant_scale_type=scale_type,
         quant_layer_error=budgets["layer_error"], quant_max_rel_l2=budgets["max_rel_l2"],
+        quant_activations=activations,
     )
