@@ -403,6 +403,7 @@ def _tune_in_amdahl_order(ops: list[_Op], hooks: dict[str, SearchHooks], target,
             reason += "; no L2 proposer configured (tune --proposer), kept as tuned"
         decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": d.decision,
                           "reason": f"{op.default_us:.1f} -> {op.us:.1f} us; {reason}", "elite": elite,
+                          "elite_us": elite_us,
                           **({"twin_of": result.twin_of} if result.twin_of else {})})
     return decisions
 

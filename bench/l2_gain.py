@@ -1,0 +1,114 @@
+"""How much of the gap L1 left the L2 tier closes, manifest by manifest on a DSA target.
+
+    python bench/l2_gain.py [--target dsa-e1] [--budget 4] [--manifest PATH ...] [--json FILE] [--write-docs]
+
+Each manifest runs as `task --l2 on` does: L1 (the Amdahl-ordered search, --budget measurements
+per searched dispatch), then L2 (task/l2.py: the built-in schedule moves, every proposal gated on
+legality, a measurement, being faster, and its numerics). For each dispatch L2 visits: L1's time,
+L2's, the bound L1 is judged against (the elite template's time where one exists, else the
+roofline bound: the same reference R7.4's decisions use), and the share of the gap closed,
+(L1 - L2) / (L1 - bound) (a dispatch already at its bound has no gap, and is left out of the
+sum). Per manifest: the gap closed over every visited dispatch (time saved over gap, calls
+counted), L2's measurements and seconds, and the chunk before and after L2. The DSA model is
+deterministic: one run is the figure. --write-docs rewrites the marked block of docs/TASK.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from iree_dsa_tuner.report import format_table
+from iree_dsa_tuner.search.options import TuneOptions
+from iree_dsa_tuner.targets import get_target
+from iree_dsa_tuner.task.manifest import load_manifest
+from iree_dsa_tuner.task.run import run_task
+
+REPO = Path(__file__).resolve().parent.parent
+MANIFESTS = (
+    "python/iree_dsa_tuner/examples/manifests/pi0.toml",
+    "python/iree_dsa_tuner/examples/manifests/openvla.toml",
+    "python/iree_dsa_tuner/examples/manifests/gr00t_dit.toml",
+    "python/iree_dsa_tuner/examples/manifests/diffusion_policy.toml",
+    "lit_tests/inputs/lerobot/pi0_expert_w4a8.toml",
+    "lit_tests/inputs/manifests/torch_expert_quantized.toml",
+)
+HEADERS = ["manifest", "dispatch", "calls", "L1 us", "L2 us", "bound us", "bound", "gap closed", "kept/tried"]
+SUMMARY = ["manifest", "dispatches", "gap us", "closed us", "gap closed", "measurements", "L2 s", "chunk L1 ms",
+           "chunk L2 ms"]
+
+
+def visited(result) -> list[dict]:
+    """One record per dispatch L2 visited: L1 us, L2 us, its bound, and what was kept."""
+    bounds = {(d["stage"], d["dispatch"]): (d.get("elite_us"), d.get("elite")) for d in result.decisions}
+    calls = {(a["stage"], a["dispatch"]): a["calls"] for a in result.after.amdahl}
+    counts = {s.name: s.repeat * s.count(result.manifest.flow_steps) for s in result.manifest.stages}
+    out = []
+    for r in result.l2["rounds"]:
+        key = (r["stage"], r["dispatch"])
+        bound_us, kind = bounds.get(key, (None, None))
+        kept = sum(1 for p in r["proposals"] if p["status"] == "kept")
+        gap = r["before_us"] - bound_us if bound_us is not None and r["before_us"] > bound_us else 0.0
+        out.append({"stage": r["stage"], "dispatch": r["dispatch"], "calls": calls.get(key, 1) * counts[r["stage"]],
+                    "l1_us": r["before_us"], "l2_us": r["after_us"], "bound_us": bound_us, "bound": kind or "-",
+                    "gap_us": gap, "closed": (r["before_us"] - r["after_us"]) / gap if gap else None,
+                    "kept": kept, "tried": len(r["proposals"]), "error": r["error"]})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--target", default="dsa-e1")
+    ap.add_argument("--budget", type=int, default=4, help="L1 measurements per searched dispatch (default 4)")
+    ap.add_argument("--manifest", action="append", default=[], help="manifest paths (default: the shipped and "
+                    "lerobot ones)")
+    ap.add_argument("--json", metavar="FILE", help="also write the records as JSON")
+    ap.add_argument("--write-docs", action="store_true", help="rewrite the marked block of docs/TASK.md")
+    args = ap.parse_args(argv)
+    target = get_target(args.target)
+    rows, summary, records = [], [], []
+    with tempfile.TemporaryDirectory() as library:
+        for path in args.manifest or [REPO / m for m in MANIFESTS]:
+            manifest = load_manifest(path)
+            print(f"{manifest.model_id} on {target.name} ...", file=sys.stderr, flush=True)
+            # Budget 0 ms: the chunk is over it, so L2 visits the largest dispatches too (R3.4).
+            result = run_task(manifest, target, TuneOptions(budget=args.budget), budget_ms=0.0,
+                              library=Path(library), l2="on")
+            seen = visited(result)
+            for v in seen:
+                rows.append([manifest.model_id, f"{v['stage']}/{v['dispatch']}", str(v["calls"]), f"{v['l1_us']:.1f}",
+                             f"{v['l2_us']:.1f}", "-" if v["bound_us"] is None else f"{v['bound_us']:.1f}",
+                             v["bound"], "-" if v["closed"] is None else f"{100 * v['closed']:.0f}%",
+                             f"{v['kept']}/{v['tried']}"])
+            gap = sum(v["gap_us"] * v["calls"] for v in seen)
+            closed = sum(min(v["l1_us"] - v["l2_us"], v["gap_us"]) * v["calls"] for v in seen if v["gap_us"])
+            l2 = result.l2
+            summary.append([manifest.model_id, str(len(seen)), f"{gap:.1f}", f"{closed:.1f}",
+                            f"{100 * closed / gap:.0f}%" if gap else "-", str(l2["measurements"]),
+                            f"{l2['seconds']:.1f}", f"{l2['chunk_before_ms']:.2f}", f"{l2['chunk_after_ms']:.2f}"])
+            records.append({"manifest": manifest.model_id, "visited": seen, "gap_us": gap, "closed_us": closed,
+                            "measurements": l2["measurements"], "seconds": l2["seconds"],
+                            "chunk_before_ms": l2["chunk_before_ms"], "chunk_after_ms": l2["chunk_after_ms"]})
+    text = "\n".join([format_table(SUMMARY, summary, right_align={1, 2, 3, 4, 5, 6, 7, 8}), "",
+                      format_table(HEADERS, rows, right_align={2, 3, 4, 5, 7}),
+                      "(gap: L1's time over its bound, every call of the chunk; closed: what L2 took off it, "
+                      "at most the gap; L2 s: wall seconds, measurements on the simulator)"])
+    print(text)
+    if args.write_docs:
+        docs = REPO / "docs" / "TASK.md"
+        begin, end = f"<!-- bench/l2_gain.py {args.target} begin -->", f"<!-- bench/l2_gain.py {args.target} end -->"
+        old = docs.read_text()
+        if begin not in old or end not in old:
+            raise SystemExit(f"{docs}: no {begin} ... {end} block to rewrite")
+        head, rest = old.split(begin, 1)
+        docs.write_text(head + begin + "\n```\n" + text + "\n```\n" + end + rest.split(end, 1)[1])
+    if args.json:
+        Path(args.json).write_text(json.dumps(records, indent=2, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
