@@ -28,6 +28,17 @@ from iree_dsa_tuner.report import format_table  # noqa: E402
 BasketEntry = gen_basket.BasketEntry
 
 
+def rewrite_docs_block(doc: Path, marker: str, text: str) -> None:
+    """Replace what stands between `<!-- MARKER begin -->` and `<!-- MARKER end -->` in `doc` with
+    `text` in a code fence (a bench's --write-docs)."""
+    begin, end = f"<!-- {marker} begin -->", f"<!-- {marker} end -->"
+    old = doc.read_text()
+    if begin not in old or end not in old:
+        raise SystemExit(f"{doc}: no {begin} ... {end} block to rewrite")
+    head, rest = old.split(begin, 1)
+    doc.write_text(head + begin + "\n```\n" + text + "\n```\n" + end + rest.split(end, 1)[1])
+
+
 # ---- statistics --------------------------------------------------------------------
 
 def median(values) -> float:

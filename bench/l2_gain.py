@@ -21,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from common import rewrite_docs_block
 from iree_dsa_tuner.report import format_table
 from iree_dsa_tuner.search.options import TuneOptions
 from iree_dsa_tuner.targets import get_target
@@ -98,13 +99,7 @@ def main(argv: list[str] | None = None) -> int:
                       "at most the gap; L2 s: wall seconds, measurements on the simulator)"])
     print(text)
     if args.write_docs:
-        docs = REPO / "docs" / "TASK.md"
-        begin, end = f"<!-- bench/l2_gain.py {args.target} begin -->", f"<!-- bench/l2_gain.py {args.target} end -->"
-        old = docs.read_text()
-        if begin not in old or end not in old:
-            raise SystemExit(f"{docs}: no {begin} ... {end} block to rewrite")
-        head, rest = old.split(begin, 1)
-        docs.write_text(head + begin + "\n```\n" + text + "\n```\n" + end + rest.split(end, 1)[1])
+        rewrite_docs_block(REPO / "docs" / "TASK.md", f"bench/l2_gain.py {args.target}", text)
     if args.json:
         Path(args.json).write_text(json.dumps(records, indent=2, sort_keys=True) + "\n")
     return 0

@@ -23,6 +23,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from common import rewrite_docs_block
 from iree_dsa_tuner.report import format_table
 from iree_dsa_tuner.search.options import TuneOptions
 from iree_dsa_tuner.targets import get_target
@@ -162,13 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n".join(lines)
     print(text)
     if args.write_docs:
-        docs = REPO / "docs" / "TASK.md"
-        begin, end = f"<!-- bench/quant_task.py {args.target} begin -->", f"<!-- bench/quant_task.py {args.target} end -->"
-        old = docs.read_text()
-        if begin not in old or end not in old:
-            raise SystemExit(f"{docs}: no {begin} ... {end} block to rewrite")
-        head, rest = old.split(begin, 1)
-        docs.write_text(head + begin + "\n```\n" + text + "\n```\n" + end + rest.split(end, 1)[1])
+        rewrite_docs_block(REPO / "docs" / "TASK.md", f"bench/quant_task.py {args.target}", text)
     if args.json:
         Path(args.json).write_text(json.dumps(records, indent=2, sort_keys=True) + "\n")
     return 0
