@@ -60,6 +60,33 @@ def visited(result) -> list[dict]:
     return out
 
 
+def run(manifest, target, budget: int):
+    """`task --l2 on` on `manifest` (L1 with `budget` measurements per searched dispatch) with a
+    0 ms budget, so the chunk is over it and L2 visits the largest dispatches too (R3.4)."""
+    with tempfile.TemporaryDirectory() as library:
+        return run_task(manifest, target, TuneOptions(budget=budget), budget_ms=0.0, library=Path(library), l2="on")
+
+
+def manifest_rows(result) -> tuple[list[str], list[list[str]], dict]:
+    """One manifest's summary row, its rows per visited dispatch, and its JSON record."""
+    name = result.manifest.model_id
+    seen = visited(result)
+    rows = [[name, f"{v['stage']}/{v['dispatch']}", str(v["calls"]), f"{v['l1_us']:.1f}", f"{v['l2_us']:.1f}",
+             "-" if v["bound_us"] is None else f"{v['bound_us']:.1f}", v["bound"],
+             "-" if v["closed"] is None else f"{100 * v['closed']:.0f}%", f"{v['kept']}/{v['tried']}"]
+            for v in seen]
+    gap = sum(v["gap_us"] * v["calls"] for v in seen)
+    closed = sum(min(v["l1_us"] - v["l2_us"], v["gap_us"]) * v["calls"] for v in seen if v["gap_us"])
+    l2 = result.l2
+    summary = [name, str(len(seen)), f"{gap:.1f}", f"{closed:.1f}", f"{100 * closed / gap:.0f}%" if gap else "-",
+               str(l2["measurements"]), f"{l2['seconds']:.1f}", f"{l2['chunk_before_ms']:.2f}",
+               f"{l2['chunk_after_ms']:.2f}"]
+    record = {"manifest": name, "visited": seen, "gap_us": gap, "closed_us": closed,
+              "measurements": l2["measurements"], "seconds": l2["seconds"],
+              "chunk_before_ms": l2["chunk_before_ms"], "chunk_after_ms": l2["chunk_after_ms"]}
+    return summary, rows, record
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--target", default="dsa-e1")
@@ -71,28 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     target = get_target(args.target)
     rows, summary, records = [], [], []
-    with tempfile.TemporaryDirectory() as library:
-        for path in args.manifest or [REPO / m for m in MANIFESTS]:
-            manifest = load_manifest(path)
-            print(f"{manifest.model_id} on {target.name} ...", file=sys.stderr, flush=True)
-            # Budget 0 ms: the chunk is over it, so L2 visits the largest dispatches too (R3.4).
-            result = run_task(manifest, target, TuneOptions(budget=args.budget), budget_ms=0.0,
-                              library=Path(library), l2="on")
-            seen = visited(result)
-            for v in seen:
-                rows.append([manifest.model_id, f"{v['stage']}/{v['dispatch']}", str(v["calls"]), f"{v['l1_us']:.1f}",
-                             f"{v['l2_us']:.1f}", "-" if v["bound_us"] is None else f"{v['bound_us']:.1f}",
-                             v["bound"], "-" if v["closed"] is None else f"{100 * v['closed']:.0f}%",
-                             f"{v['kept']}/{v['tried']}"])
-            gap = sum(v["gap_us"] * v["calls"] for v in seen)
-            closed = sum(min(v["l1_us"] - v["l2_us"], v["gap_us"]) * v["calls"] for v in seen if v["gap_us"])
-            l2 = result.l2
-            summary.append([manifest.model_id, str(len(seen)), f"{gap:.1f}", f"{closed:.1f}",
-                            f"{100 * closed / gap:.0f}%" if gap else "-", str(l2["measurements"]),
-                            f"{l2['seconds']:.1f}", f"{l2['chunk_before_ms']:.2f}", f"{l2['chunk_after_ms']:.2f}"])
-            records.append({"manifest": manifest.model_id, "visited": seen, "gap_us": gap, "closed_us": closed,
-                            "measurements": l2["measurements"], "seconds": l2["seconds"],
-                            "chunk_before_ms": l2["chunk_before_ms"], "chunk_after_ms": l2["chunk_after_ms"]})
+    for path in args.manifest or [REPO / m for m in MANIFESTS]:
+        manifest = load_manifest(path)
+        print(f"{manifest.model_id} on {target.name} ...", file=sys.stderr, flush=True)
+        result = run(manifest, target, args.budget)
+        summary_row, detail, record = manifest_rows(result)
+        summary.append(summary_row)
+        rows += detail
+        records.append(record)
     text = "\n".join([format_table(SUMMARY, summary, right_align={1, 2, 3, 4, 5, 6, 7, 8}), "",
                       format_table(HEADERS, rows, right_align={2, 3, 4, 5, 7}),
                       "(gap: L1's time over its bound, every call of the chunk; closed: what L2 took off it, "

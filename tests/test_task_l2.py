@@ -69,3 +69,23 @@ def test_the_task_cli_runs_l2_and_reports_it(tmp_path):
     (line,) = [x for x in proc.stdout.splitlines() if x.startswith("L2 (")]
     assert "the chunk is over budget" in line and "kept" in line and "reverted" in line
     assert (tmp_path / "lib" / "dsa-e1" / "playbook.json").is_file()
+
+
+def test_the_l2_gain_rows_in_the_docs_reproduce():
+    """docs/TASK.md's torch_expert rows, as `python bench/l2_gain.py` prints them (all but L2's wall
+    seconds): the dispatches L2 visited, what it kept, and the gap it closed."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "bench"))
+    from l2_gain import manifest_rows, run
+
+    text = (root / "docs/TASK.md").read_text()
+    block = text.split("<!-- bench/l2_gain.py dsa-e1 begin -->")[1].split("<!-- bench/l2_gain.py dsa-e1 end -->")[0]
+    docs = [re.split(r"\s{2,}", line.strip()) for line in block.splitlines() if line.startswith("torch_expert ")]
+    summary, rows, _ = manifest_rows(run(load_manifest(root / "lit_tests/inputs/manifests/torch_expert_quantized.toml"),
+                                         get_target("dsa-e1"), 4))
+    seconds = 6  # the "L2 s" column: wall-clock time
+    assert [c for i, c in enumerate(summary) if i != seconds] == [c for i, c in enumerate(docs[0]) if i != seconds]
+    assert rows == docs[1:]
