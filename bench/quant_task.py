@@ -144,7 +144,9 @@ def main(argv: list[str] | None = None) -> int:
             if activations is not None:
                 manifest = replace(manifest, quant_activations=activations)
             print(f"{manifest.model_id} ({manifest.scheme}) on {target.name} ...", file=sys.stderr, flush=True)
-            result = run_task(manifest, target, TuneOptions(budget=args.budget), library=Path(library))
+            # One library per row: a static row of the same policy is another binding, not a stale one.
+            result = run_task(manifest, target, TuneOptions(budget=args.budget),
+                              library=Path(library) / str(len(rows)))
             cells, record = row(result, ratio, ms)
             rows.append(cells)
             records.append(record)
