@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -194,6 +195,10 @@ def test_tunes_in_amdahl_order_stores_the_set_and_reuses_it(tmp_path):
     with pytest.raises(InputError, match="stale spec set for tiny 1: flow_steps 4 -> 2"):
         _run(stale, library, [])
     assert _run(stale, library, [], retune=True).spec_set.directory != first.spec_set.directory
+    # A binding key written only when not its default is named with its default.
+    static = dataclasses.replace(manifest, quant_activations="static")
+    with pytest.raises(InputError, match="stale spec set for tiny 1: activations token -> static"):
+        _run(static, library, [])
 
 
 def test_flow_step_variants_are_reported_side_by_side(tmp_path):

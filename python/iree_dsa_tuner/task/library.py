@@ -43,6 +43,10 @@ def set_directory(library: Path, target: str, manifest: Manifest, binding: dict)
     return Path(library) / target / manifest.model_id / binding_hash(binding)
 
 
+# Binding keys written only when not their default (so older sets stay bound): named with it.
+_DEFAULTS = {"activations": "token"}
+
+
 def _changes(old: dict, new: dict) -> str:
     changed = []
     for key in sorted(set(old) | set(new)):
@@ -52,7 +56,7 @@ def _changes(old: dict, new: dict) -> str:
             if stages:
                 changed.append(f"stage shapes of {', '.join(stages)}")
         elif old.get(key) != new.get(key):
-            changed.append(f"{key} {old.get(key)} -> {new.get(key)}")
+            changed.append(f"{key} {old.get(key, _DEFAULTS.get(key))} -> {new.get(key, _DEFAULTS.get(key))}")
     return "; ".join(changed) or "nothing visible"
 
 
