@@ -38,8 +38,7 @@ _FLOATS = ("f32", "f16", "bf16")
 
 @dataclass
 class FoldedOperand:
-    """One contraction operand read straight from its source: `source_dims[j]` is the loop that
-    indexes the source's dimension j (None: a unit dimension, always 0)."""
+    """One contraction operand now read straight from the broadcast's source (for the report)."""
 
     contraction: str
     operand: int
@@ -82,7 +81,7 @@ def _source_dims(chain: list[ir.Operation], source: ir.Value, operand: ir.Value)
         match = [a for a in range(len(shape)) if shape[a] == size and np.array_equal(
             coords[j], np.broadcast_to(np.arange(size).reshape([-1 if i == a else 1 for i in range(len(shape))]),
                                        shape))]
-        if len(match) != 1:
+        if len(match) != 1 or match[0] in out:  # no diagonal reads: one operand dim per source dim
             return None
         out.append(match[0])
     return out
