@@ -38,9 +38,9 @@ from ..errors import InputError
 from ..parameters import ParameterGlobal, Parameters, default_cache_dir, resolve_parameters, write_archive
 from ..tuning_spec.elementwise import NotEvaluable
 from .accuracy import Accuracy, compile_for_host, measure
+from .layout_fold import fold_activation_broadcasts
 from .rewrite import erase_unused_globals, site_parameters, site_template, splice
 from .sites import WeightSite, activation_rows, find_sites, weight_matrix
-from .layout_fold import fold_activation_broadcasts
 from .weights import GROUP_SIZES, LayerForm, QuantizedWeight, awq_smoothing, layer_error, quantize_weight
 
 SCHEMES = ("w4a8", "w8a8", "bf16")
