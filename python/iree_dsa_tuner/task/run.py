@@ -310,7 +310,7 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
             decisions = [{"dispatch": o.problem.dispatch, "stage": o.stage, "decision": "reuse",
                           "reason": f"spec set {stored.directory.name} matches this manifest"} for o in ops]
         else:
-            decisions = _tune_in_amdahl_order(ops, hooks, target, options, make_timeline, say)
+            decisions = _tune_in_amdahl_order(ops, hooks, target, options, make_timeline, say, l2 != "off")
             triggers = l2_triggers(decisions, make_timeline().meets_budget)
             if l2 == "on" or (l2 == "auto" and triggers):
                 say(f"L2: {'; '.join(triggers) or 'asked for'}")
@@ -364,7 +364,7 @@ def _search(op: _Op, ops: list[_Op], hooks: SearchHooks, target, options: TuneOp
 
 
 def _tune_in_amdahl_order(ops: list[_Op], hooks: dict[str, SearchHooks], target, options: TuneOptions,
-                          make_timeline: Callable[[], Timeline], say) -> list[dict]:
+                          make_timeline: Callable[[], Timeline], say, l2: bool = True) -> list[dict]:
     decisions: list[dict] = []
     current = make_timeline()
     for entry in list(current.amdahl):
@@ -399,8 +399,8 @@ def _tune_in_amdahl_order(ops: list[_Op], hooks: dict[str, SearchHooks], target,
         fraction = (elite_us / op.us) if elite_us and op.us else None
         d = decide(share, fraction, after_share.meets_budget)
         reason = d.reason
-        if d.decision == ESCALATE and options.proposer is None:
-            reason += "; no L2 proposer configured (tune --proposer), kept as tuned"
+        if d.decision == ESCALATE:
+            reason += "; escalated to L2" if l2 else "; L2 is off (--l2 off): kept as tuned"
         decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": d.decision,
                           "reason": f"{op.default_us:.1f} -> {op.us:.1f} us; {reason}", "elite": elite,
                           "elite_us": elite_us,
