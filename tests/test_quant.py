@@ -296,3 +296,122 @@ def test_a_repeated_kv_head_is_read_through_the_map_with_the_same_numbers(tmp_pa
     assert [d for d in names["exported"] if "broadcast" in d]
     assert not [d for d in names["folded"] if "broadcast" in d]
     assert any("32x6x16" in d for d in names["folded"])  # Q K^T: M = 8 heads x 4 rows
+
+
+def test_eager_attention_raised_to_one_op_computes_the_same_numbers(tmp_path):
+    """lit_tests/quant/eager_attention.mlir (pi0's Gemma attention as torch exports it: matmul,
+    scale, mask, softmax, matmul, one KV head repeated): raised in f32 to one attention op whose
+    K, V and mask are read through its maps, both models run by IREE on the same seeded inputs and
+    parameters agree; no dispatch writes the scores, the softmax or the repeated heads."""
+    from iree.compiler import ir
+
+    from iree_dsa_tuner.quant.attention_fuse import fuse_attention_text
+    from iree_dsa_tuner.quant.layout_fold import fold_attention_broadcasts
+    from iree_dsa_tuner.quant.model import calibration_inputs, input_form
+
+    fixture = ROOT / "lit_tests/quant/eager_attention.mlir"
+    fused_torch, fused, converted = fuse_attention_text(fixture.read_text(), "f32")
+    assert converted == 0 and [(f.query_shape, f.key_shape, f.masked, f.scale) for f in fused] == \
+        [((1, 2, 8, 16), (1, 2, 8, 16), True, 0.25)]
+    (tmp_path / "fused_torch.mlir").write_text(fused_torch)
+    text, _ = input_form(tmp_path / "fused_torch.mlir")
+    with ir.Context():
+        module = ir.Module.parse(text)
+        folded = fold_attention_broadcasts(module)
+        module.operation.verify()
+        folded_text = module.operation.get_asm()
+    assert [(f.operand, f.source_shape) for f in folded] == [(1, (1, 8, 16)), (2, (1, 8, 16)), (4, (1, 1, 8, 8))]
+    paths = {"exported": tmp_path / "exported.mlir", "fused": tmp_path / "fused.mlir"}
+    paths["exported"].write_text(input_form(fixture)[0])
+    paths["fused"].write_text(folded_text)
+    params = resolve_parameters(fixture, (), seed=0)
+    rng = np.random.default_rng(3)
+    inputs = calibration_inputs({"main": [((1, 8, 32), "f32")]}, 0, 2)
+    # A causal mask as lerobot builds it: 0 where a query may attend, a large negative elsewhere.
+    mask = np.where(np.tril(np.ones((8, 8), bool)), 0.0, -2.3819763e38).astype(np.float32).reshape(1, 1, 8, 8)
+    inputs = {"main": [[x[0], mask] for x in inputs["main"]] + [[rng.standard_normal((1, 8, 32)).astype(np.float32),
+                                                                 np.zeros((1, 1, 8, 8), np.float32)]]}
+    outs = {k: run_functions(compile_for_host(p, tmp_path / "build"), params, inputs, {"main": ["f32", "f32"]})["main"]
+            for k, p in paths.items()}
+    for want, got in zip(outs["exported"], outs["fused"]):
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-5)
+    names = {k: [d for d, n in compile_model(p).calls().items() if n] for k, p in paths.items()}
+    assert [d for d in names["exported"] if "softmax" in d]
+    assert not [d for d in names["fused"] if "softmax" in d or "broadcast" in d]
+    assert [d for d in names["fused"] if "attention" in d] and len(names["fused"]) < len(names["exported"])
+
+
+def test_an_eager_attention_whose_scores_are_used_elsewhere_is_left_alone():
+    """Raising the chain would drop a value the model still reads (here: the scores returned)."""
+    from iree_dsa_tuner.quant.attention_fuse import fuse_attention_text
+
+    text = (ROOT / "lit_tests/quant/eager_attention.mlir").read_text()
+    text = text.replace("-> !torch.vtensor<[1,8,32],f32> {", "-> (!torch.vtensor<[1,8,32],f32>, "
+                        "!torch.vtensor<[1,2,8,8],f32>) {", 1)
+    text = text.replace("return %y : !torch.vtensor<[1,8,32],f32>",
+                        "return %y, %s_scaled : !torch.vtensor<[1,8,32],f32>, !torch.vtensor<[1,2,8,8],f32>")
+    out, fused, converted = fuse_attention_text(text, "f32")
+    assert fused == [] and converted == 0 and out == text
+
+
+def test_attention_in_bf16_converts_before_the_repeat():
+    """K and V are converted on their one head, before repeat_kv copies them: the converted
+    tensors are 1x1x8x16, and the attention's output goes back to f32 for what follows."""
+    from iree.compiler import ir
+
+    from iree_dsa_tuner.quant.attention_fuse import fuse_attention_text
+
+    out, fused, converted = fuse_attention_text((ROOT / "lit_tests/quant/eager_attention.mlir").read_text(), "bf16")
+    assert len(fused) == 1 and converted == 1
+    with ir.Context():
+        module = ir.Module.parse(out)
+        ops = [o.operation for f in module.body.operations if f.operation.name == "func.func"
+               for o in f.operation.regions[0].blocks[0].operations]
+    converts = [str(o.results[0].type) for o in ops if o.name == "torch.prims.convert_element_type"]
+    assert converts.count("!torch.vtensor<[1,8,16],bf16>") == 2  # K and V, before view/transpose/expand
+    assert "!torch.vtensor<[1,1,8,8],bf16>" in converts and "!torch.vtensor<[1,2,8,16],f32>" in converts
+    sdpa = next(o for o in ops if o.name == "torch.aten.scaled_dot_product_attention")
+    assert str(sdpa.results[0].type) == "!torch.vtensor<[1,2,8,16],bf16>"
+
+
+def test_cpu_builds_keep_a_256_wide_attention_head_whole(tmp_path):
+    """IREE 3.13's own CPU config steps a 256-wide head (pi0's Gemma attention) and computes wrong
+    results; the quantiser's host builds (accuracy) and the `attention_spec.mlir` it writes keep
+    the head whole, and then match a float64 numpy attention."""
+    from iree_dsa_tuner.compiler import compile_to_vmfb
+    from iree_dsa_tuner.quant.accuracy import whole_head_attention_spec
+
+    b, m, keys, head = 2, 8, 24, 256
+    model = tmp_path / "attention_h256.mlir"
+    model.write_text(f"""
+func.func @main(%q: tensor<{b}x{m}x{head}xf32>, %k: tensor<{keys}x{head}xf32>, %v: tensor<{keys}x{head}xf32>,
+                %mask: tensor<{m}x{keys}xf32>) -> tensor<{b}x{m}x{head}xf32> {{
+  %scale = arith.constant 0.0625 : f32
+  %e = tensor.empty() : tensor<{b}x{m}x{head}xf32>
+  %r = iree_linalg_ext.attention <indexing_maps = [
+      affine_map<(b, m, n, k1, k2) -> (b, m, k1)>, affine_map<(b, m, n, k1, k2) -> (k2, k1)>,
+      affine_map<(b, m, n, k1, k2) -> (k2, n)>, affine_map<(b, m, n, k1, k2) -> ()>,
+      affine_map<(b, m, n, k1, k2) -> (m, k2)>, affine_map<(b, m, n, k1, k2) -> (b, m, n)>]>
+      ins(%q, %k, %v, %scale, %mask : tensor<{b}x{m}x{head}xf32>, tensor<{keys}x{head}xf32>,
+          tensor<{keys}x{head}xf32>, f32, tensor<{m}x{keys}xf32>)
+      outs(%e : tensor<{b}x{m}x{head}xf32>) {{ ^bb0(%s: f32): iree_linalg_ext.yield %s : f32 }} -> tensor<{b}x{m}x{head}xf32>
+  return %r : tensor<{b}x{m}x{head}xf32>
+}}
+""")
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal(s).astype(np.float32) for s in ((b, m, head), (keys, head), (keys, head)))
+    mask = np.where(np.tril(np.ones((m, keys), bool), keys - m), 0.0, -1e30).astype(np.float32)
+    s = np.einsum("bmk,nk->bmn", q.astype(np.float64), k.astype(np.float64)) * 0.0625 + mask
+    p = np.exp(s - s.max(-1, keepdims=True))
+    want = (p / p.sum(-1, keepdims=True)) @ v.astype(np.float64)
+    inputs = {"main": [[q, k, v, mask]]}
+    types = {"main": ["f32"] * 4}
+
+    def rel(vmfb: Path) -> float:
+        got = run_functions(vmfb, None, inputs, types)["main"][0][0]
+        return float(np.linalg.norm(got - want) / np.linalg.norm(want))
+
+    assert "vector_reduction = [0, 0, 0, 0, 16]" in whole_head_attention_spec(model)  # k1 (the head): 0, whole
+    assert rel(compile_for_host(model, tmp_path / "build")) < 1e-5
+    compile_to_vmfb(model, tmp_path / "default.vmfb")
+    assert rel(tmp_path / "default.vmfb") > 0.01  # why the spec exists: IREE's own config

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..core.words import plural
 from ..errors import InputError
 from ..report.table import format_table
 from .common import add_json_argument, check_json_destination, emit_json, human_output
@@ -20,7 +21,9 @@ def add_parser(subparsers) -> None:
         "INT8 (w8a8) or two-level INT4 grouped along K (w4a8) codes, or bf16, with the layout ops between the "
         "stored weight and its matmul (torch's Linear transpose) applied offline. Activations are quantised "
         "per token at run time, products accumulate in i32 and the rescale is fused into the epilogue. "
-        "Softmax, norms and attention stay float. With --activations static each layer's activation scale is a "
+        "Softmax, norms and attention stay float; attention written out by hand (matmul, scale, mask, softmax, "
+        "matmul) is raised to one attention op, and attention is computed in --attention (bf16 by default). "
+        "With --activations static each layer's activation scale is a "
         "calibrated constant instead, and the per-token reduction leaves the model. Writes OUT/model.mlir, OUT/model.irpa and "
         "OUT/quantization.json, then runs both models with IREE on the calibration inputs and reports "
         "max abs error, relative L2 and cosine against the float model.",
@@ -48,6 +51,9 @@ def add_parser(subparsers) -> None:
                         "layer and call); static: one constant per layer, max |x| over the calibration "
                         "activations (values beyond it saturate), so the quantisation fuses into the op that "
                         "produces x; accuracy is then measured on held-out inputs too (default: token)")
+    p.add_argument("--attention", default="bf16", choices=("bf16", "f16", "f32"),
+                   help="what attention's Q, K, V and mask are computed in (its softmax accumulates in f32 "
+                        "either way); f32 keeps the export's type (default: bf16)")
     p.add_argument("--layer-error", type=float, metavar="REL_L2",
                    help="a layer's output error budget on its calibration activations: over it, the layer falls "
                         "back (w4a8 -> w8a8 -> bf16) and the report names it")
@@ -89,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_json_destination(args)
     options = QuantOptions(scheme=args.scheme, method=args.method, group=args.group, zero_point=args.zero_point,
-                           scale_type=args.scale_type, activations=args.activations,
+                           scale_type=args.scale_type, activations=args.activations, attention=args.attention,
                            layer_error=args.layer_error, max_rel_l2=args.max_rel_l2,
                            min_weight_elements=args.min_weight_elements,
                            calibration_samples=args.calibration_samples, seed=args.seed)
@@ -105,6 +111,10 @@ def run(args: argparse.Namespace) -> int:
     rows = [[s.name, f"{s.n}x{s.k}", s.form, f"{s.error:.4f}" if s.error is not None else "-",
              "-" if s.alpha is None else f"{s.alpha:g}", s.reason] for s in result.sites]
     print(format_table(["weight", "N x K", "form", "layer rel L2", "awq alpha", "note"], rows), file=out)
+    for text in result.fused_attention:
+        print(f"fused attention: {text}", file=out)
+    if result.attention_converted:
+        print(f"attention in {options.attention}: {plural(result.attention_converted, 'op')}", file=out)
     for text in result.folded:
         print(f"folded: {text}", file=out)
     wb = result.weight_bytes
@@ -113,6 +123,10 @@ def run(args: argparse.Namespace) -> int:
     for name, acc in sorted(result.accuracy.items()):
         print(f"@{name} against the float model ({measured_on}): {acc.describe()}", file=out)
     print(f"wrote {result.mlir} and {', '.join(result.archives)}", file=out)
+    if result.host_spec is not None:
+        print(f"for a CPU build add --iree-codegen-tuning-spec-path={result.host_spec}: it keeps attention's "
+              f"head width whole (IREE 3.13's own CPU config steps a 256-wide head and computes wrong "
+              f"results; the accuracy above was measured with it)", file=out)
     if result.archives:
         print(f"run it with: iree-run-module --module=... --parameters={result.archives[0]}", file=out)
     return 0

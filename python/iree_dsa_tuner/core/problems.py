@@ -256,6 +256,8 @@ class AttentionProblem(RootOpProblem):
     """
 
     kind = "attention"
+    # The additive (or boolean) mask, read through the fifth map; None: unmasked.
+    mask: OperandInfo | None = field(default=None, kw_only=True)
 
     @property
     def flops(self) -> int:

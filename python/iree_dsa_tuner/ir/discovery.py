@@ -471,6 +471,7 @@ def _problem_for(symbol: str, func_op: ir.Operation, op: ir.Operation) -> Proble
             dispatch=symbol, op_name=name, loop_sizes=tuple(sizes), loop_types=loop_types,
             dim_groups=groups, indexing_maps=tuple(str(ir.AffineMapAttr.get(m)) for m in maps),
             inputs=tuple(tensor_inputs[:3]), output=outputs[0], fused_ops=_fused_ops(func_op, op),
+            mask=tensor_inputs[3] if len(tensor_inputs) > 3 else None,
         )
 
     maps = _indexing_maps(op)

@@ -45,15 +45,50 @@ def compare(reference: list[np.ndarray], value: list[np.ndarray]) -> Accuracy:
                     float(np.linalg.norm(diff)) / norm_f if norm_f else float(np.linalg.norm(diff)), cosine)
 
 
+def whole_head_attention_spec(mlir: Path) -> str | None:
+    """A tuning spec that keeps each attention op's head width whole on the host, or None when
+    the model has none. IREE 3.13's CPU default steps a 256-wide head (pi0's Gemma attention,
+    once the quantiser makes it one op) and then computes wrong results (docs/ATTENTION.md): a
+    model compiled with its defaults would be measured against IREE's bug, not the quantiser's
+    error. The config is a plain one (16 query rows and 32 value columns a tile, a KV block of 16)."""
+    from ..core.config import CompilationConfig
+    from ..core.shape import attention_shape
+    from ..ir import compile_model
+    from ..targets.mapping import ATTENTION_PIPELINE, attention_loop_types, attention_tile_lists
+    from ..tuning_spec.builder import build_spec
+
+    problems = [p for p in compile_model(Path(mlir), HOST_FLAGS).problems() if getattr(p, "kind", "") == "attention"]
+    if not problems:
+        return None
+    configs = {}
+    for p in problems:
+        shape = attention_shape(p)
+        tile_m, tile_n = min(16, shape.inner("m")), min(32, shape.inner("n"))
+        config = CompilationConfig(ATTENTION_PIPELINE, *attention_tile_lists(
+            shape, tile_m, tile_n, 1, tile_n, min(16, shape.inner("k")), shape.head_dim))
+        config.check_against(attention_loop_types(shape))
+        configs[p.dispatch] = config
+    return build_spec(problems, configs)
+
+
 def compile_for_host(mlir: Path, directory: Path) -> Path:
-    """`mlir` compiled for this machine's CPU (cached by its text)."""
+    """`mlir` compiled for this machine's CPU (cached by its text), its attention ops with a whole
+    head (`whole_head_attention_spec`)."""
+    from ..compiler import tuning_spec_flags
+
     text = Path(mlir).read_bytes()
-    key = hashlib.sha256(text + "\0".join(HOST_FLAGS).encode()).hexdigest()[:16]
+    key = hashlib.sha256(text + "\0".join(HOST_FLAGS).encode() + b"whole-head attention").hexdigest()[:16]
     vmfb = directory / f"{Path(mlir).stem}.{key}.vmfb"
     if not vmfb.exists():
         directory.mkdir(parents=True, exist_ok=True)
         staged = vmfb.with_suffix(".partial")
-        compile_to_vmfb(mlir, staged, target_flags=HOST_FLAGS)
+        spec = whole_head_attention_spec(Path(mlir))
+        extra: tuple[str, ...] = ()
+        if spec is not None:
+            spec_path = directory / f"{Path(mlir).stem}.{key}.attention_spec.mlir"
+            spec_path.write_text(spec)
+            extra = tuple(tuning_spec_flags(spec_path))
+        compile_to_vmfb(mlir, staged, target_flags=HOST_FLAGS, extra_flags=extra)
         staged.replace(vmfb)
     return vmfb
 

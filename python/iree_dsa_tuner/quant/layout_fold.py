@@ -287,6 +287,67 @@ def fold_activation_broadcasts(module: ir.Module) -> list[FoldedOperand]:
     return folded
 
 
+def _grows(chain: list[ir.Operation]) -> bool:
+    """Whether a copy in `chain` enlarges its input (a broadcast IREE would write to memory
+    before an attention op, which fuses no producer)."""
+    return any(op.name not in _RESHAPES and int(np.prod(shape_of(op.results[0]))) > int(np.prod(shape_of(op.operands[0])))
+               for op in chain)
+
+
+def fold_attention_broadcasts(module: ir.Module) -> list[FoldedOperand]:
+    """Rewrite, in place, every `iree_linalg_ext.attention` of `module` whose K, V or mask is a
+    broadcast (a KV head repeated for each query head, a mask repeated per head) to read the
+    broadcast's source through its indexing map: the op's maps may skip the batch loop, so its
+    one copy is read by every head. Returns what was folded."""
+    from iree.compiler.dialects import tensor
+
+    folded = []
+    ops = [op for _, func in _functions(module) for op in _walk(func) if op.name == "iree_linalg_ext.attention"]
+    for op in ops:
+        maps = maps_of(op)
+        n_inputs = len(op.operands) - len(op.results)
+        changed = False
+        for i in range(1, n_inputs):  # K, V, the scale (a scalar: skipped), the mask
+            operand = op.operands[i]
+            if not isinstance(operand.type, ir.RankedTensorType):
+                continue
+            operand_loops = [_dim(e) for e in maps[i].results]
+            chain, source = _layout_chain(operand)
+            if not chain or not _grows(chain) or None in operand_loops or \
+                    not ir.RankedTensorType(source.type).has_static_shape or \
+                    int(np.prod(shape_of(operand))) > _MAX_INDEX_ELEMENTS:
+                continue
+            try:
+                source_dims = _source_dims(chain, source, operand)
+            except ValueError:  # a layout op the index push cannot follow
+                continue
+            if source_dims is None:
+                continue
+            loops = [None if a is None else operand_loops[a] for a in source_dims]
+            kept = [j for j, d in enumerate(loops) if d is not None]
+            with ir.InsertionPoint(op), op.location:
+                value = source
+                if len(kept) < len(loops):
+                    groups = [[] for _ in kept]
+                    for j in range(len(loops)):
+                        groups[min(range(len(kept)), key=lambda g: (abs(kept[g] - j), kept[g] < j))].append(j)
+                    element = ir.RankedTensorType(source.type).element_type
+                    value = tensor.CollapseShapeOp(
+                        ir.RankedTensorType.get([shape_of(source)[j] for j in kept], element), source,
+                        ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), x)
+                                                            for x in g]) for g in groups])).result
+            new_map = ir.AffineMap.get(maps[i].n_dims, 0, [ir.AffineDimExpr.get(loops[j]) for j in kept])
+            maps[i] = new_map
+            folded.append(FoldedOperand(f"iree_linalg_ext.attention {'x'.join(map(str, shape_of(op.operands[0])))}", i,
+                                        shape_of(source), shape_of(operand)))
+            op.operands[i] = value
+            changed = True
+            _erase_unused(chain)
+        if changed:
+            op.attributes["indexing_maps"] = ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps])
+    return folded
+
+
 def _name(op: ir.Operation) -> str:
     shape = "x".join(map(str, shape_of(op.operands[0]))) + "*" + "x".join(map(str, shape_of(op.operands[1])))
     return f"{op.name} {shape}"
@@ -308,13 +369,18 @@ def _splice(op: ir.Operation, inputs: list[ir.Value], loops: list[list[int | Non
     op.results[0].replace_all_uses_with(body[-1].operands[0])
     op.erase()
     for chain in chains:
-        for layout in reversed(chain):
-            if all(not list(r.uses) for r in layout.results):
-                init = layout.operands[1] if len(layout.operands) > 1 else None
-                layout.erase()
-                owner = _owner(init) if init is not None else None
-                if owner is not None and owner.name == "tensor.empty" and all(not list(r.uses) for r in owner.results):
-                    owner.erase()
+        _erase_unused(chain)
 
 
-__all__ = ["FoldedOperand", "fold_activation_broadcasts"]
+def _erase_unused(chain: list[ir.Operation]) -> None:
+    """Erase the layout ops of `chain` (and their empty inits) that nothing reads any more."""
+    for layout in reversed(chain):
+        if all(not list(r.uses) for r in layout.results):
+            init = layout.operands[1] if len(layout.operands) > 1 else None
+            layout.erase()
+            owner = _owner(init) if init is not None else None
+            if owner is not None and owner.name == "tensor.empty" and all(not list(r.uses) for r in owner.results):
+                owner.erase()
+
+
+__all__ = ["FoldedOperand", "fold_activation_broadcasts", "fold_attention_broadcasts"]

@@ -37,8 +37,9 @@ from ..compiler import run_iree_tool
 from ..errors import InputError
 from ..parameters import ParameterGlobal, Parameters, default_cache_dir, resolve_parameters, write_archive
 from ..tuning_spec.elementwise import NotEvaluable
-from .accuracy import Accuracy, compile_for_host, measure
-from .layout_fold import fold_activation_broadcasts
+from .accuracy import Accuracy, compile_for_host, measure, whole_head_attention_spec
+from .attention_fuse import fuse_attention_text
+from .layout_fold import fold_activation_broadcasts, fold_attention_broadcasts
 from .rewrite import erase_unused_globals, site_parameters, site_template, splice
 from .sites import WeightSite, activation_rows, find_sites, weight_matrix
 from .weights import GROUP_SIZES, LayerForm, QuantizedWeight, awq_smoothing, layer_error, quantize_weight
@@ -46,11 +47,13 @@ from .weights import GROUP_SIZES, LayerForm, QuantizedWeight, awq_smoothing, lay
 SCHEMES = ("w4a8", "w8a8", "bf16")
 METHODS = ("rtn", "awq")
 ACTIVATIONS = ("token", "static")
+ATTENTION_TYPES = ("bf16", "f16", "f32")
 FALLBACK = {"w4a8": ("w4a8", "w8a8", "bf16"), "w8a8": ("w8a8", "bf16"), "bf16": ("bf16",)}
 # Bump when what is written changes: cached quantised models of an older version are not reused.
-QUANTISER_VERSION = "5"
+QUANTISER_VERSION = "6"
 # Held-out accuracy inputs are seeded at options.seed + HELD_OUT_SEED.
 HELD_OUT_SEED = 7919
+HOST_SPEC = "attention_spec.mlir"  # written beside model.mlir when the model has attention ops
 _SITE_ATTRIBUTE = "quantiser.site"  # a mark on each site while calibration runs
 _MAX_CALIBRATION_ROWS = 2048
 
@@ -63,6 +66,7 @@ class QuantOptions:
     zero_point: bool = False
     scale_type: str = "f32"
     activations: str = "token"  # a8's scale: per token at run time, or one calibrated constant per layer
+    attention: str = "bf16"  # what attention's Q, K, V and mask are computed in (f32: as exported)
     layer_error: float | None = None  # per-layer relative L2 budget (None: no fallback)
     max_rel_l2: float | None = None  # the model's output budget (None: measured, not bounded)
     min_weight_elements: int = 16384  # smaller weights stay float: too small to matter
@@ -78,6 +82,8 @@ class QuantOptions:
             raise InputError(f"INT4 group {self.group}: expected one of {', '.join(map(str, GROUP_SIZES))}")
         if self.activations not in ACTIVATIONS:
             raise InputError(f"activation scales {self.activations!r}: expected one of {', '.join(ACTIVATIONS)}")
+        if self.attention not in ATTENTION_TYPES:
+            raise InputError(f"attention type {self.attention!r}: expected one of {', '.join(ATTENTION_TYPES)}")
         if self.scale_type not in ("f16", "f32"):
             raise InputError(f"scale type {self.scale_type!r}: expected f16 or f32")
         for name in ("layer_error", "max_rel_l2"):
@@ -130,6 +136,11 @@ class QuantizedModel:
     source: str = ""
     weight_bytes: dict = field(default_factory=dict)  # {"float": ..., "quantized": ...} of the sites
     folded: list[str] = field(default_factory=list)  # activation broadcasts read through maps (layout_fold)
+    fused_attention: list[str] = field(default_factory=list)  # eager attention raised (attention_fuse)
+    attention_converted: int = 0  # attention ops computed in options.attention instead of f32
+    # A spec for CPU builds of the model: its attention ops with the head whole (IREE 3.13's own
+    # config steps a 256-wide head and miscomputes); None when the model has no attention op.
+    host_spec: Path | None = None
     cached: bool = False
 
     def parameters(self) -> Parameters | None:
@@ -143,7 +154,9 @@ class QuantizedModel:
                 "parameters": self.archives, "options": self.options.key(),
                 "accuracy": {k: v.to_json() for k, v in sorted(self.accuracy.items())},
                 "weight_bytes": self.weight_bytes, "sites": [s.to_json() for s in self.sites],
-                "folded_broadcasts": self.folded}
+                "folded_broadcasts": self.folded, "fused_attention": self.fused_attention,
+                "attention_converted": self.attention_converted,
+                "host_spec": self.host_spec.name if self.host_spec else None}
 
     @classmethod
     def from_json(cls, data: dict, directory: Path) -> "QuantizedModel":
@@ -154,7 +167,8 @@ class QuantizedModel:
         archives = [a.replace("{dir}", str(directory)) for a in data["parameters"]]
         return cls(directory / "model.mlir", archives, QuantOptions(**data["options"]), sites, acc,
                    data.get("source", ""), data.get("weight_bytes", {}), data.get("folded_broadcasts", []),
-                   cached=True)
+                   data.get("fused_attention", []), data.get("attention_converted", 0),
+                   directory / data["host_spec"] if data.get("host_spec") else None, cached=True)
 
 
 def input_form(model: Path) -> tuple[str, str]:
@@ -362,7 +376,7 @@ def _quantize_text(text: str, generic: str, parameters: Parameters | None, optio
         erase_unused_globals(module)
         # Activation x activation contractions (attention) are not sites; a broadcast they read
         # (a KV head repeated for each query head) is folded into their maps.
-        folded = [f.describe() for f in fold_activation_broadcasts(module)]
+        folded = [f.describe() for f in fold_activation_broadcasts(module) + fold_attention_broadcasts(module)]
         module.operation.verify()
         # The model's own parameters it still reads (norm weights, small layers) join the new ones.
         for op in module.body.operations:
@@ -438,7 +452,16 @@ def quantize_model(model: str | os.PathLike, options: QuantOptions, *, parameter
     else:
         directory = Path(output)
     say(f"quantising {model.name} ({options.scheme}, {options.method})")
-    text, generic = input_form(model)
+    # Eager attention is raised to one attention op first (its scores then never leave the chip)
+    # and computed in options.attention; the accuracy reference stays the model as exported.
+    float_text, float_generic = input_form(model)
+    fused_text, fused, converted = fuse_attention_text(model.read_text(), options.attention)
+    if fused or converted:
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / model.name).write_text(fused_text)
+            text, generic = input_form(Path(tmp) / model.name)
+    else:
+        text, generic = float_text, float_generic
     from ..tuning_spec.reference import NumpyModel
     from ..tuning_spec.verify import public_signatures
 
@@ -460,16 +483,21 @@ def quantize_model(model: str | os.PathLike, options: QuantOptions, *, parameter
             out_text, values, reports, weight_bytes, folded = _quantize_text(text, generic, parameters, options,
                                                                              inputs, budget)
             archives = _write(staged, out_text, values)
+            spec = whole_head_attention_spec(staged / "model.mlir")
+            if spec is not None:
+                (staged / HOST_SPEC).write_text(spec)
             result = QuantizedModel(directory / "model.mlir", [a.replace("{dir}", str(directory)) for a in archives],
                                     options, reports, source=str(model), weight_bytes=weight_bytes,
-                                    folded=folded)
+                                    folded=folded, fused_attention=[f.describe() for f in fused],
+                                    attention_converted=converted,
+                                    host_spec=directory / HOST_SPEC if spec is not None else None)
             if measure_accuracy or options.max_rel_l2 is not None:
                 vmfbs = staged / "build"
                 staged_params = resolve_parameters(staged / "model.mlir",
                                                    [a.replace("{dir}", str(staged)) for a in archives])
                 with tempfile.TemporaryDirectory() as tmp:
                     float_mlir = Path(tmp) / "float.mlir"
-                    float_mlir.write_text(text)
+                    float_mlir.write_text(float_text)
                     result.accuracy = measure(compile_for_host(float_mlir, vmfbs), parameters,
                                               compile_for_host(staged / "model.mlir", vmfbs), staged_params,
                                               evaluation, types)

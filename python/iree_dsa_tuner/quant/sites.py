@@ -244,6 +244,11 @@ def _copy(op: ir.Operation, value: np.ndarray) -> np.ndarray:
     in_map, out_map = maps_of(op)
     in_loops = [_dim(e) for e in in_map.results]
     out_loops = [_dim(e) for e in out_map.results]
+    # A unit input dim read at a constant 0 (torch's broadcast of a 1x1xSxS mask over heads).
+    if len(in_loops) == value.ndim and any(d is None and value.shape[i] == 1 for i, d in enumerate(in_loops)):
+        unit = [i for i, d in enumerate(in_loops) if d is None and value.shape[i] == 1]
+        value = np.reshape(value, [n for i, n in enumerate(value.shape) if i not in unit])
+        in_loops = [d for i, d in enumerate(in_loops) if i not in unit]
     if None in in_loops or None in out_loops or len(set(in_loops)) != len(in_loops):
         raise ValueError("a copy whose maps are not projected permutations")
     out_shape = shape_of(op.results[0])

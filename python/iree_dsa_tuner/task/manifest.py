@@ -6,7 +6,8 @@
     [quant]   scheme = "w4a8" | "w8a8" | "bf16" | "f32"; block (INT4 group size; chosen per layer when
               absent); method = "rtn" | "awq"; zero_point; scale_type = "f16" | "f32";
               activations = "token" | "static" (a8's scale per token at run time, or one calibrated
-              constant per layer, so the quantisation fuses into its producer); layer_error
+              constant per layer, so the quantisation fuses into its producer); attention = "bf16" |
+              "f16" | "f32" (what attention's Q, K, V and mask are computed in); layer_error
               (a layer's output rel L2 budget: over it, w4 -> w8 -> bf16); max_rel_l2 (each stage's
               output budget against f32); a stage whose weights the model holds is quantised for real
               (and one whose public function takes them, with [[stage]] weight_arguments = [indices])
@@ -81,6 +82,7 @@ class Manifest:
     quant_layer_error: float | None = None
     quant_max_rel_l2: float | None = None
     quant_activations: str = "token"
+    quant_attention: str = "bf16"
 
     @property
     def types(self) -> tuple[str, str, str]:
@@ -93,7 +95,7 @@ class Manifest:
         return QuantOptions(scheme=self.scheme, method=self.quant_method, group=self.quant_block,
                             zero_point=self.quant_zero_point, scale_type=self.quant_scale_type,
                             layer_error=self.quant_layer_error, max_rel_l2=self.quant_max_rel_l2,
-                            activations=self.quant_activations)
+                            activations=self.quant_activations, attention=self.quant_attention)
 
     def with_flow_steps(self, flow_steps: int) -> "Manifest":
         return replace(self, flow_steps=flow_steps)
@@ -110,6 +112,7 @@ class Manifest:
                    self.quant_max_rel_l2) != ("rtn", False, "f32", None, None) else {}),
             # only when not the default, so that the specs bound before it existed stay bound
             **({"activations": self.quant_activations} if self.quant_activations != "token" else {}),
+            **({"attention": self.quant_attention} if self.quant_attention != "bf16" else {}),
         }
 
 
@@ -185,6 +188,9 @@ def load_manifest(path: str | Path) -> Manifest:
     activations = quant.get("activations", str, required=False, default="token")
     if activations not in ("token", "static"):
         raise quant.error("activations", f"expected token or static, got {activations!r}")
+    attention = quant.get("attention", str, required=False, default="bf16")
+    if attention not in ("bf16", "f16", "f32"):
+        raise quant.error("attention", f"expected bf16, f16 or f32, got {attention!r}")
     budgets = {key: quant.positive(key, float, required=False) for key in ("layer_error", "max_rel_l2")}
     raw_stages = top.get("stage", list)
     if not raw_stages:
@@ -228,5 +234,5 @@ def load_manifest(path: str | Path) -> Manifest:
         scheme=scheme, quant_block=block, stages=tuple(stages), quant_method=method,
         quant_zero_point=quant.get("zero_point", bool, required=False, default=False), quant_scale_type=scale_type,
         quant_layer_error=budgets["layer_error"], quant_max_rel_l2=budgets["max_rel_l2"],
-        quant_activations=activations,
+        quant_activations=activations, quant_attention=attention,
     )

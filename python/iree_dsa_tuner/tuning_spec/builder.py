@@ -63,11 +63,12 @@ _ONLINE_ATTENTION_GROUPS = ("batch", "m", "n", "k1", "k2")
 
 
 def _online_attention_maps(problem: AttentionProblem) -> list[ir.AffineMap]:
-    """Q, K, V, scale, O, max, sum: the row max and row sum are O without its value-width loops."""
+    """Q, K, V, scale, [mask,] O, max, sum: the row max and row sum are O without its value-width
+    loops."""
     maps = [ir.AffineMapAttr(ir.Attribute.parse(m)).value for m in problem.indexing_maps]
-    if len(maps) != 5:
-        raise SpecError(f"{problem.dispatch}: masked attention is not tuned (the matcher takes unmasked ops)")
-    out = maps[4]
+    if len(maps) not in (5, 6):
+        raise SpecError(f"{problem.dispatch}: an attention op with {len(maps)} maps")
+    out = maps[-1]
     value_loops = set(problem.dim_groups.get("n", ()))
     row = [e for e in out.results if not (isinstance(e, ir.AffineDimExpr) and e.position in value_loops)]
     row_map = ir.AffineMap.get(out.n_dims, out.n_symbols, row)
@@ -84,6 +85,32 @@ def _match_online_attention(problem: AttentionProblem, op):
         element, accumulator, accumulator, accumulator,
         ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in _online_attention_maps(problem)]))
     return matched, [problem.sizes()[g] for g in _ONLINE_ATTENTION_GROUPS]
+
+
+def masked_attention_dag_text(problem: AttentionProblem) -> str:
+    """A masked `online_attention` as a function of its operands (Q, K, V, scale, mask and the
+    three accumulators): IREE 3.13's online_attention matcher takes unmasked ops only, so a masked
+    one is matched as this one-op DAG, which pins its maps, operand types and score region."""
+    maps = _online_attention_maps(problem)
+    element = problem.lhs_type
+    sizes = problem.loop_sizes
+
+    def typed(m: ir.AffineMap, element_type: str) -> str:
+        dims = [sizes[e.position] for e in m.results if isinstance(e, ir.AffineDimExpr)]
+        return "tensor<" + "".join(f"{d}x" for d in dims) + element_type + ">"
+
+    q, k, v = (i.type_str for i in problem.inputs)
+    mask = problem.mask.type_str
+    out = typed(maps[5], "f32")
+    row = typed(maps[6], "f32")
+    maps_text = ", ".join(str(ir.AffineMapAttr.get(m)) for m in maps)
+    return (f"func.func @masked_attention(%q: {q}, %k: {k}, %v: {v}, %scale: {element}, %mask: {mask}, "
+            f"%acc: {out}, %max: {row}, %sum: {row}) -> {out} {{\n"
+            f"%r:3 = iree_linalg_ext.online_attention <indexing_maps = [{maps_text}]> "
+            f"ins(%q, %k, %v, %scale, %mask : {q}, {k}, {v}, {element}, {mask}) "
+            f"outs(%acc, %max, %sum : {out}, {row}, {row}) {{\n"
+            f"^bb0(%s: f32):\n  iree_linalg_ext.yield %s : f32\n}} -> {out}, {row}, {row}\n"
+            f"return %r#0 : {out}\n}}\n")
 
 
 def _generic_text(maps: list[ir.AffineMap], iterators: list[str], ins: list[tuple[str, str]], out: tuple[str, str],
@@ -133,7 +160,7 @@ def _match_dag(dag_text: str, op) -> None:
     block = dag.regions[0].blocks.append(*[a.type for a in entry.arguments])
     for old, new in zip(entry.arguments, block.arguments):
         old.replace_all_uses_with(new)
-    ops = [o for o in entry.operations if o.operation.name == "linalg.generic"]
+    ops = [o for o in entry.operations if o.operation.name in ("linalg.generic", "iree_linalg_ext.online_attention")]
     for o in ops:
         ir.InsertionPoint(block).insert(o.operation.detach_from_parent())
     with ir.InsertionPoint(block):
@@ -167,6 +194,10 @@ def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, an
         elif isinstance(problem, ElementwiseProblem):
             transform.MatchOperationNameOp(op, ["linalg.generic"])
             _match_dag(problem.dag_text, op)
+            matched, expected = None, []
+        elif isinstance(problem, AttentionProblem) and problem.mask is not None:
+            transform.MatchOperationNameOp(op, ["iree_linalg_ext.online_attention"])
+            _match_dag(masked_attention_dag_text(problem), op)
             matched, expected = None, []
         elif isinstance(problem, AttentionProblem):
             matched, expected = _match_online_attention(problem, op)

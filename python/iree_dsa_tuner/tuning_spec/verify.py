@@ -27,7 +27,7 @@ from ..core.problems import RootOpProblem
 from ..core.status import NumericsVerdict, Status
 from ..core.words import plural
 from ..ir.artifacts import ModelArtifacts, compile_model, spec_problems
-from .builder import build_spec
+from .builder import SpecError, build_spec
 from .numerics import NumericsResult, compare_modules
 from ..ir.configured import read_configured_dispatches
 from .reading import SpecMatcher, canonical_attr, matcher_for_dispatch, read_spec
@@ -413,6 +413,14 @@ def build_verified(artifacts: ModelArtifacts, problems, winners: dict[str, Compi
     if unknown:
         raise KeyError(f"no root op for {', '.join(sorted(unknown))} among the problems")
     dropped: dict[str, str] = {}
+    # A winner no matcher can express (e.g. a masked attention) is dropped before anything is built.
+    by_dispatch = {p.dispatch: p for p in problems}
+    for symbol in sorted(winners):
+        try:
+            build_spec([by_dispatch[symbol]], {symbol: winners[symbol]})
+        except SpecError as e:
+            dropped[symbol] = f"no spec can carry it: {e}"
+            del winners[symbol]
     verdict = None
     while winners:
         # In model order, whatever the winners' order: of two twins (the same root op) the first
