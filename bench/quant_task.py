@@ -61,9 +61,10 @@ def _why(p, desc, bound_us: float, output_us: float) -> str:
     panel = element_bits(p.lhs_type) / 8  # bytes per activation element
     cap = desc.scratchpad_bytes // (2 * m * desc.accumulator_bytes)  # whole-M accumulator, double-buffered
     reasons = []
-    if m * k * panel / desc.cores > desc.scratchpad_bytes * 3 / 4:
+    if m * k * panel / desc.cores > desc.scratchpad_bytes * 7 / 8:
+        waves = -(-int(m * k * panel) // int(desc.cores * desc.scratchpad_bytes * 7 / 8))
         reasons.append(f"activations {m}x{k} exceed {desc.cores} cores' scratchpads even split {desc.cores} ways: "
-                       f"weights or activations are re-read")
+                       f"at least {waves} waves of rows, each streaming the weights again")
     if output_us > LARGE_M_TARGET * bound_us:
         reasons.append(f"writing its output once takes {output_us:.0f} us, {output_us / bound_us:.1f}x the bound")
     if cap * desc.accumulator_bytes < desc.min_dma_bytes:

@@ -90,7 +90,10 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
         step_bytes = step_bytes + runs
         traffic = traffic + runs * geo.tiles * geo.k_steps
         if geo.k_split is not None and np.any(geo.k_split > 0):
-            traffic = traffic + _streaming_runs(shape, geo) * run_overhead
+            # per wave above (tiles, steps, drains); a wave count of 1 outside weight streaming
+            waves = geo.waves if geo.waves is not None else 1
+            traffic = traffic + (runs * geo.tiles * geo.k_steps + _streaming_runs(shape, geo) * run_overhead) \
+                * (waves - 1) + _streaming_runs(shape, geo) * run_overhead
     memory_s = traffic / bandwidth
     per_core_bw = bandwidth / busy
     stages = cols["dma_stages"]
@@ -118,6 +121,9 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
         # at a time. Whatever bounds the steady state (MACs and loads, tile ends, DRAM, the port
         # that carries loads, exchanges and drains), the last step's MACs and tile end are exposed.
         stream = geo.k_split > 0
+        # Waves: the terms below are one wave's (memory_s, from all the traffic, is shared out).
+        waves = geo.waves if geo.waves is not None else np.ones_like(geo.k_split)
+        wave_memory_s = memory_s / waves
         gathered = geo.gather_bytes + steps * geo.weight_gather_step_bytes  # over the NoC, port only
         ws_loads = loads_s + geo.resident_bytes / per_core_bw + gathered / desc.dma_port_bytes_per_s
         exchange_s = np.where(geo.exchange_bytes > 0, geo.exchange_bytes / desc.dma_port_bytes_per_s
@@ -131,7 +137,9 @@ def estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarr
                       + rounds * (geo.out_tile_bytes + geo.exchange_bytes))
         port_s = port_bytes / desc.dma_port_bytes_per_s
         last = geo.compute_cycles_per_step / desc.clock_hz + exchange_s + drain_s
-        streams = np.maximum(memory_s, port_s) + desc.dma_descriptor_s
+        streams = np.maximum(wave_memory_s, port_s) + desc.dma_descriptor_s
         steady = np.maximum(np.maximum(body, ends), streams)
-        total = np.where(stream, steady + last + unfused_s + launch_s + external_s, total)
+        total = np.where(stream, waves * (steady + last) + unfused_s + launch_s + external_s, total)
+        compute_s = np.where(stream, compute_s * waves, compute_s)
+        roofline_s = np.where(stream, np.maximum(compute_s, geo.traffic_bytes / bandwidth), roofline_s)
     return Estimate(compute_s, memory_s, latency_s, launch_s, roofline_s, total, busy, bandwidth)

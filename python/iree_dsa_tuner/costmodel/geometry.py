@@ -58,6 +58,9 @@ class TileGeometry:
     # gathers from the other bands over the NoC (it reads only 1/bands of it from DRAM).
     bands: np.ndarray | None = None
     weight_gather_step_bytes: np.ndarray | None = None
+    # Waves (bands x split > parallelism): the fields above describe one wave of bands, run this
+    # many times in a row, each streaming every weight again; traffic_bytes covers all of them.
+    waves: np.ndarray | None = None
 
     @property
     def step_bytes(self) -> np.ndarray:
@@ -118,14 +121,17 @@ def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.
     zeros = np.zeros_like(tiles)
     split = np.asarray(cols.get("k_split", zeros))
     resident, gather, exchange, reduce = zeros, zeros, zeros, zeros
-    bands, weight_gather = np.ones_like(tiles), zeros
+    bands, weight_gather, waves = np.ones_like(tiles), zeros, np.ones_like(tiles)
     stream = split > 0
     if stream.any():
         # Weight streaming (the plugin's weight_streaming.py): teams of `split` K shares x
         # `bands` row bands, each core with tm rows and 1/split of K resident, walking its team's
         # N tiles; B read once (the bands of a share gather each slice from each other).
         s = np.maximum(split, 1)
-        bands = np.where(stream, ceil_div(shape.inner("m"), tm), 1)
+        # As many bands at once as the cores hold teams of s; the rest in later waves.
+        all_bands = np.where(stream, ceil_div(shape.inner("m"), tm), 1)
+        bands = np.where(stream, np.maximum(1, np.minimum(all_bands, cols["parallelism"] // s)), 1)
+        waves = ceil_div(all_bands, bands)
         team = s * bands
         share = ceil_div(shape.inner("k"), s)
         ws_tk = np.minimum(tile_k, share)
@@ -156,7 +162,7 @@ def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.
         # for it (at least twice the DRAM bandwidth); otherwise every team reads them.
         gathers = (teams > 1) & (teams * team * desc.dma_port_bytes_per_s >= 2 * desc.dram_bytes_per_s)
         copies = np.where(gathers, 1, teams)
-        traffic = np.where(stream, ob["lhs"] * copies + ob["rhs"] + scale_total + ob["out"], traffic)
+        traffic = np.where(stream, ob["lhs"] * copies + (ob["rhs"] + scale_total) * waves + ob["out"], traffic)
         resident = np.where(stream, np.where(gathers, ws_resident / teams, ws_resident), 0)
         gather = np.where(stream & gathers, 2 * (teams - 1) * ws_resident / teams, 0)
         exchange = np.where(stream, 2 * (s - 1) * partial / s, 0)
@@ -168,5 +174,5 @@ def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.
         compute_cycles_per_step=compute_cycles, traffic_bytes=traffic + unfused,
         unfused_extra_bytes=unfused, step_macs=tm * tn * tk,
         k_split=split, busy_cores=busy, resident_bytes=resident, gather_bytes=gather, exchange_bytes=exchange,
-        reduce_cycles=reduce, bands=bands, weight_gather_step_bytes=weight_gather,
+        reduce_cycles=reduce, bands=bands, weight_gather_step_bytes=weight_gather, waves=waves,
     )

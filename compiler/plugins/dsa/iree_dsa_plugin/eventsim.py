@@ -133,9 +133,11 @@ class SimResult:
     roofline_bound_cycles: float
     events: int  # events the simulator processed (aggregation keeps this small)
     timeline: list[CoreTimeline] | None = None
+    waves: int = 1  # weight streaming in waves: the figures above cover all of them
 
     def to_json(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "timeline"}
+        return {k: getattr(self, k) for k in self.__dataclass_fields__
+                if k != "timeline" and not (k == "waves" and self.waves == 1)}
 
     def lines(self) -> list[str]:
         cycle_us = self.seconds * 1e6 / self.cycles if self.cycles else 0.0
@@ -153,7 +155,8 @@ class SimResult:
             f"roofline bound    {self.roofline_bound_cycles:,.0f} cycles "
             f"({self.roofline_bound_cycles * cycle_us:.3f} us); simulated / bound = "
             f"{self.cycles / max(self.roofline_bound_cycles, 1e-9):.2f}",
-        ]
+        ] + ([f"waves             {self.waves} (weight streaming: one simulated, run {self.waves} times)"]
+             if self.waves > 1 else [])
 
 
 class _CoreClass:
@@ -560,8 +563,12 @@ def simulate_workload(desc: TargetDescription, shape: GemmShape, w: Workload, re
     launch = desc.launch_s * clock
     main = _Engine(w, launch, record, aggregate)
     end = main.run()
+    # Weight streaming in waves: one wave simulated, the waves run back to back on the same cores
+    # (a timeline shows the first).
+    waves = w.waves
+    end = launch + waves * (end - launch)
     leader = main.classes[0]
-    events, payload, dram_bytes = main.events, main.payload, main.dram_bytes
+    events, payload, dram_bytes = main.events * waves, main.payload * waves, main.dram_bytes * waves
     consumer_cycles = 0.0
     timeline = None
     if record:
@@ -584,25 +591,26 @@ def simulate_workload(desc: TargetDescription, shape: GemmShape, w: Workload, re
     if record:
         timeline = [CoreTimeline(core, sorted(per_core[core], key=lambda iv: (iv.start, iv.resource)))
                     for core in sorted(per_core)]
-    main_cycles = max(c.finished_at for c in main.classes) - launch
-    compute = leader.mac_cycles
+    main_cycles = waves * (max(c.finished_at for c in main.classes) - launch)
+    compute = leader.mac_cycles * waves
     if shape.kind == "attention":
         from .attention import attention_roofline_seconds
 
         bound = attention_roofline_seconds(desc, shape) * clock
     else:
         bound = roofline_bound_seconds(desc, shape) * clock
-    issue_slots = sum(c.mac_cycles * c.count for c in main.classes) * w.mac_slots_per_cycle
+    issue_slots = sum(c.mac_cycles * c.count for c in main.classes) * w.mac_slots_per_cycle * waves
     compute_type = desc.compute_type(shape.lhs_type, shape.rhs_type)
     peak = desc.peak_ops(compute_type)
     return SimResult(
-        cycles=end, seconds=end / clock, compute_cycles=compute, dma_cycles=leader.dma_cycles,
+        cycles=end, seconds=end / clock, compute_cycles=compute, dma_cycles=leader.dma_cycles * waves,
         exposed_stall_cycles=main_cycles - compute,
         launch_cycles=launch * (2 if w.consumer_bytes > 0 else 1),
         unfused_consumer_cycles=consumer_cycles - (launch if w.consumer_bytes > 0 else 0.0),
         mac_utilisation=min(1.0, w.useful_macs / max(issue_slots, 1)),
         efficiency=shape.ops / (end / clock) / peak,
         imbalance=leader.tiles * w.busy_cores / w.tiles,
+        waves=waves,
         dram_efficiency=payload / dram_bytes if dram_bytes else 1.0,
         roofline_bound_cycles=bound, events=events, timeline=timeline,
     )
@@ -647,7 +655,7 @@ def simulated_lower_bound_s(desc: TargetDescription, problem, candidate: TilingC
                          + dram([w.drain]))
     # Weight streaming's resident activations: every busy core loads its share once.
     payload += w.busy_cores * w.k_steps * dram(w.first_tile_transfers)
-    return desc.launch_s + max(compute, payload / w.dram_bytes_per_cycle / clock)
+    return desc.launch_s + w.waves * max(compute, payload / w.dram_bytes_per_cycle / clock)
 
 
 def simulate(desc: TargetDescription, problem, candidate: TilingCandidate, record: bool = False,

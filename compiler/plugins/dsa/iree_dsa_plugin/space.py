@@ -54,20 +54,23 @@ def _quant_blocks(shape: GemmShape, desc: TargetDescription) -> tuple[int, ...]:
 K_SPLIT_CHOICES = 4
 
 
-def k_splits(shape: GemmShape, desc: TargetDescription, rows: int | None = None) -> tuple[int, ...]:
+def k_splits(shape: GemmShape, desc: TargetDescription, rows: int | None = None,
+             waves: bool = False) -> tuple[int, ...]:
     """The K splits of the weight-streaming schedules the space offers: for a plain batch-1
     GEMM whose activations (`rows`, by default the whole M, x K / s) can sit in a core's
     scratchpad, powers of two up to the cores left for them (docs/DSA_TARGET.md); none for
-    anything else."""
+    anything else. With `waves` the bands take turns on all the cores (weight_streaming.py)."""
     if shape.kind != "contraction" or shape.batch != 1 or shape.outer("m") != 1 or shape.outer("k") != 1:
         return ()
     m = shape.inner("m")
     rows = m if rows is None else rows
-    cores = desc.cores // -(-m // rows)  # the row bands share the cores
-    # Three quarters of the scratchpad for the resident panel leave room for the weight stream.
+    cores = desc.cores if waves else desc.cores // -(-m // rows)  # the row bands share the cores
+    # Three quarters of the scratchpad for the resident panel leave room for the weight stream
+    # (seven eighths in waves, where every byte of panel saves a wave; the funnel checks the fit).
     panel = rows * shape.inner("k") * shape.lhs_bytes
+    share = 7 / 8 if waves else 3 / 4
     smallest = 1
-    while smallest <= cores and panel / smallest > desc.scratchpad_bytes * 3 / 4:
+    while smallest <= cores and panel / smallest > desc.scratchpad_bytes * share:
         smallest *= 2
     splits = []
     s = smallest
@@ -87,6 +90,24 @@ def row_bands(shape: GemmShape, desc: TargetDescription, count: int) -> tuple[in
     if widest * shape.out_bytes >= desc.min_dma_bytes or widest >= shape.inner("n"):
         return ()
     return tuple(r for r in tile_ladder(m, count) if desc.mac_m <= r < m and -(-m // r) <= desc.cores)
+
+
+# Band counts a schedule in waves may split M into: even waves come from band counts that are
+# multiples of what one wave holds, which is not known before the K split is.
+WAVE_BAND_COUNTS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
+
+
+def wave_rows(shape: GemmShape, desc: TargetDescription) -> tuple[int, ...]:
+    """Band heights for weight streaming in waves: M cut into WAVE_BAND_COUNTS bands, each
+    rounded up to whole MAC-array rows (the last band the shorter), at least one array of rows."""
+    m = shape.inner("m")
+    rows = set()
+    for bands in WAVE_BAND_COUNTS:
+        r = -(-m // bands)
+        r = -(-r // desc.mac_m) * desc.mac_m
+        if desc.mac_m <= r < m:
+            rows.add(r)
+    return tuple(sorted(rows, reverse=True))
 
 
 def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
@@ -119,6 +140,18 @@ def dsa_space(problem, desc: TargetDescription) -> CandidateSpace:
                        "tile_k": tile_ladder(-(-shape.inner("k") // s), count),
                        "parallelism": tuple(p for p in choices["parallelism"] if p >= s * bands)}
                       for s in k_splits(shape, desc, rows)]
+    streaming = [p for p in streaming if p["parallelism"]]
+    if not streaming:
+        # No wave holds every row's activations (pi0's prefix down projection: 816 x 16384 INT8,
+        # 13.4 MB against 8 MiB of scratchpad): row bands in waves, each streaming the weights
+        # again. Offered only here, so a GEMM that streams in one wave keeps the space it had.
+        for rows in wave_rows(shape, desc):
+            n_cap = desc.scratchpad_bytes // (2 * rows * desc.accumulator_bytes)
+            n_tiles = tile_ladder(min(shape.inner("n"), 1 << (max(n_cap, 1).bit_length() - 1)), count)
+            streaming += [{"k_split": (s,), "tile_m": (rows,), "tile_n": n_tiles,
+                           "tile_k": tile_ladder(-(-shape.inner("k") // s), count),
+                           "parallelism": tuple(p for p in choices["parallelism"] if p >= s)}
+                          for s in k_splits(shape, desc, rows, waves=True)]
     streaming = tuple(p for p in streaming if p["parallelism"])
     return CandidateSpace(shape, desc.name, choices, derive=lambda cols: dsa_vector_step(cols, desc, shape),
                           extra_products=streaming)

@@ -33,6 +33,13 @@ b = ceil(M / tile_m) bands: b x s cores, core (band, share) holding tile_m rows 
 The b cores of one share need the same weight slice: each reads 1/b of it from DRAM and the ring
 all-gathers the rest over the NoC (2 (b - 1) / b of the slice through each port), so a weight
 byte still crosses DRAM once, at the price of port traffic. Edge bands are charged as full.
+
+Waves: when the bands need more cores than the candidate has (s x b > parallelism: the
+activations do not fit the scratchpads all at once, pi0's prefix MLP down projection holds 816 x
+16384 INT8 activations, 13.4 MB against 8 MiB of scratchpad), the bands run in w sequential
+waves of parallelism // s bands each, one after the other on the same cores: each wave loads
+its rows' activations and streams every weight again, so a weight byte crosses DRAM w times.
+The simulator runs one wave and charges it w times (the last, partial wave as full).
 """
 
 from __future__ import annotations
@@ -59,6 +66,13 @@ def own_share(tm: int, tn: int, split: int) -> tuple[int, int]:
     return tm, _ceil(tn, split)
 
 
+def wave_bands(bands: int, split: int, parallelism: int) -> tuple[int, int]:
+    """(row bands per wave, waves): as many bands at once as `parallelism` cores hold teams of
+    `split`, the rest in later waves."""
+    per_wave = max(1, min(bands, parallelism // split))
+    return per_wave, _ceil(bands, per_wave)
+
+
 def gathers_activations(desc: TargetDescription, teams: int, split: int) -> bool:
     """Whether the teams share their activations over the NoC instead of each reading them: only
     when the ports of the busy cores can carry the gather beside a DRAM-bound weight stream."""
@@ -76,10 +90,9 @@ def build_weight_streaming_workload(desc: TargetDescription, shape: GemmShape, c
         raise ValueError("weight streaming needs a batch-1 contraction with one M and one K loop")
     m_in, n_in, k_in = shape.inner("m"), shape.inner("n"), shape.inner("k")
     tm = min(c.tile_m, m_in)
-    bands = _ceil(m_in, tm)
-    if split * bands > c.parallelism:
-        raise ValueError(f"k_split {split} x {bands} row bands needs {split * bands} cores, "
-                         f"parallelism is {c.parallelism}")
+    if split > c.parallelism:
+        raise ValueError(f"k_split {split} needs {split} cores, parallelism is {c.parallelism}")
+    bands, waves = wave_bands(_ceil(m_in, tm), split, c.parallelism)
     params = simulator_params(desc)
     tn = min(c.tile_n, n_in)
     share = _ceil(k_in, split)  # K elements one core reduces
@@ -132,10 +145,10 @@ def build_weight_streaming_workload(desc: TargetDescription, shape: GemmShape, c
         step_cycles=step_cycles, copy_cycles=_ceil(partial, port), stages=stages,
         in_flight=desc.dma_engines * desc.dma_queue_depth, latency_cycles=desc.dma_descriptor_s * clock,
         port_bytes_per_cycle=min(desc.dma_port_bytes_per_s / clock, float(port)),
-        dram_bytes_per_cycle=desc.dram_bytes_per_s / clock, useful_macs=shape.macs,
+        dram_bytes_per_cycle=desc.dram_bytes_per_s / clock, useful_macs=_ceil(shape.macs, waves),
         mac_slots_per_cycle=desc.mac_m * desc.mac_n * depth, consumer_bytes=consumer,
         first_tile_transfers=tuple(first), exchange=exchange,
-        reduce_cycles=math.ceil((split - 1) * rows * cols / vector_unit(desc).lanes),
+        reduce_cycles=math.ceil((split - 1) * rows * cols / vector_unit(desc).lanes), waves=waves,
     )
 
 

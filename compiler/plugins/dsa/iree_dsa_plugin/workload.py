@@ -121,6 +121,8 @@ class Workload:
     first_tile_transfers: tuple[Transfer, ...] = ()
     exchange: Transfer | None = None
     reduce_cycles: int = 0
+    # Weight streaming in waves: the work above is one wave, run this many times in a row.
+    waves: int = 1
 
     def tiles_of_core(self, core: int) -> int:
         """Round-robin: the first tiles % busy cores get one tile more."""
