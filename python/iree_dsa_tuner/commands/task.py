@@ -73,7 +73,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--plot", metavar="DIR", help="write chunk.png (stages default vs tuned, budget, limit, flow-step "
                                                   "variants) to DIR (needs matplotlib)")
     p.add_argument("--l2", choices=("auto", "on", "off"), default="auto",
-                   help="the L2 tier after L1 (docs/L2.md): auto runs it when a dispatch is below 95%% of its "
+                   help="the L2 tier after L1 (docs/TASK.md, L2 at task level): auto runs it when a dispatch is below 95%% of its "
                         "elite or the chunk is over budget; each proposal is measured, checked for numerics and "
                         "kept only when it shortens the chunk (default auto)")
     p.add_argument("--proposer", action="append", default=[], metavar="CMD",
