@@ -39,6 +39,18 @@ def rewrite_docs_block(doc: Path, marker: str, text: str) -> None:
     doc.write_text(head + begin + "\n```\n" + text + "\n```\n" + end + rest.split(end, 1)[1])
 
 
+def emit_report(text: str, records, *, doc: Path | None, marker: str, json_path: str | None) -> None:
+    """Print a bench's report; with `doc`, rewrite its marked block there (--write-docs); with
+    `json_path`, write `records` as JSON (--json)."""
+    import json
+
+    print(text)
+    if doc is not None:
+        rewrite_docs_block(doc, marker, text)
+    if json_path:
+        Path(json_path).write_text(json.dumps(records, indent=2, sort_keys=True) + "\n")
+
+
 # ---- statistics --------------------------------------------------------------------
 
 def median(values) -> float:

@@ -16,12 +16,11 @@ deterministic: one run is the figure. --write-docs rewrites the marked block of 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 from pathlib import Path
 
-from common import rewrite_docs_block
+from common import emit_report
 from iree_dsa_tuner.report import format_table
 from iree_dsa_tuner.search.options import TuneOptions
 from iree_dsa_tuner.targets import get_target
@@ -110,11 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                       format_table(HEADERS, rows, right_align={2, 3, 4, 5, 7}),
                       "(gap: L1's time over its bound, every call of the chunk; closed: what L2 took off it, "
                       "at most the gap; L2 s: wall seconds, measurements on the simulator)"])
-    print(text)
-    if args.write_docs:
-        rewrite_docs_block(REPO / "docs" / "TASK.md", f"bench/l2_gain.py {args.target}", text)
-    if args.json:
-        Path(args.json).write_text(json.dumps(records, indent=2, sort_keys=True) + "\n")
+    emit_report(text, records, doc=REPO / "docs" / "TASK.md" if args.write_docs else None,
+                marker=f"bench/l2_gain.py {args.target}", json_path=args.json)
     return 0
 
 

@@ -17,13 +17,12 @@ scratchpad and the DMA forbid. The DSA model is deterministic: one run is the fi
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from common import rewrite_docs_block
+from common import emit_report
 from iree_dsa_tuner.report import format_table
 from iree_dsa_tuner.search.options import TuneOptions
 from iree_dsa_tuner.targets import get_target
@@ -164,11 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         lines.append("(output us: writing its result once at DRAM bandwidth, a floor the bound above leaves out; "
                      "/ all three: us/call against max(compute, weights once, output once))")
     text = "\n".join(lines)
-    print(text)
-    if args.write_docs:
-        rewrite_docs_block(REPO / "docs" / "TASK.md", f"bench/quant_task.py {args.target}", text)
-    if args.json:
-        Path(args.json).write_text(json.dumps(records, indent=2, sort_keys=True) + "\n")
+    emit_report(text, records, doc=REPO / "docs" / "TASK.md" if args.write_docs else None,
+                marker=f"bench/quant_task.py {args.target}", json_path=args.json)
     return 0
 
 

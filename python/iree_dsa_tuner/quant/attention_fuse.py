@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 from iree.compiler import ir
 
+from .sites import _owner
+
 _MATMULS = ("torch.aten.matmul", "torch.aten.bmm")
 _CHECKS = ("torch.aten._assert_tensor_metadata",)
 _FLOATS = ("f32", "f16", "bf16")
@@ -50,11 +52,6 @@ class FusedAttention:
         return (f"@{self.function}: softmax(Q K^T{' + mask' if self.masked else ''}) V over "
                 f"{'x'.join(map(str, self.query_shape))} queries and {'x'.join(map(str, self.key_shape))} keys "
                 f"(scale {self.scale:g}) as one attention op")
-
-
-def _owner(value: ir.Value) -> ir.Operation | None:
-    owner = value.owner
-    return owner.operation if isinstance(owner, (ir.Operation, ir.OpView)) else None
 
 
 def _vtensor(value: ir.Value) -> tuple[tuple[int, ...], str] | None:
@@ -182,7 +179,9 @@ def _match(softmax: ir.Operation) -> _Chain | None:
 
 def _constant_op(name: str, result: str, value=None) -> ir.Operation:
     attributes = {}
-    if name == "torch.constant.float":
+    if name == "torch.constant.int":
+        attributes["value"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+    elif name == "torch.constant.float":
         attributes["value"] = ir.FloatAttr.get(ir.F64Type.get(), value)
     elif name == "torch.constant.bool":
         attributes["value"] = ir.BoolAttr.get(value)
@@ -271,9 +270,7 @@ def _converted(value: ir.Value, element: str, before: ir.Operation) -> tuple[ir.
         source = op.operands[0]
     at = chain[-1] if chain else before
     with ir.InsertionPoint(at), at.location:
-        code = ir.Operation.create("torch.constant.int", results=[ir.Type.parse("!torch.int")],
-                                   attributes={"value": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                                           _TORCH_DTYPE[element])})
+        code = _constant_op("torch.constant.int", "!torch.int", _TORCH_DTYPE[element])
         out = ir.Operation.create("torch.prims.convert_element_type",
                                   results=[ir.Type.parse(_retyped(source, element))],
                                   operands=[source, code.results[0]]).results[0]
@@ -313,8 +310,7 @@ def attention_in(module: ir.Module, element: str) -> int:
                 with ir.InsertionPoint(op), op.location:
                     narrow = ir.Operation.create(op.name, results=[ir.Type.parse(_retyped(op.results[0], element))],
                                                  operands=operands)
-                    f32 = ir.Operation.create("torch.constant.int", results=[ir.Type.parse("!torch.int")],
-                                              attributes={"value": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 6)})
+                    f32 = _constant_op("torch.constant.int", "!torch.int", _TORCH_DTYPE["f32"])
                     wide = ir.Operation.create("torch.prims.convert_element_type", results=[op.results[0].type],
                                                operands=[narrow.results[0], f32.results[0]])
                 op.results[0].replace_all_uses_with(wide.results[0])
