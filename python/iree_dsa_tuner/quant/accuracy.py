@@ -50,7 +50,9 @@ def whole_head_attention_spec(mlir: Path) -> str | None:
     the model has none. IREE 3.13's CPU default steps a 256-wide head (pi0's Gemma attention,
     once the quantiser makes it one op) and then computes wrong results (docs/ATTENTION.md): a
     model compiled with its defaults would be measured against IREE's bug, not the quantiser's
-    error. The config is a plain one (16 query rows and 32 value columns a tile, a KV block of 16)."""
+    error. The config is a plain one: 16 query rows and 32 value columns a tile, and a KV step
+    whose widest vector (KV step x the head) stays within 1024 elements, which llvm-cpu compiles
+    on AVX2 as on AVX-512 (a 16-key step over a 256-wide head is refused on haswell)."""
     from ..core.config import CompilationConfig
     from ..core.shape import attention_shape
     from ..ir import compile_model
@@ -64,8 +66,11 @@ def whole_head_attention_spec(mlir: Path) -> str | None:
     for p in problems:
         shape = attention_shape(p)
         tile_m, tile_n = min(16, shape.inner("m")), min(32, shape.inner("n"))
+        kv_step = 16
+        while kv_step > 1 and kv_step * max(shape.head_dim, tile_n) > 1024:
+            kv_step //= 2
         config = CompilationConfig(ATTENTION_PIPELINE, *attention_tile_lists(
-            shape, tile_m, tile_n, 1, tile_n, min(16, shape.inner("k")), shape.head_dim))
+            shape, tile_m, tile_n, 1, tile_n, min(kv_step, shape.inner("k")), shape.head_dim))
         config.check_against(attention_loop_types(shape))
         configs[p.dispatch] = config
     return build_spec(problems, configs)
