@@ -1,7 +1,9 @@
 """Attention on a scratchpad accelerator (the DSA): tile geometry and the L0 estimate.
 
-Flash-attention schedule, per core tile = one head x a query tile (`tile_m`) x a value
-tile (`tile_n`), the keys streamed in KV blocks (`tile_k`):
+Flash-attention schedule, per core tile = one batch element x a block of query rows
+(`tile_m`: a query tile within one head, or whole heads of a group that shares K and V,
+which IREE's attention detail makes m loops) x a value tile (`tile_n`), the keys streamed
+in KV blocks (`tile_k`):
 - the Q tile is loaded once per tile (one buffer: the next tile's Q waits for this tile's
   last step); K [block, head] and V [block, value tile] once per step, in `dma_stages`
   buffers; the accumulator (f32) is normalised and drained in place at the tile's end;
@@ -9,8 +11,8 @@ tile (`tile_n`), the keys streamed in KV blocks (`tile_k`):
   the vector unit the online softmax: `softmax_ops_per_score` operations per score plus one
   rescale per accumulator element, at `lanes` operations per cycle (the description's
   `[vector_unit]`, defaults: the MAC array's n lanes, 5 operations);
-- traffic: K once per (query tile, value tile), V once per query tile, Q once per value
-  tile, O once: a query tile smaller than the queries re-reads K and V.
+- traffic: K once per (query tile, value tile), V once per row block, Q once per value
+  tile, O once: a row block smaller than the m group re-reads K and V.
 
 Scratchpad per core: Q tile + stages x (K block + V block) + f32 scores (tile x block) +
 row max and row sum + the f32 accumulator (tested equal to the DSA plugin's allocation).
@@ -46,11 +48,16 @@ def vector_rate(desc: TargetDescription) -> tuple[int, int]:
 
 
 def attention_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray]) -> AttentionGeometry:
-    m_in, n_in, k_in, head = shape.inner("m"), shape.inner("n"), shape.inner("k"), max(shape.head_dim, 1)
-    tm = np.minimum(cols["tile_m"], m_in)
+    n_in, k_in, head = shape.inner("n"), shape.inner("k"), max(shape.head_dim, 1)
+    # Row blocks over the m group (heads sharing K and V are m loops): a query tile within
+    # one head, or whole heads, each block reading K and V once.
+    sizes = shape.group_sizes("m") or (1,)
+    steps = shape.split_tile("m", np.minimum(cols["tile_m"], shape.m))
+    tm = np.prod(np.stack([np.broadcast_to(t, cols["tile_m"].shape) for t in steps]), axis=0)
+    tiles_m = np.prod(np.stack([ceil_div(size, np.broadcast_to(t, cols["tile_m"].shape))
+                                for size, t in zip(sizes, steps)]), axis=0)
     tn = np.minimum(cols["tile_n"], n_in)
     tk = np.minimum(cols["tile_k"], k_in)
-    tiles_m = shape.outer("m") * ceil_div(m_in, tm)
     tiles_n = shape.outer("n") * ceil_div(n_in, tn)
     tiles = shape.batch * tiles_m * tiles_n
     k_steps = shape.outer("k") * ceil_div(k_in, tk)
@@ -75,7 +82,7 @@ def attention_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str
     b, m, keys, n = shape.batch, shape.m, shape.k, shape.n
     q_total, k_total, v_total = b * m * head * qb, b * keys * head * kvb, b * keys * n * kvb
     o_total = b * m * n * ob
-    per_batch_m = tiles_m  # query tiles of one head
+    per_batch_m = tiles_m  # row blocks of one batch element
     per_batch_n = tiles_n
     traffic = q_total * per_batch_n + k_total * per_batch_m * per_batch_n + v_total * per_batch_m + o_total
     unfused = np.where((cols["fusion"] == 0) & shape.has_consumer, 2.0 * o_total, 0.0)

@@ -95,21 +95,29 @@ ATTENTION_PIPELINE = "LinalgExtTileAndVectorize"
 
 def attention_tile_lists(shape: GemmShape, tile_m: int, tile_n: int, vec_m: int, vec_n: int, vec_k: int,
                          head_step: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    # The m group may span several loops: heads that share K and V are m loops (IREE's
+    # attention detail puts a dim that K and V do not index with the queries). A query tile
+    # above the inner extent takes whole inner rows of several heads (`split_tile`).
+    m_loops = [i for i, r in enumerate(shape.loop_roles) if r == "m"]
+    m_dist = dict(zip(m_loops, shape.split_tile("m", tile_m)))
     distribution, parallel, reduction = [], [], []
-    for role, inner in zip(shape.loop_roles, shape.loop_is_inner):
+    for i, (role, inner) in enumerate(zip(shape.loop_roles, shape.loop_is_inner)):
         if role in ("k", "k1"):
             distribution.append(0)
             parallel.append(0)
             step = vec_k if role == "k" else (0 if head_step >= shape.head_dim else head_step)
             reduction.append(step if inner else 1)
+        elif role == "m":
+            distribution.append(int(m_dist[i]))
+            parallel.append(min(vec_m, int(m_dist[i])) if inner else 1)
+            reduction.append(0)
         elif role == "batch" or not inner:
             distribution.append(1)
             parallel.append(1)
             reduction.append(0)
         else:
-            dist, vec = (tile_m, vec_m) if role == "m" else (tile_n, vec_n)
-            distribution.append(dist)
-            parallel.append(min(vec, dist))
+            distribution.append(tile_n)
+            parallel.append(min(vec_n, tile_n))
             reduction.append(0)
     return tuple(distribution), tuple(parallel), tuple(reduction)
 

@@ -1,8 +1,13 @@
 """Attention on the DSA: `iree_linalg_ext.attention` as a flash-attention schedule.
 
 IREE 3.13 hands the spec `online_attention` over the loops (batch, m, k1, k2, n): batch x
-heads, queries, head width, keys, value width. On the DSA one core tile is one head (batch
-element) x a query tile x a value tile; it keeps its Q tile and an f32 output accumulator
+heads, queries, head width, keys, value width. Heads that share one K and V head (grouped-
+query attention read through the op's maps, `quant.layout_fold`) are m loops, not batch:
+IREE's attention detail puts every dim that K and V do not index with the queries. On the
+DSA one core tile is one batch element x a block of query rows x a value tile; the row block
+(`tile_m`) is a query tile within one head, or whole heads of a group that shares K and V
+(`GemmShape.split_tile`: a tile of 2 x 51 rows is two heads of 51 queries), so the heads of
+one group read the shared K and V once per tile instead of once per head; it keeps its Q tile and an f32 output accumulator
 (plus the row max and row sum) in the scratchpad and streams the keys through it in KV
 blocks: per block, K [block, head] and V [block, value tile] arrive by DMA into one of
 `dma_stages` buffers, the MAC array computes S = Q K^T (head-deep), the vector unit runs the
@@ -19,8 +24,8 @@ Knobs are the GEMM candidate's (`TilingCandidate`), read as:
 - `parallelism`, `dma_stages`, `fusion` as for GEMMs; no quant block.
 The head width (k1) is never stepped: IREE 3.13's CPU attention computes wrong results when
 `vector_reduction` tiles k1 (docs/ATTENTION.md), so the config always leaves it whole (0).
-Heads are not grouped into one core tile: no operand is shared between heads (K and V are
-per head), so grouping would save no traffic, only descriptors, which the KV block sets.
+Batch heads (each with its own K and V) are not grouped into one core tile: grouping them
+would save no traffic, only descriptors, which the KV block sets.
 
 The vector unit's rate is the description's `[vector_unit]` table (optional): `lanes` f32
 element operations per cycle per core (default: the MAC array's `n`), and
@@ -43,7 +48,7 @@ from iree_dsa_tuner.core.candidate import TilingCandidate
 from iree_dsa_tuner.core.config import CompilationConfig, ConfigError
 from iree_dsa_tuner.core.shape import GemmShape, attention_shape
 from iree_dsa_tuner.description import TargetDescription, TargetDescriptionError
-from iree_dsa_tuner.space.space import CandidateSpace, tile_ladder
+from iree_dsa_tuner.space.space import CandidateSpace, block_ladder, tile_ladder
 from iree_dsa_tuner.targets.mapping import (
     ATTENTION_PIPELINE,
     attention_group_tiles,
@@ -59,6 +64,29 @@ SCORE_BYTES = 4  # S / P and the row statistics are f32 in the scratchpad
 
 def is_attention(problem) -> bool:
     return getattr(problem, "kind", "") == "attention"
+
+
+def row_tiles(shape: GemmShape, tile_m: int) -> list[tuple[int, int]]:
+    """The query-row blocks of one batch element: (first row, rows), rows numbered over
+    the whole m group (heads x queries, outer to inner). A block is `split_tile`'s per-loop
+    tile: a query tile within one head, or whole heads; the last block of a loop is cut
+    at its end."""
+    sizes = shape.group_sizes("m") or (1,)
+    steps = shape.split_tile("m", min(tile_m, math.prod(sizes)))
+    strides = [math.prod(sizes[i + 1:]) for i in range(len(sizes))]
+    # The outermost loop tiled by more than 1 (or the innermost): loops inside it are whole.
+    part = next((i for i, t in enumerate(steps) if t > 1), len(sizes) - 1)
+    blocks = []
+    for index in np.ndindex(*(-(-size // t) for size, t in zip(sizes[:part + 1], steps[:part + 1]))):
+        start = sum(i * t * stride for i, t, stride in zip(index, steps, strides))
+        rows = min(steps[part], sizes[part] - index[part] * steps[part]) * strides[part]
+        blocks.append((start, rows))
+    return blocks
+
+
+def tile_rows(shape: GemmShape, tile_m: int) -> int:
+    """Query rows a full row block holds (whole heads x queries, or a query tile)."""
+    return math.prod(shape.split_tile("m", min(tile_m, shape.m)))
 
 
 # ---- the vector unit ------------------------------------------------------------------
@@ -119,7 +147,7 @@ def attention_space(problem, desc: TargetDescription) -> CandidateSpace:
     shape = attention_shape(problem)
     count = desc.tile_choices
     choices = {
-        "tile_m": tile_ladder(shape.inner("m"), count),
+        "tile_m": block_ladder(shape.group_sizes("m") or (1,), count),
         "tile_n": tile_ladder(shape.inner("n"), count),
         "tile_k": tile_ladder(shape.inner("k"), count),
         "vec_m": (0,),  # derived
@@ -197,7 +225,7 @@ def attention_untuned_config(desc: TargetDescription, problem, iree_default: Com
 def attention_buffers(desc: TargetDescription, shape: GemmShape, tile_m: int, tile_n: int, tile_k: int,
                       stages: int) -> list[tuple[str, int]]:
     """One core's scratchpad buffers (name, bytes) under a candidate's tiles."""
-    tm, tn, tk = min(tile_m, shape.inner("m")), min(tile_n, shape.inner("n")), min(tile_k, shape.inner("k"))
+    tm, tn, tk = tile_rows(shape, tile_m), min(tile_n, shape.inner("n")), min(tile_k, shape.inner("k"))
     head, stages = shape.head_dim, max(1, stages)
     return [
         ("Q", int(tm * head * shape.lhs_bytes)),
@@ -254,9 +282,9 @@ def attention_step_cycles(desc: TargetDescription, shape: GemmShape, tm: int, tn
 def build_attention_workload(desc: TargetDescription, shape: GemmShape, c: TilingCandidate) -> AttentionWorkload:
     params = simulator_params(desc)
     check_attention_scratchpad(desc, shape, c)
-    m_in, n_in, k_in, head = shape.inner("m"), shape.inner("n"), shape.inner("k"), shape.head_dim
-    tm, tn, tk = min(c.tile_m, m_in), min(c.tile_n, n_in), min(c.tile_k, k_in)
-    tiles = shape.batch * shape.outer("m") * _ceil(m_in, tm) * shape.outer("n") * _ceil(n_in, tn)
+    n_in, k_in, head = shape.inner("n"), shape.inner("k"), shape.head_dim
+    tm, tn, tk = tile_rows(shape, c.tile_m), min(c.tile_n, n_in), min(c.tile_k, k_in)
+    tiles = shape.batch * len(row_tiles(shape, c.tile_m)) * shape.outer("n") * _ceil(n_in, tn)
     k_steps = shape.outer("k") * _ceil(k_in, tk)
     busy = max(1, min(c.parallelism, tiles))
     qb, kvb, ob = shape.lhs_bytes, shape.rhs_bytes, shape.out_bytes
@@ -307,7 +335,7 @@ def run_attention(desc: TargetDescription, problem, candidate: TilingCandidate, 
                   v: np.ndarray, scale: float) -> tuple[np.ndarray, FunctionalStats]:
     """softmax(scale Q K^T) V for Q [B, M, head], K [B, keys, head], V [B, keys, N], the DSA's way.
 
-    Tiles (head, query tile, value tile) go round-robin to `parallelism` cores; each core's
+    Tiles (batch element, row block of `row_tiles`, value tile) go round-robin to `parallelism` cores; each core's
     scratchpad holds the buffers of `attention_buffers` (capacity enforced). Per KV block:
     K and V arrive zero-padded into the stage buffer, S = Q K^T accumulates in f32 (keys past
     the end are masked to -inf), the online softmax updates the row max m and row sum l and
@@ -320,9 +348,10 @@ def run_attention(desc: TargetDescription, problem, candidate: TilingCandidate, 
     if q.shape != (b_, m_, head) or k.shape != (b_, keys, head) or v.shape != (b_, keys, n_):
         raise ValueError(f"operands {q.shape}, {k.shape}, {v.shape} do not match {b_}x{m_}x{keys}x{head}x{n_}")
     compute = desc.compute_type(shape.lhs_type, shape.rhs_type)
-    tm, tn, tk = min(candidate.tile_m, m_), min(candidate.tile_n, n_), min(candidate.tile_k, keys)
+    tm, tn, tk = tile_rows(shape, candidate.tile_m), min(candidate.tile_n, n_), min(candidate.tile_k, keys)
     stages = max(1, candidate.dma_stages)
-    tiles = [(b, i, j) for b in range(b_) for i in range(0, m_, tm) for j in range(0, n_, tn)]
+    tiles = [(b, i, rows, j) for b in range(b_) for i, rows in row_tiles(shape, candidate.tile_m)
+             for j in range(0, n_, tn)]
     busy = max(1, min(candidate.parallelism, len(tiles)))
     stats = FunctionalStats(tiles=len(tiles))
     pads = []
@@ -341,9 +370,9 @@ def run_attention(desc: TargetDescription, problem, candidate: TilingCandidate, 
         pads.append(pad)
     out = np.zeros((b_, m_, n_), dtype=np.float32)
     qr, kr, vr = _round(q, shape.lhs_type), _round(k, shape.rhs_type), _round(v, shape.rhs_type)
-    for t, (b, i, j) in enumerate(tiles):
+    for t, (b, i, rows, j) in enumerate(tiles):
         buf = pads[t % busy].buffers
-        rows, cols = min(tm, m_ - i), min(tn, n_ - j)
+        cols = min(tn, n_ - j)
         buf["Q"][:] = 0
         buf["Q"][:rows] = qr[b, i:i + rows]
         stats.dma_in_bytes += int(rows * head * shape.lhs_bytes)

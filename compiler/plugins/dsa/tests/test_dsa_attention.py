@@ -206,6 +206,69 @@ def test_k_and_v_reread_per_query_tile_costs_time_in_both_models(e1):
     assert f.geometry.traffic_bytes[1] > 5 * f.geometry.traffic_bytes[0] / 2
 
 
+def _gqa_problem(heads: int, queries: int, keys: int, head: int, element: str = "f32") -> AttentionProblem:
+    """Grouped-query attention as the quantiser leaves it: `heads` query heads read one K and
+    one V head through their maps, so IREE's attention detail counts heads as m loops."""
+    maps = tuple(f"affine_map<(d0, d1, d2, d3, d4) -> {m}>"
+                 for m in ("(d0, d1, d3)", "(d4, d3)", "(d4, d2)", "()", "(d0, d1, d2)"))
+    return AttentionProblem(
+        dispatch=f"attention_{heads}x{queries}x{head}x{head}x{keys}", op_name="iree_linalg_ext.attention",
+        loop_sizes=(heads, queries, head, head, keys),
+        loop_types=("parallel", "parallel", "parallel", "reduction", "reduction"),
+        dim_groups={"batch": (), "m": (0, 1), "n": (2,), "k1": (3,), "k2": (4,)}, indexing_maps=maps,
+        inputs=(OperandInfo((heads, queries, head), element), OperandInfo((keys, head), element),
+                OperandInfo((keys, head), element)),
+        output=OperandInfo((heads, queries, head), element), fused_ops=(),
+    )
+
+
+def test_heads_sharing_k_and_v_are_grouped_into_one_tile(e1):
+    # 4 query heads of 10 rows share one K/V head: a row block of 2 x 10 rows takes two whole
+    # heads and reads K and V once for both; a block of 8 rows stays inside one head.
+    problem = _gqa_problem(4, 10, 24, 16)
+    shape = attention_shape(problem)
+    assert dsa_attention.row_tiles(shape, 20) == [(0, 20), (20, 20)]
+    assert dsa_attention.row_tiles(shape, 8) == [(h * 10 + i, min(8, 10 - i)) for h in range(4) for i in (0, 8)]
+    assert dsa_attention.row_tiles(shape, 40) == [(0, 40)]
+    assert 20 in e1.space(problem).choices["tile_m"] and 40 in e1.space(problem).choices["tile_m"]
+    config = e1.to_config(problem, TilingCandidate(20, 16, 8, 1, 16, 8, parallelism=2, dma_stages=2))
+    assert config.distribution[:2] == (2, 10) and config.vector_common_parallel[0] == 1
+    desc = e1.describe()
+    rng = np.random.default_rng(5)
+    q = rng.standard_normal((1, 40, 16)).astype(np.float32)
+    k, v = (rng.standard_normal((1, 24, 16)).astype(np.float32) for _ in range(2))
+    expected = dsa_attention.reference_attention(q, k, v, 0.25)
+    kv_bytes = 24 * 16 * 2 * 4
+    for tile_m, blocks in ((20, 2), (8, 8), (40, 1)):
+        c = TilingCandidate(tile_m, 16, 8, 1, 16, 8, parallelism=4, dma_stages=2)
+        out, stats = dsa_attention.run_attention(desc, problem, c, q, k, v, 0.25)
+        np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+        assert stats.tiles == blocks
+        assert stats.dma_in_bytes == 40 * 16 * 4 + blocks * kv_bytes  # K and V once per row block
+        cols = {key: np.array([value]) for key, value in c.to_json().items()}
+        geo = attention_geometry(shape, desc, cols)
+        assert int(geo.tiles[0]) == blocks
+        assert int(geo.footprint_bytes[0]) == dsa_attention.attention_footprint(desc, shape, tile_m, 16, 8, 2)
+
+
+def test_grouping_the_expert_heads_beats_one_head_per_tile_in_both_models(e1):
+    # pi0's action expert after the quantiser: 8 query heads of 51 rows over one bf16 K/V head
+    # of 867 keys. One head per tile reads the 888 KB K/V head 8 times.
+    problem = _gqa_problem(8, 51, 867, 256, "bf16")
+    desc = e1.describe()
+    per_head = TilingCandidate(51, 128, 32, 1, 32, 8, parallelism=16, dma_stages=3)
+    grouped = TilingCandidate(204, 128, 32, 1, 32, 8, parallelism=16, dma_stages=3)
+    sim = [simulate(desc, problem, c).seconds for c in (per_head, grouped)]
+    f = run_funnel(e1.space(problem), desc, estimator=e1.estimator,
+                   columns={k: np.array([getattr(per_head, k), getattr(grouped, k)]) for k in per_head.to_json()})
+    assert sim[1] < 0.7 * sim[0]
+    assert f.estimate.total_s[1] < 0.7 * f.estimate.total_s[0]
+    assert f.geometry.traffic_bytes[1] < f.geometry.traffic_bytes[0] / 2
+    for c in (per_head, grouped):
+        r = simulate(desc, problem, c)
+        assert r.cycles >= r.roofline_bound_cycles * (1 - 1e-12)
+
+
 def test_the_attention_simulator_shares_nothing_with_the_cost_model():
     import iree_dsa_plugin
 
