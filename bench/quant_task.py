@@ -8,8 +8,12 @@ weights that are function arguments), the worst stage's accuracy against f32 (re
 measured by running both models with IREE on seeded calibration inputs), the chunk with IREE's
 default schedules and tuned, the physical limit (for real stages every byte a call moves:
 weights as stored, scales, activations, outputs) and the ratio, then the issue's target and
-whether it is met. Where it is missed, the largest dispatches of the tuned chunk are named with
-their share. Then each large-M GEMM of the quantised stages against its bounds, with what the
+whether it is met. A row judged by its limit whose chunk already meets the manifest's budget
+(`task` stops tuning there) runs again with the budget set to the row's target (target ratio x
+limit): the tuning database keeps the first run's measurements, so only the further searches
+are new. "launches ms" is every dispatch call of the chunk times the target's launch overhead,
+which the tuned time holds and the limit leaves out. Where the target is missed, the largest
+dispatches of the tuned chunk are named with their share. Then each large-M GEMM of the quantised stages against its bounds, with what the
 scratchpad and the DMA forbid. The DSA model is deterministic: one run is the figure.
 --write-docs rewrites the marked block of docs/TASK.md with this run's output.
 """
@@ -102,10 +106,32 @@ def large_m_rows(result, target) -> list:
                         _why(p, desc, max(compute, weights), output) if ratio > LARGE_M_TARGET else ""])
     return out
 HEADERS = ["manifest", "scheme", "a8 scales", "stages quantised", "rel L2", "cosine", "default ms", "tuned ms", "limit ms",
-           "/limit", "target", "met"]
+           "launches ms", "/limit", "target", "met"]
 
 
-def row(result, ratio_target: float, ms_target: float | None) -> tuple[list, dict]:
+def launches_ms(result, target) -> float:
+    """Every dispatch call of the tuned chunk times the target's launch overhead."""
+    calls = sum(s["repeat"] * s["count"] * s["dispatch_calls"] for s in result.after.stages)
+    return calls * target.describe().launch_s * 1e3
+
+
+def run_row(manifest, target, budget: int, ratio_target: float, ms_target: float | None, library: Path):
+    """`task` on one row; again with the row's target as the budget when the manifest's budget
+    stopped it short of the target (see the module doc)."""
+    result = run_task(manifest, target, TuneOptions(budget=budget), library=library)
+    a = result.after
+    goal = ratio_target * a.limit_ms
+    if ms_target is not None:
+        goal = min(goal, ms_target)
+    if a.meets_budget and a.chunk_ms > goal:
+        print(f"  {manifest.model_id}: {a.chunk_ms:.1f} ms meets the manifest's {a.budget_ms:g} ms budget, not "
+              f"the row's target; again with a {goal:.1f} ms budget", file=sys.stderr, flush=True)
+        result = run_task(manifest, target, TuneOptions(budget=budget), budget_ms=goal, library=library,
+                          retune=True)
+    return result
+
+
+def row(result, ratio_target: float, ms_target: float | None, target) -> tuple[list, dict]:
     a, b, m = result.after, result.before, result.manifest
     q = result.quantization
     real = [s for s, v in q.items() if v["quantized"]]
@@ -113,15 +139,16 @@ def row(result, ratio_target: float, ms_target: float | None) -> tuple[list, dic
     worst = max(accs, key=lambda x: x["rel_l2"]) if accs else None
     ratio = a.chunk_ms / a.limit_ms if a.limit_ms else float("inf")
     met = ratio <= ratio_target and (ms_target is None or a.chunk_ms <= ms_target)
-    target = f"<= {ratio_target:g}x limit" + (f", <= {ms_target:g} ms" if ms_target else "")
+    goal = f"<= {ratio_target:g}x limit" + (f", <= {ms_target:g} ms" if ms_target else "")
+    launches = launches_ms(result, target)
     cells = [m.model_id, m.scheme, m.quant_activations if real and m.scheme != "bf16" else "-",
              f"{len(real)}/{len(m.stages)}" + ("" if real else " (what-if)"),
              f"{worst['rel_l2']:.4f}" if worst else "-", f"{worst['cosine']:.5f}" if worst else "-",
-             f"{b.chunk_ms:.1f}", f"{a.chunk_ms:.1f}", f"{a.limit_ms:.1f}", f"{ratio:.2f}x", target,
-             "yes" if met else "NO"]
+             f"{b.chunk_ms:.1f}", f"{a.chunk_ms:.1f}", f"{a.limit_ms:.1f}", f"{launches:.1f}", f"{ratio:.2f}x",
+             goal, "yes" if met else "NO"]
     record = {"manifest": m.model_id, "scheme": m.scheme, "activations": m.quant_activations, "quantization": q,
               "default_ms": b.chunk_ms,
-              "chunk_ms": a.chunk_ms, "limit_ms": a.limit_ms, "ratio": ratio, "target": target, "met": met,
+              "chunk_ms": a.chunk_ms, "limit_ms": a.limit_ms, "ratio": ratio, "target": goal, "met": met, "launches_ms": launches,
               "largest": [{k: x[k] for k in ("stage", "dispatch", "calls", "ms", "share", "how")}
                           for x in a.amdahl[:3]]}
     return cells, record
@@ -145,17 +172,20 @@ def main(argv: list[str] | None = None) -> int:
                 manifest = replace(manifest, quant_activations=activations)
             print(f"{manifest.model_id} ({manifest.scheme}) on {target.name} ...", file=sys.stderr, flush=True)
             # One library per row: a static row of the same policy is another binding, not a stale one.
-            result = run_task(manifest, target, TuneOptions(budget=args.budget),
-                              library=Path(library) / str(len(rows)))
-            cells, record = row(result, ratio, ms)
+            result = run_row(manifest, target, args.budget, ratio, ms, Path(library) / str(len(rows)))
+            cells, record = row(result, ratio, ms, target)
             rows.append(cells)
             records.append(record)
             large += large_m_rows(result, target)
-    lines = [format_table(HEADERS, rows, right_align={4, 5, 6, 7, 8, 9})]
+    lines = [format_table(HEADERS, rows, right_align={4, 5, 6, 7, 8, 9, 10})]
     for r in records:
         if not r["met"]:
             parts = ", ".join(f"{x['stage']}/{x['dispatch']} {100 * x['share']:.1f}% ({x['how']})" for x in r["largest"])
-            lines.append(f"{r['manifest']} ({r['activations']}): target {r['target']} missed ({r['ratio']:.2f}x); largest: {parts}")
+            over = (r["limit_ms"] + r["launches_ms"]) / r["limit_ms"] if r["limit_ms"] else 0.0
+            floor = f", limit + launches alone {over:.2f}x" if over > 1 else ""
+            lines.append(f"{r['manifest']} ({r['activations']}): target {r['target']} missed ({r['ratio']:.2f}x; "
+                         f"launches {r['launches_ms']:.1f} ms, {100 * r['launches_ms'] / r['chunk_ms']:.0f}% of the "
+                         f"chunk{floor}); largest: {parts}")
     if large:
         lines.append(f"\nlarge-M GEMMs (M >= {LARGE_M}): tuned time per call against max(compute at peak, weights "
                      f"streamed once); target <= {LARGE_M_TARGET:g}x")

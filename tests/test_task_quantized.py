@@ -80,9 +80,9 @@ def test_the_quantised_expert_row_in_the_docs_reproduces(tmp_path):
     import sys
 
     sys.path.insert(0, str(ROOT / "bench"))
-    from quant_task import row
+    from quant_task import row, run_row
 
-    manifest = load_manifest(MANIFEST)
-    result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=8), library=tmp_path / "lib")
-    cells, _ = row(result, 1.2, None)
+    manifest, target = load_manifest(MANIFEST), get_target("dsa-e1")
+    result = run_row(manifest, target, 8, 1.2, None, tmp_path / "lib")
+    cells, _ = row(result, 1.2, None, target)
     assert cells == _docs_row("lerobot_pi0_expert")
