@@ -6,8 +6,9 @@ Per attention shape of the VLA basket (tools/gen_vla_basket.py: pi0's Gemma pref
 self-attention 8 x 304 x 304 x 256, pi0's action expert over prefix + actions
 8 x 50 x 354 x 256, OpenVLA's Llama-2 decode 32 x 1 x 283 x 128, GR00T's DiT
 cross-attention 24 x 16 x 300 x 64; heads x queries x keys x head width), plus lerobot
-pi0's action expert as the quantiser leaves it (8 query heads of 51 rows over one shared
-K/V head of 867 keys, masked, read through the op's maps: `gqa_mlir`), through the
+pi0's prefix and action expert as the quantiser leaves them (8 query heads of 816 or 51 rows
+over one shared K/V head of 816 or 867 keys, masked, read through the op's maps:
+`gqa_mlir`), through the
 tuner's own API: `compile_model` (IREE's default config read from its configured IR),
 `tune(..., TuneOptions(strategy="pruned", budget=64), verify=False)` timed by the target's
 `dsa-sim` runner (the event simulator). "untuned" is IREE's llvm-cpu tiles mapped onto
@@ -34,6 +35,7 @@ SHAPES = (
     ("attention_8x50x354x256", "pi0 action expert attention"),
     ("attention_32x1x283x128", "OpenVLA decode attention"),
     ("attention_24x16x300x64", "DiT cross-attention"),
+    ("gqa_8x816x816x256", "lerobot pi0 prefix, quantised (8 query heads share 1 K/V head, masked)"),
     ("gqa_8x51x867x256", "lerobot pi0 expert, quantised (8 query heads share 1 K/V head, masked)"),
 )
 

@@ -142,12 +142,23 @@ def attention_vector_step(columns: dict[str, np.ndarray], desc: TargetDescriptio
     columns["vec_m"] = np.maximum(vec_m, 1)
 
 
+def query_tiles(shape: GemmShape, count: int) -> tuple[int, ...]:
+    """Row blocks offered: the block ladder (powers of two within a head, then whole heads),
+    plus the queries split evenly in 2, 3 and 4. Where one head's Q and accumulator do not fit
+    beside each other, every row block re-reads K and V, so the number of blocks is the
+    traffic: 816 queries in blocks of 272 read K and V 3 times per head, in blocks of 256
+    (the ladder's largest that fits) 4 times."""
+    queries = shape.inner("m")
+    even = {-(-queries // parts) for parts in (2, 3, 4) if parts <= queries}
+    return tuple(sorted(set(block_ladder(shape.group_sizes("m") or (1,), count)) | even))
+
+
 def attention_space(problem, desc: TargetDescription) -> CandidateSpace:
     """Query tile x value tile x KV block x vector width x cores x DMA stages (x fusion)."""
     shape = attention_shape(problem)
     count = desc.tile_choices
     choices = {
-        "tile_m": block_ladder(shape.group_sizes("m") or (1,), count),
+        "tile_m": query_tiles(shape, count),
         "tile_n": tile_ladder(shape.inner("n"), count),
         "tile_k": tile_ladder(shape.inner("k"), count),
         "vec_m": (0,),  # derived
