@@ -138,13 +138,16 @@ def test_a_winner_verification_drops_is_said_and_leaves_the_chunk(tmp_path, monk
     # The spec of a stage fails verification for every winner (what happened on lerobot's
     # Diffusion Policy UNet): the chunk must be IREE's default again, and every such decision
     # says 'dropped' with the verifier's reason; nothing is dropped in silence.
-    import iree_dsa_tuner.task.run as task_run
+    import iree_dsa_tuner.pipeline as pipeline
+    from iree_dsa_tuner.core.status import NumericsVerdict, Status
     from iree_dsa_tuner.tuning_spec.verify import VerifiedSpec
 
-    def refuse_all(artifacts, problems, winners, **kw):
+    def refuse_all(artifacts, problems, winners, *args, **kw):
         return VerifiedSpec("", {d: "numerics: output 0 differs from numpy (test)" for d in winners}, None)
 
-    monkeypatch.setattr(task_run, "build_verified", refuse_all)
+    monkeypatch.setattr(pipeline, "build_verified", refuse_all)
+    monkeypatch.setattr(pipeline, "check_config",
+                        lambda *a, **kw: NumericsVerdict(Status.WRONG_NUMERICS, "numerics (test)"))
     manifest = load_manifest(DP_CONV1D)  # its conv taps tune beyond IREE's default on dsa-e1
     lines: list[str] = []
     result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=4), budget_ms=UNREACHABLE_MS,
@@ -154,3 +157,41 @@ def test_a_winner_verification_drops_is_said_and_leaves_the_chunk(tmp_path, monk
     assert not any(d["decision"] == "accept" for d in result.decisions)
     assert result.after.chunk_ms == result.before.chunk_ms
     assert sum("dropped " in line and "numerics" in line for line in lines) == len(dropped)
+
+
+def test_a_winner_that_fails_verification_gives_way_to_its_next_best(tmp_path, monkeypatch):
+    # task verifies as tune does (pipeline.verify_winners): a winner whose config fails alone is
+    # replaced by the fastest next-best config of its search that passes, and the chunk holds it.
+    import iree_dsa_tuner.pipeline as pipeline
+    from iree_dsa_tuner.core.status import NumericsVerdict, Status
+
+    real_build, real_check = pipeline.build_verified, pipeline.check_config
+    refused: dict = {}
+
+    def build(artifacts, problems, winners, *args, **kw):
+        if not refused:  # the first spec: every winner's config is the one that will fail
+            refused.update(winners)
+        bad = {d: "numerics: output 0 differs from numpy (test)" for d, c in winners.items() if refused.get(d) == c}
+        verified = real_build(artifacts, problems, {d: c for d, c in winners.items() if d not in bad}, *args, **kw)
+        return type(verified)(verified.text, {**verified.dropped, **bad}, verified.report)
+
+    def check(artifacts, problem, config):
+        if refused.get(problem.dispatch) == config:
+            return NumericsVerdict(Status.WRONG_NUMERICS, "numerics (test)")
+        return real_check(artifacts, problem, config)
+
+    monkeypatch.setattr(pipeline, "build_verified", build)
+    monkeypatch.setattr(pipeline, "check_config", check)
+    manifest = load_manifest(DP_CONV1D)
+    lines: list[str] = []
+    result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=4), budget_ms=UNREACHABLE_MS,
+                      library=tmp_path / "lib", progress=lines.append)
+    assert refused  # the first spec's winners, refused alone and in every spec
+    replaced = [line for line in lines if line.lstrip().startswith("replaced ")]
+    assert replaced and all("next-best verified config replaces it" in line for line in replaced)
+    stored = result.spec_set.configs
+    for stage, configs in stored.items():
+        for dispatch, config in configs.items():
+            assert config != refused.get(dispatch).to_json()  # the refused winner is not what shipped
+    assert any("its next-best verified config replaces it" in d["reason"] for d in result.decisions)
+    assert result.after.chunk_ms < result.before.chunk_ms

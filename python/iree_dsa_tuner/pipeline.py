@@ -27,7 +27,7 @@ from .runners.base import RunnerOptions
 from .search.driver import SearchHooks, search_problems
 from .search.options import TuneOptions
 from .search.proposer import target_request_description
-from .search.results import TuneResult
+from .search.results import DispatchResult, TuneResult
 from .tuning_spec.builder import matcher_key
 from .tuning_spec.verify import build_verified, check_config
 
@@ -196,25 +196,31 @@ def _count_calls(artifacts, result: TuneResult, target) -> None:
 MAX_ALTERNATIVES = 3
 
 
-def _verify(artifacts, problems, result: TuneResult, target, progress) -> None:
-    """One verified spec; a winner that fails is checked alone and replaced by its next-best
-    verified config before the dispatch falls back to IREE's default."""
-    tuned = [d for d in result.dispatches if d.chosen == "tuned"]
+def verify_winners(artifacts, problems, dispatches: list[DispatchResult], target, progress=None):
+    """The verify-the-winners stage `tune` and `task` share: one spec over the dispatches chosen
+    "tuned", built and verified (`build_verified`); a winner that fails is checked alone and
+    replaced by its next-best verified config, and one with none left goes back to IREE's
+    default (`chosen`, `note` and `verify_failure` say so). Returns the verified spec."""
+    tuned = [d for d in dispatches if d.chosen == "tuned"]
     verified = build_verified(artifacts, problems, {d.dispatch: d.best_config for d in tuned}, progress)
     if verified.dropped:
         if _replace_failed(artifacts, problems, tuned, verified.dropped, target, progress):
-            tuned = [d for d in result.dispatches if d.chosen == "tuned"]
+            tuned = [d for d in dispatches if d.chosen == "tuned"]
             verified = build_verified(artifacts, problems, {d.dispatch: d.best_config for d in tuned}, progress)
-    result.spec_text, result.verified = verified.text, True
-    if verified.text and verified.report is not None:
-        result.numerics = [n.to_json() for n in verified.report.numerics]
-    for d in result.dispatches:
+    for d in dispatches:
         if d.dispatch in verified.dropped and d.chosen == "tuned":
             d.verify_failure = verified.dropped[d.dispatch]
             d.chosen, d.note = "default", f"tuned config failed verification ({d.verify_failure}); " \
                                           "fell back to default"
-        if d.verify_failure:
-            result.verify_notes.append(f"{d.dispatch}: {d.note}")
+    return verified
+
+
+def _verify(artifacts, problems, result: TuneResult, target, progress) -> None:
+    verified = verify_winners(artifacts, problems, result.dispatches, target, progress)
+    result.spec_text, result.verified = verified.text, True
+    if verified.text and verified.report is not None:
+        result.numerics = [n.to_json() for n in verified.report.numerics]
+    result.verify_notes += [f"{d.dispatch}: {d.note}" for d in result.dispatches if d.verify_failure]
 
 
 def _replace_failed(artifacts, problems, tuned, dropped: dict[str, str], target, progress) -> bool:
@@ -261,9 +267,9 @@ def _replace_failed(artifacts, problems, tuned, dropped: dict[str, str], target,
         rep = representatives.get(d.twin_of) if d.twin_of is not None else None
         if rep is not None:
             d.chosen, d.best_config, d.best_us = rep.chosen, rep.best_config, rep.best_us
-            d.verify_failure = rep.verify_failure
+            d.verify_failure, d.note = rep.verify_failure, rep.note
     return came_back
 
 
-__all__ = ["TuneOptions", "TuneResult", "record_target", "search_hooks", "tune"]
+__all__ = ["TuneOptions", "TuneResult", "record_target", "search_hooks", "tune", "verify_winners"]
 

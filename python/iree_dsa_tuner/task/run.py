@@ -16,8 +16,9 @@
 3. Every tuned op gets an R7.4 decision (`decision.decide`) against its elite: the
    hand-written elite template measured by the search (docs/ELITE.md), or the cost
    model's roofline bound where no template rule applies.
-4. The winners become one verified spec per stage (`tuning_spec.build_verified`, on the
-   stage's own f32 model), stored in the library under a hash of what they are bound to
+4. The winners become one verified spec per stage (`pipeline.verify_winners`, `tune`'s own
+   stage: a winner that fails is replaced by its next-best verified config, on the stage's own
+   f32 model), stored in the library under a hash of what they are bound to
    (`library`), and reused while that binding holds.
 """
 
@@ -32,14 +33,14 @@ from typing import Callable
 
 from ..core.config import CompilationConfig
 from ..core.problems import is_tunable, with_types
+from ..core.words import plural
 from ..ir.artifacts import compile_model, take_routes
-from ..pipeline import search_hooks
+from ..pipeline import search_hooks, verify_winners
 from ..runners.base import RunnerOptions, as_config
 from ..search.driver import SearchHooks, search_problems
 from ..search.proposers import ScheduleMoves
 from ..search.options import TuneOptions
 from ..search.results import DispatchResult
-from ..tuning_spec.verify import build_verified
 from .decision import ESCALATE, decide
 from .l2 import L2_MODES, Playbook, l2_triggers, run_l2
 from .library import SpecSet, find_spec_set, write_spec_set, write_times
@@ -327,7 +328,11 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
             for drop in dropped:  # the decision stands corrected: its winner is not in the chunk
                 for d in decisions:
                     if d["dispatch"] == drop["dispatch"] and d["stage"] == drop["stage"]:
-                        d["decision"], d["reason"] = "dropped", f"{d['reason']}; verification: {drop['reason']}"
+                        if drop["outcome"] == "default":
+                            d["decision"], d["reason"] = "dropped", f"{d['reason']}; verification: {drop['reason']}"
+                        else:
+                            d["reason"] += (f"; verification: {drop['reason']}; its next-best verified config "
+                                            "replaces it")
         after = make_timeline()
         if written:
             write_times(stored, target.name, before.to_json(), after.to_json(),
@@ -421,24 +426,37 @@ def _apply_stored(stored: SpecSet, ops: list[_Op], hooks: dict[str, SearchHooks]
 
 def _store(library: Path, target, manifest: Manifest, binding: dict, artifacts: dict, ops: list[_Op],
            say, dropped: list[dict]) -> SpecSet:
-    """The verified winners of every stage, written as a spec set; a winner verification drops goes
-    back to IREE's default and is appended to `dropped` with why."""
+    """The verified winners of every stage, written as a spec set. Verification is `tune`'s own
+    stage (`pipeline.verify_winners`): a winner that fails is replaced by its next-best verified
+    config, or goes back to IREE's default; either is appended to `dropped` with why."""
     specs, configs = {}, {}
     for stage in manifest.stages:
-        stage_ops = [o for o in ops if o.stage == stage.name]
-        winners = {o.problem.dispatch: o.config for o in stage_ops if o.config is not None}
-        if not winners:
+        stage_ops = [o for o in ops if o.stage == stage.name and o.config is not None]
+        if not stage_ops:
             continue
-        say(f"  verifying the {stage.name} spec ({len(winners)} configs)")
-        verified = build_verified(artifacts[stage.name], [o.problem for o in stage_ops if o.tunable], winners)
+        say(f"  verifying the {stage.name} spec ({plural(len(stage_ops), 'config')})")
+        results = []
+        for o in stage_ops:  # the winner the chunk holds (L2's, when it kept one), with the search's trials
+            r = o.result or DispatchResult(o.problem.dispatch, "", default_us=o.default_us)
+            r.chosen, r.best_config, r.best_us, r.verify_failure = "tuned", o.config, o.us, ""
+            results.append(r)
+        problems = [o.problem for o in ops if o.stage == stage.name and o.tunable]
+        verified = verify_winners(artifacts[stage.name], problems, results, target,
+                                  lambda line: say(f"  {line}"))
+        for o, r in zip(stage_ops, results):
+            if r.chosen != "tuned":
+                o.config, o.us, o.how = None, o.default_us, "measured"
+            elif r.best_config != o.config:
+                o.config, o.us = r.best_config, r.best_us
+            if r.verify_failure:
+                outcome = "next-best" if r.chosen == "tuned" else "default"
+                dropped.append({"stage": stage.name, "dispatch": o.problem.dispatch, "reason": r.verify_failure,
+                                "outcome": outcome})
+                say(f"  {'replaced' if outcome == 'next-best' else 'dropped'} {stage.name}/{o.problem.dispatch}: "
+                    f"{r.note}")
         if verified.text:
             specs[stage.name] = verified.text
-            configs[stage.name] = {d: winners[d].to_json() for d in winners if d not in verified.dropped}
-        for dispatch, why in verified.dropped.items():
-            o = next(o for o in stage_ops if o.problem.dispatch == dispatch)
-            o.config, o.us, o.how = None, o.default_us, "measured"
-            dropped.append({"stage": stage.name, "dispatch": dispatch, "reason": why})
-            say(f"  dropped {stage.name}/{dispatch}: {why}")
+            configs[stage.name] = {o.problem.dispatch: o.config.to_json() for o in stage_ops if o.config is not None}
     return write_spec_set(library, target.name, manifest, binding, specs, configs)
 
 
