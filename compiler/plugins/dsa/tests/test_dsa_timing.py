@@ -138,15 +138,43 @@ def test_more_bandwidth_never_slower():
 
 def test_steady_state_jumps_match_the_full_replay():
     desc = get_target("dsa-e1").describe()
-    cases = [
-        (simple_gemm(1, 1024, 4096, "i8"), TilingCandidate(1, 32, 64, 1, 32, 16, 16, 2)),
+    cases = [  # many whole tiles per core: the tile-level jump skips most of them
         (simple_gemm(256, 1024, 1024, "i8"), TilingCandidate(32, 64, 32, 16, 32, 16, 8, 2)),
-        (simple_gemm(256, 1024, 1024, "i8"), TilingCandidate(16, 32, 16, 16, 32, 16, 16, 3)),
     ]
     for shape, c in cases:
         fast, full = simulate(desc, shape, c), simulate(desc, shape, c, aggregate=False)
         assert fast.cycles == pytest.approx(full.cycles, rel=1e-2), c.short()
         assert fast.events < full.events, c.short()
+
+
+def test_jumps_stay_within_1_percent_on_a_seeded_sample_and_never_deadlock():
+    # A sample like the one that showed slice-level jumps wrong (7 % of candidates over 1 %,
+    # some deadlocked): ragged tiles, two core classes, weight streaming with row bands.
+    e1 = get_target("dsa-e1")
+    desc = e1.describe()
+    rng = np.random.default_rng(3)
+    shapes = [simple_gemm(256, 4304, 1152, "i8", "i4"), simple_gemm(130, 3000, 700, "i8", "i4"),
+              simple_gemm(816, 2048, 2048, "i8", "i4"), simple_gemm(300, 2048, 2048, "f32")]
+    for shape in shapes:
+        space = e1.space(shape)
+        cols = space.columns()
+        for i in rng.choice(len(cols["tile_m"]), 12, replace=False):
+            c = space.candidate(cols, int(i))
+            try:
+                full = simulate(desc, shape, c, aggregate=False)
+            except ScratchpadOverflow:
+                continue
+            fast = simulate(desc, shape, c)
+            assert fast.cycles == pytest.approx(full.cycles, rel=1e-2), (shape.label(), c.short())
+            if c.k_split:  # weight streaming is replayed slice by slice
+                assert fast.events == full.events and fast.cycles == full.cycles
+
+
+def test_a_ragged_weight_streaming_schedule_that_deadlocked_the_jumps_runs():
+    desc = get_target("dsa-e1").describe()
+    shape = simple_gemm(256, 4304, 1152, "i8", "i4")
+    c = TilingCandidate(256, 64, 64, 16, 32, 4, 16, 1, 0, 64, k_split=1)
+    assert simulate(desc, shape, c).cycles == simulate(desc, shape, c, aggregate=False).cycles
 
 
 def test_same_input_same_time():
