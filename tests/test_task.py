@@ -259,9 +259,38 @@ def _shipped_set(target, path):
     return manifest, found
 
 
+@pytest.fixture(scope="module")
+def shipped_sets():
+    """`shipped_sets(target)`: each shipped manifest's (path, manifest, stored set) on `target`,
+    looked up once per module (finding a set compiles every stage model to bind it)."""
+    found: dict[str, list] = {}
+
+    def sets(target: str) -> list:
+        if target not in found:
+            found[target] = [(path, *_shipped_set(target, path)) for path in sorted(EXAMPLES.glob("*.toml"))]
+        return found[target]
+    return sets
+
+
+@pytest.fixture(scope="module")
+def reused_runs(shipped_sets):
+    """`reused_runs(target)`: `task` on each shipped manifest with the shipped library, once per
+    module: {path: its TaskResult}. Reused, a set is timed config by config and nothing is searched
+    (the budget is never read), so the tests of the reused chunk share one run per manifest."""
+    runs: dict[str, dict] = {}
+
+    def run(target: str) -> dict:
+        if target not in runs:
+            runs[target] = {path: run_task(manifest, get_target(target), TuneOptions(budget=16),
+                                           library=REPO / "transform_specs")
+                            for path, manifest, _ in shipped_sets(target)}
+        return runs[target]
+    return run
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("target", ["dsa-e1", "dsa-c1"])
-def test_every_shipped_spec_set_reproduces_its_stored_times(target):
+def test_every_shipped_spec_set_reproduces_its_stored_times(target, shipped_sets, reused_runs):
     """A shipped set, reused, gives the chunk it was written with: its default chunk, its tuned
     chunk and limit, and each stored config's time, as the simulator measures them now. A change
     to the simulator, the description, the accounting or the stage models fails here until the
@@ -269,13 +298,12 @@ def test_every_shipped_spec_set_reproduces_its_stored_times(target):
     from iree_dsa_tuner.task.library import read_times
     from iree_dsa_tuner.tuning_spec.reading import read_spec
 
-    for path in sorted(EXAMPLES.glob("*.toml")):
-        manifest, found = _shipped_set(target, path)
+    for path, manifest, found in shipped_sets(target):
         stored = read_times(found)
         assert stored is not None and stored["target"] == target, found.directory
         for spec in found.spec_paths():
             assert read_spec(spec), spec  # parses, has an entry point and matchers
-        r = run_task(manifest, get_target(target), TuneOptions(budget=1), library=REPO / "transform_specs")
+        r = reused_runs(target)[path]
         assert r.spec_set is not None and r.spec_set.directory == found.directory
         assert not any(d["decision"] not in ("reuse",) for d in r.decisions), r.decisions
         assert r.before.chunk_ms == pytest.approx(stored["default"]["chunk_ms"], rel=1e-9), (path.name, "default")
@@ -291,16 +319,16 @@ def test_every_shipped_spec_set_reproduces_its_stored_times(target):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("target", ["dsa-e1", "dsa-c1"])
-def test_a_reused_shipped_set_is_no_slower_than_a_fresh_tune(target):
-    for path in sorted(EXAMPLES.glob("*.toml")):
-        manifest, found = _shipped_set(target, path)
-        reused = run_task(manifest, get_target(target), TuneOptions(budget=16), library=REPO / "transform_specs")
+def test_a_reused_shipped_set_is_no_slower_than_a_fresh_tune(target, shipped_sets, reused_runs):
+    for path, manifest, found in shipped_sets(target):
+        reused = reused_runs(target)[path]
+        assert reused.reused and reused.spec_set.directory == found.directory
         fresh = run_task(manifest, get_target(target), TuneOptions(budget=16))
         assert reused.after.chunk_ms <= 1.02 * fresh.after.chunk_ms, (path.name, reused.after.chunk_ms,
                                                                      fresh.after.chunk_ms)
 
 
-def test_the_docs_task_tables_are_the_shipped_sets_figures():
+def test_the_docs_task_tables_are_the_shipped_sets_figures(shipped_sets):
     """docs/PERFORMANCE.md's task tables come from the same run as transform_specs/ (bench/task_table.py
     --write-docs --write-library): every row's default, tuned and limit ms is the shipped set's."""
     from iree_dsa_tuner.task.library import read_times
@@ -312,8 +340,7 @@ def test_the_docs_task_tables_are_the_shipped_sets_figures():
         assert f"python bench/task_table.py --target {target}" in block
         rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[1:-1]]
                 for line in block.splitlines() if line.startswith("| ") and not line.startswith("| manifest")}
-        for path in sorted(EXAMPLES.glob("*.toml")):
-            manifest, found = _shipped_set(target, path)
+        for _, manifest, found in shipped_sets(target):
             times, row = read_times(found), rows[manifest.model_id]
             assert row[4] == f"{times['default']['chunk_ms']:.1f}", (target, manifest.model_id, "default")
             assert row[5] == f"{times['tuned']['chunk_ms']:.1f}", (target, manifest.model_id, "tuned")
