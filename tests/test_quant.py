@@ -81,12 +81,25 @@ def test_static_activation_scale_is_the_calibration_max_and_saturates_beyond_it(
 # ---- a real export ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def quantized(tmp_path_factory):
+def host_builds(tmp_path_factory) -> Path:
+    """One directory of host builds for the expert's models: `compile_for_host` names each build by
+    the model's text, so the float model both schemes measure against, and each quantised model
+    the accuracy test runs again, is compiled once."""
+    return tmp_path_factory.mktemp("host-builds")
+
+
+@pytest.fixture(scope="module")
+def quantized(tmp_path_factory, host_builds):
+    import iree_dsa_tuner.quant.model as quant_model
+
     base = tmp_path_factory.mktemp("quant")
     out = {}
-    for name, options in {"w8a8": QuantOptions("w8a8"),
-                          "w4a8": QuantOptions("w4a8", group=64, zero_point=True, scale_type="f16")}.items():
-        out[name] = quantize_model(EXPERT, options, output=base / name)
+    with pytest.MonkeyPatch.context() as patch:
+        # The quantiser builds into a directory of its own and removes it; here into `host_builds`.
+        patch.setattr(quant_model, "compile_for_host", lambda mlir, directory: compile_for_host(mlir, host_builds))
+        for name, options in {"w8a8": QuantOptions("w8a8"),
+                              "w4a8": QuantOptions("w4a8", group=64, zero_point=True, scale_type="f16")}.items():
+            out[name] = quantize_model(EXPERT, options, output=base / name)
     return out
 
 
@@ -117,7 +130,7 @@ def test_stored_weights_and_scales_are_numpy_quantised_torch_weights(quantized):
         assert not any(p.key.endswith("_proj.weight") for p in params.globals)
 
 
-def test_accuracy_figures_recomputed_from_both_models(quantized, tmp_path):
+def test_accuracy_figures_recomputed_from_both_models(quantized, host_builds, tmp_path):
     float_params = resolve_parameters(EXPERT, (), seed=0)
     from iree_dsa_tuner.quant.model import calibration_inputs, input_form
     from iree_dsa_tuner.tuning_spec.reference import NumpyModel
@@ -129,9 +142,12 @@ def test_accuracy_figures_recomputed_from_both_models(quantized, tmp_path):
     types = {k: [e for _, e in v] for k, v in signatures.items()}
     float_mlir = tmp_path / "float.mlir"
     float_mlir.write_text(text)
-    want = run_functions(compile_for_host(float_mlir, tmp_path), float_params, inputs, types)["main"][0][0]
+    # The builds the quantiser measured (the same text is the same build): run here on the same
+    # seeded inputs, compared here.
+    want = run_functions(compile_for_host(float_mlir, host_builds), float_params, inputs, types)["main"][0][0]
     for result in quantized.values():
-        got = run_functions(compile_for_host(result.mlir, tmp_path), result.parameters(), inputs, types)["main"][0][0]
+        got = run_functions(compile_for_host(result.mlir, host_builds), result.parameters(), inputs,
+                            types)["main"][0][0]
         f, q = want.astype(np.float64).ravel(), got.astype(np.float64).ravel()
         rel = np.sqrt(np.sum((q - f) ** 2) / np.sum(f ** 2))
         cos = np.dot(f, q) / np.sqrt(np.dot(f, f) * np.dot(q, q))
