@@ -4,7 +4,10 @@ accuracy against f32."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+import pytest
 
 from iree_dsa_tuner.search.options import TuneOptions
 from iree_dsa_tuner.targets import get_target
@@ -15,9 +18,31 @@ ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / "lit_tests/inputs/lerobot/pi0_expert_w4a8.toml"
 
 
-def test_task_times_the_real_quantised_expert_and_reports_its_accuracy(tmp_path):
+@pytest.fixture(scope="module")
+def expert_row(tmp_path_factory):
+    """docs/TASK.md's expert row as `python bench/quant_task.py` makes it (`run_row`, budget 8, a
+    library of its own), and every `task` run that made it: (the row's result, [each run's result]).
+    The first is `task` on the manifest as a user runs it, a fresh tune into an empty library."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import quant_task
+
+    runs = []
+
+    def recorded(*args, **kwargs):
+        runs.append(run_task(*args, **kwargs))
+        return runs[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(quant_task, "run_task", recorded)
+        result = quant_task.run_row(load_manifest(MANIFEST), get_target("dsa-e1"), 8, 1.2, None,
+                                    tmp_path_factory.mktemp("expert") / "lib")
+    return result, runs
+
+
+def test_task_times_the_real_quantised_expert_and_reports_its_accuracy(expert_row):
     manifest = load_manifest(MANIFEST)
-    result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=2), library=tmp_path / "lib")
+    result = expert_row[1][0]  # the docs row's first run: tuned afresh and stored (budget 8)
+    assert not result.reused and result.spec_set is not None
     q = result.quantization["expert"]
     assert q["quantized"] and q["forms"] == {"float": 1, "w4a8 G128 symmetric f32": 7}
     assert 0 < q["accuracy"]["rel_l2"] <= manifest.quant_max_rel_l2
@@ -75,14 +100,10 @@ def _docs_row(manifest_id: str) -> list[str]:
     return re.split(r"\s{2,}", line.strip())
 
 
-def test_the_quantised_expert_row_in_the_docs_reproduces(tmp_path):
+def test_the_quantised_expert_row_in_the_docs_reproduces(expert_row):
     """docs/TASK.md's row, as `python bench/quant_task.py` prints it (budget 8)."""
-    import sys
+    from quant_task import row  # bench/: on the path since `expert_row`
 
-    sys.path.insert(0, str(ROOT / "bench"))
-    from quant_task import row, run_row
-
-    manifest, target = load_manifest(MANIFEST), get_target("dsa-e1")
-    result = run_row(manifest, target, 8, 1.2, None, tmp_path / "lib")
-    cells, _ = row(result, 1.2, None, target)
+    result, _ = expert_row
+    cells, _ = row(result, 1.2, None, get_target("dsa-e1"))
     assert cells == _docs_row("lerobot_pi0_expert")
