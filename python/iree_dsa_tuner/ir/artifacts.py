@@ -424,3 +424,8 @@ def compile_model(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return _load(model, target_flags, directory)
+
+
+def load_problems(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS) -> list[Problem]:
+    """Compile `model` through IREE (once; see `compile_model`) and return one problem per dispatch."""
+    return compile_model(model, target_flags).problems()

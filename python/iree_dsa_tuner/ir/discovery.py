@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import re
 from dataclasses import replace
 from typing import Iterator
@@ -17,7 +16,6 @@ from typing import Iterator
 from iree.compiler import ir
 from iree.compiler.dialects import func, iree_codegen, linalg
 
-from ..flags import HOST_FLAGS
 from ..errors import InputError
 from ..core.problems import (
     AttentionProblem,
@@ -967,10 +965,3 @@ def link_split_dequantisation(problems: list[Problem], host_text: str) -> list[P
 
     return [replace(p, reason=reason(p)) if isinstance(p, UntunableDispatch) and p.dispatch in consumers else p
             for p in out]
-
-
-def load_problems(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS) -> list[Problem]:
-    """Compile `model` through IREE (once; see `artifacts`) and return one problem per dispatch."""
-    from .artifacts import compile_model
-
-    return compile_model(model, target_flags).problems()
