@@ -148,7 +148,7 @@ TWO_LAYERS_HOST = """\
 
 
 def test_each_matmul_is_linked_to_the_last_dequantisation_of_the_range_it_reads():
-    from iree_dsa_tuner.ir.discovery import link_split_dequantisation
+    from iree_dsa_tuner.ir.dequantisation import link_split_dequantisation
 
     problems = [_dequantiser("dq_a"), _reader("mm_a", (0, 1)), _dequantiser("dq_b"), _reader("mm_b", (0, 1))]
     linked = {p.dispatch: p for p in link_split_dequantisation(problems, TWO_LAYERS_HOST)}

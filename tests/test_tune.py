@@ -309,7 +309,8 @@ def test_a_dispatch_only_an_initializer_runs_is_not_searched_and_a_big_one_first
 
 
 class _FakeClock:
-    """`time` for the search driver: it moves only when a fake measurement says so."""
+    """`time` for the search driver and its per-dispatch measuring: it moves only when a fake
+    measurement says so."""
 
     def __init__(self):
         self.now = 0.0
@@ -323,11 +324,12 @@ def test_a_measurement_expected_to_end_past_the_deadline_is_not_started(monkeypa
     # measurement: a candidate is measured only when it should end in time, judged by what this
     # dispatch's measurements (its default's first) took.
     from iree_dsa_tuner.core.measurement import Measurement
-    from iree_dsa_tuner.search import driver
+    from iree_dsa_tuner.search import dispatch_tuning, driver
     from iree_dsa_tuner.search.driver import SearchHooks, search_problems
 
     clock = _FakeClock()
     monkeypatch.setattr(driver, "time", clock)
+    monkeypatch.setattr(dispatch_tuning, "time", clock)
     problems = compile_model(MODEL).problems()[:1]
     ends = []
 

@@ -29,7 +29,7 @@ _EXPORTS = {
     "TuneResult": ".search.results",
     "compile_model": ".ir.artifacts",
     "ModelArtifacts": ".ir.artifacts",
-    "load_problems": ".ir.discovery",
+    "load_problems": ".ir.artifacts",
     "CompilationConfig": ".core.config",
     "build_spec": ".tuning_spec.builder",
     "link_spec_files": ".tuning_spec.link",

@@ -2,7 +2,8 @@
 
 from .estimate import Estimate, estimate
 from .funnel import STAGES, FunnelResult, StageCount, Survivor, run_funnel
-from .geometry import TileGeometry, ceil_div, tile_geometry
+from .geometry import TileGeometry, ceil_div
+from .kind import tile_geometry
 from .roofline import RooflineReport, roofline
 
 __all__ = [

@@ -27,7 +27,8 @@ from ..space.space import CandidateSpace
 from ..description import TargetDescription
 from .cpu import cpu_estimate
 from .estimate import Estimate, estimate
-from .geometry import TileGeometry, tile_geometry
+from .geometry import TileGeometry
+from .kind import tile_geometry
 from .roofline import RooflineReport, roofline
 from ..core.reasons import FUNNEL_STAGES, Reason, stage_names
 

@@ -67,13 +67,9 @@ class TileGeometry:
         return self.lhs_step_bytes + self.rhs_step_bytes
 
 
-def tile_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray]) -> TileGeometry:
-    if shape.kind == "attention" and desc.cpu is None:
-        # A scratchpad part runs attention as a flash schedule (tile_k = KV block); the
-        # host's attention candidates carry the head in tile_k and cpu.py costs them.
-        from .attention import attention_geometry
-
-        return attention_geometry(shape, desc, cols)
+def gemm_geometry(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.ndarray]) -> TileGeometry:
+    """The GEMM (and convolution, im2col-style) bookkeeping; `kind.tile_geometry` picks attention's
+    flash schedule instead where it applies."""
     n_in, k_in = shape.inner("n"), shape.inner("k")
     # The m tile is a block of the m group: within the innermost loop, or whole inner
     # rows (a conv's output image, GemmShape.split_tile); tm counts its elements (the

@@ -101,7 +101,8 @@ class ModelArtifacts:
     def problems(self) -> list[Problem]:
         """One problem per dispatch, in IREE's order (discovery)."""
         if self._problems is None:
-            from .discovery import link_split_dequantisation, problems_from_sources
+            from .dequantisation import link_split_dequantisation
+            from .discovery import problems_from_sources
 
             problems: list[Problem] = []
             seen: set[str] = set()
@@ -191,7 +192,7 @@ class ModelArtifacts:
     def traffic(self) -> dict:
         """Per dispatch symbol, the `DispatchTraffic` of one call (bytes loaded and stored, vector work)."""
         if self._traffic is None:
-            from .discovery import traffic_from_sources
+            from .traffic import traffic_from_sources
 
             traffic: dict = {}
             for path in sorted(set(self.source_files.values())):
@@ -262,7 +263,7 @@ def _strip_configs(source: Path, dest: Path) -> list[str]:
     from iree.compiler import ir
 
     from .benchmark_buffers import write_buffers_first
-    from .discovery import _walk, dispatch_functions
+    from .mlir_walk import _walk, dispatch_functions
 
     with ir.Context():
         module = ir.Module.parse(source.read_text())
@@ -279,7 +280,7 @@ def _strip_configs(source: Path, dest: Path) -> list[str]:
 def _symbols_of(path: Path) -> list[str]:
     from iree.compiler import ir
 
-    from .discovery import dispatch_functions
+    from .mlir_walk import dispatch_functions
 
     with ir.Context():
         return [s for s, _ in dispatch_functions(ir.Module.parse(path.read_text()))]
@@ -424,3 +425,8 @@ def compile_model(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return _load(model, target_flags, directory)
+
+
+def load_problems(model: str | os.PathLike, target_flags: tuple[str, ...] = HOST_FLAGS) -> list[Problem]:
+    """Compile `model` through IREE (once; see `compile_model`) and return one problem per dispatch."""
+    return compile_model(model, target_flags).problems()

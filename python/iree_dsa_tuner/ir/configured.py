@@ -8,7 +8,8 @@ from iree.compiler import ir
 from iree.compiler.dialects import linalg
 
 from ..core.config import CompilationConfig, ConfigError, config_from_attrs
-from .discovery import configured_root_op, dispatch_functions
+from .discovery import configured_root_op
+from .mlir_walk import dispatch_functions
 
 
 @dataclass(frozen=True)

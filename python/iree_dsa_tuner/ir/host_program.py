@@ -33,7 +33,7 @@ class DispatchCall:
 
     The byte ranges the host passes are not the bytes a dispatch moves (a binding often spans a
     whole packed resource, the offset going in as a push constant), so sizes come from the
-    dispatch's own `hal.interface.binding.subspan`s (`discovery.binding_tensors`).
+    dispatch's own `hal.interface.binding.subspan`s (`traffic.traffic_from_sources`).
     """
 
     symbol: str

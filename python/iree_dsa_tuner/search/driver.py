@@ -21,10 +21,10 @@ from ..core.status import NumericsVerdict, Status
 from ..costmodel.fidelity import fidelity, fit_calibration
 from ..space.elite import EliteRuleError, elite_candidate
 from . import get_strategy
-from .context import MeasureOutcome, SearchContext, Trial
+from .context import SearchContext, Trial
 from .cost_view import CostView
+from .dispatch_tuning import DispatchTuning
 from .options import TuneOptions
-from .progress import Measured, report_measured
 from .results import DispatchResult
 from .proposer import (
     TARGET_FRACTION,
@@ -45,118 +45,7 @@ def _log(progress: Callable[[str], None] | None, text: str) -> None:
         progress(text)
 
 
-class _DispatchTuning:
-    """One dispatch between the phases of `search_problems`: its view, search context and result.
-
-    A class rather than closures in the loop: the L2 phase runs after every dispatch's
-    L1 search, and a closure would see the last dispatch's variables, not its own.
-    """
-
-    def __init__(self, problem, target, view: CostView, result: DispatchResult, timed, calibration_points,
-                 options: TuneOptions, progress):
-        self.problem, self.target, self.view, self.result = problem, target, view, result
-        self.timed, self.calibration_points = timed, calibration_points
-        self.options, self.progress = options, progress
-        self.deadline: float | None = None
-        # Wall seconds one candidate costs (its compile, its timing), from what this dispatch has
-        # measured; seeded with its default's measurement. A measurement is started only when it
-        # is expected to end before the deadline: one started just before it overran a 300 s
-        # budget by a whole UNet measurement.
-        self.candidate_s: float | None = None
-        self.timing_s: float | None = None
-        self.prepare = None  # parallel compile hook (SearchHooks.prepare)
-        self.remeasure_default = None
-        self.extra_estimates: dict[TilingCandidate, float] = {}
-        self.proposals_by_trial: dict[int, Proposal] = {}
-        self.ctx: SearchContext | None = None
-        self.l1_seconds = 0.0
-        self.started = time.perf_counter()
-        self.best_so_far: float | None = None  # includes IREE's default once measured
-        self.calls = 1  # of the dispatch and its twins, per call of the model
-
-    def share_us(self) -> float:
-        """The dispatch's default time in the model (default x calls); 0 when it was not timed."""
-        return (self.result.default_us or 0.0) * self.calls
-
-    def estimate_us(self, c) -> float | None:
-        if c in self.view.index:
-            return self.view.estimate_us(c)
-        return self.extra_estimates.get(c)
-
-    def config_of(self, c) -> CompilationConfig | str:
-        """The config IREE gets for candidate `c`, or why the target has none for it (the one place
-        the search turns a candidate into a config; the trial keeps it)."""
-        try:
-            return self.target.to_config(self.problem, c)
-        except (ConfigError, ValueError) as e:
-            return str(e)
-
-    def over_deadline(self, expected_s: float | None = 0.0) -> bool:
-        """True when work expected to take `expected_s` seconds would end past the deadline."""
-        return self.deadline is not None and time.perf_counter() + (expected_s or 0.0) > self.deadline
-
-    def _learn(self, attr: str, seconds: float) -> None:
-        """Fold one observed duration into a running estimate (the mean of the old one and it)."""
-        old = getattr(self, attr)
-        setattr(self, attr, seconds if old is None else 0.5 * (old + seconds))
-
-    def measure_batch(self, cands):
-        cands = list(cands)
-        parallel = self.prepare is not None and (self.options.jobs > 1 or self.options.executor is not None)
-        # Under a deadline the batch is compiled ahead `jobs` candidates at a time: a whole batch
-        # compiled first once overran a 49 s share of the budget by minutes.
-        step = max(1, self.options.jobs) if parallel and self.deadline is not None else max(1, len(cands))
-        out = []
-        for start in range(0, len(cands), step):
-            chunk = cands[start:start + step]
-            if parallel and not self.over_deadline(self.candidate_s):
-                t0 = time.perf_counter()
-                configs = [cfg for cfg in map(self.config_of, chunk) if isinstance(cfg, CompilationConfig)]
-                self.prepare(self.problem, configs)
-                if configs:
-                    self._learn("candidate_s", (time.perf_counter() - t0) / len(configs) + (self.timing_s or 0.0))
-            out.extend(self._measure_each(chunk, len(out)))
-        return out
-
-    def _measure_each(self, cands, done_before: int):
-        out = []
-        for c in cands:
-            if self.over_deadline(self.timing_s):
-                out.append(MeasureOutcome(None, Status.OVER_BUDGET, "time budget exhausted"))
-                continue
-            config = self.config_of(c)
-            if not isinstance(config, CompilationConfig):
-                out.append(MeasureOutcome(None, Status.ILLEGAL, f"illegal: {config}"))
-                continue
-            t0 = time.perf_counter()
-            m = self.timed(self.problem, config, self.estimate_us(c))
-            if m.details.get("cached"):
-                self.result.cached += 1
-            else:
-                self.result.measured += 1
-                self._learn("timing_s", time.perf_counter() - t0)
-            self._report(len(self.ctx.trials) + done_before + len(out) + 1, m)
-            if m.ok:
-                if c in self.view.index:  # proposals outside the space have no model terms to fit
-                    self.calibration_points.append((self.view.terms(c), m.median_us * 1e-6))
-                out.append(MeasureOutcome(m.median_us, Status.OK, "", config))
-            else:
-                self.result.failed += 1
-                out.append(MeasureOutcome(None, Status(m.status), f"{m.status}: {m.reason}", config))
-        return out
-
-    def _report(self, done: int, m) -> None:
-        """One progress event per measurement: best so far (never goes up), the budget, an ETA."""
-        if m.ok and (self.best_so_far is None or m.median_us < self.best_so_far):
-            self.best_so_far = m.median_us
-        elapsed = time.perf_counter() - self.started
-        left = max(self.ctx.budget - done, 0) if self.ctx is not None else 0
-        seconds_left = elapsed / done * left if done else 0.0
-        report_measured(self.progress, Measured(self.problem.dispatch, done, self.options.budget, self.best_so_far,
-                                                self.result.default_us, seconds_left))
-
-
-def _history(work: _DispatchTuning, default_config: CompilationConfig | None, base) -> list[dict]:
+def _history(work: DispatchTuning, default_config: CompilationConfig | None, base) -> list[dict]:
     """What was measured for a dispatch, as the proposer protocol's history (default first)."""
     history = [{"config": default_config.to_json() if default_config else None,
                 "time_us": work.result.default_us, "status": base.status if base is not None else "ok",
@@ -169,7 +58,7 @@ def _history(work: _DispatchTuning, default_config: CompilationConfig | None, ba
     return history
 
 
-def _run_proposer(work: _DispatchTuning, run: ProposerRun, request: dict, proposer) -> None:
+def _run_proposer(work: DispatchTuning, run: ProposerRun, request: dict, proposer) -> None:
     """Ask the proposer, gate (a) every proposal, measure (b) the legal ones within the budget."""
     elapsed = run_timer()
     run.invoked = True
@@ -231,7 +120,7 @@ def _single_estimate_us(problem, target, candidate) -> float | None:
 ELITE = "elite"  # the trial source of the elite template's candidate
 
 
-def _measure_elite(work: _DispatchTuning) -> None:
+def _measure_elite(work: DispatchTuning) -> None:
     """R2.3: the elite template's candidate, measured first like any other candidate.
 
     It goes through the same metered measure (the database records it, it counts in
@@ -261,7 +150,7 @@ def _measure_elite(work: _DispatchTuning) -> None:
                                else f"not timed ({trials[0].reason})"))
 
 
-def _illegal_reason(work: _DispatchTuning, candidate: TilingCandidate) -> str:
+def _illegal_reason(work: DispatchTuning, candidate: TilingCandidate) -> str:
     from ..costmodel import run_funnel
     from ..space.space import candidates_to_columns
 
@@ -275,7 +164,7 @@ def _best(trials: list[Trial], skip: tuple[str, ...] = ()) -> Trial | None:
     return min(ok, key=lambda t: (t.time_us, str(t.candidate))) if ok else None
 
 
-def _gated_best(work: _DispatchTuning, check, skip: tuple[str, ...] = ()) -> Trial | None:
+def _gated_best(work: DispatchTuning, check, skip: tuple[str, ...] = ()) -> Trial | None:
     """The fastest trial allowed to win (trials from the `skip` sources aside): a proposal must pass gate (c) first.
 
     Only a proposal that would actually replace the default is checked (a compile
@@ -359,8 +248,8 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
     deadline = started + options.time_budget_s if options.time_budget_s else None
     calibration_points: list[tuple[list[float], float]] = []
     seen_keys: dict = {}
-    twins: list[tuple[DispatchResult, _DispatchTuning]] = []
-    works: list[_DispatchTuning] = []
+    twins: list[tuple[DispatchResult, DispatchTuning]] = []
+    works: list[DispatchTuning] = []
     bases: dict[str, Measurement] = {}
     proposer = options.proposer
     reserve = 0
@@ -434,7 +323,7 @@ def search_problems(problems, target, hooks: SearchHooks, options: TuneOptions, 
             _log(progress, f"    skipped: IREE's default timed out ({base.reason})")
             continue
         result.default_us = base.median_us if base.ok else None
-        work = _DispatchTuning(problem, target, view, result, hooks.measure, calibration_points, options, progress)
+        work = DispatchTuning(problem, target, view, result, hooks.measure, calibration_points, options, progress)
         work.prepare = hooks.prepare
         work.remeasure_default = hooks.remeasure_default
         work.deadline = deadline
@@ -520,7 +409,7 @@ def _near_bound(result: DispatchResult) -> str:
     return ""
 
 
-def _choose(work: _DispatchTuning, gate: SearchHooks | None, progress, deadline: float | None = None) -> None:
+def _choose(work: DispatchTuning, gate: SearchHooks | None, progress, deadline: float | None = None) -> None:
     """The dispatch's best trial (through gate (c) when proposals ran), then tuned or default.
     IREE's default is timed again (the drift check) only if that should end by `deadline`."""
     result, problem = work.result, work.problem
@@ -574,7 +463,7 @@ def _elite_note(result: DispatchResult) -> str:
     return f"the elite config is {1 / reached - 1:.1%} faster than the search's best: it is used"
 
 
-def _nothing_measured(work: _DispatchTuning) -> str:
+def _nothing_measured(work: DispatchTuning) -> str:
     """Why a dispatch got no measurement at all: the funnel left nothing, or time ran out."""
     if not work.view.ranked:
         counts: dict[str, int] = {}
@@ -586,7 +475,7 @@ def _nothing_measured(work: _DispatchTuning) -> str:
     return "nothing measured (time budget spent)"
 
 
-def _run_l2(work: _DispatchTuning, proposer, options: TuneOptions, strategy, hooks: SearchHooks,
+def _run_l2(work: DispatchTuning, proposer, options: TuneOptions, strategy, hooks: SearchHooks,
             bases: dict, reserve: int) -> None:
     """L2 for one dispatch: ask (or not, and say why), gate, measure; unused budget goes back to L1."""
     result, ctx = work.result, work.ctx

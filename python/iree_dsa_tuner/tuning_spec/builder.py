@@ -23,7 +23,8 @@ from iree.compiler import ir
 from iree.compiler.dialects import preprocessing_transform as match_ops
 from iree.compiler.dialects import transform
 
-from ..ir.discovery import CONTRACTION_GROUPS, CONVOLUTION_GROUPS, softmax_root_maps
+from ..ir.discovery import CONTRACTION_GROUPS, CONVOLUTION_GROUPS
+from ..ir.softmax_roots import softmax_root_maps
 from ..core.problems import (AttentionProblem, ContractionProblem, ConvolutionProblem, ElementwiseProblem,
                              InnerTiledProblem, RootOpProblem, SoftmaxProblem)
 from ..core.config import CompilationConfig, ConfigError

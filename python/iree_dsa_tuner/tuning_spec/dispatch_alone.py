@@ -32,7 +32,8 @@ from iree.compiler.dialects import func
 from ..compiler import compile_to_vmfb, run_iree_tool, tuning_spec_flags
 from ..errors import CompileError
 from ..ir.configured import read_configured_dispatches
-from ..ir.discovery import _walk, dispatch_functions, source_root_op
+from ..ir.discovery import source_root_op
+from ..ir.mlir_walk import _walk, dispatch_functions
 from .elementwise import NotEvaluable, element_of
 from .numerics import NumericsResult, compare_modules
 

@@ -9,7 +9,8 @@ from iree.compiler import ir
 
 from ..compiler import mlir_parse_error
 from ..errors import InputError
-from ..ir.discovery import INNER_TILED_OP, _walk
+from ..ir.discovery import INNER_TILED_OP
+from ..ir.mlir_walk import _walk
 from .builder import matcher_name
 
 

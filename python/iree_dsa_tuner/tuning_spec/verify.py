@@ -148,7 +148,7 @@ def _buffer_view_types(evaluator, func, seen=()) -> tuple[list[str | None], list
     """
     from iree.compiler import ir
 
-    from ..ir.discovery import _walk
+    from ..ir.mlir_walk import _walk
 
     block = func.regions[0].blocks[0]
     args = list(block.arguments)

@@ -12,8 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from iree_dsa_tuner.core.candidate import TilingCandidate
-from iree_dsa_tuner.costmodel.attention import attention_estimate
-from iree_dsa_tuner.costmodel.estimate import estimate
+from iree_dsa_tuner.costmodel.kind import scratchpad_estimate
 from iree_dsa_tuner.runners.base import Runner, RunnerOptions
 from iree_dsa_tuner.core.shape import gemm_shape
 from iree_dsa_tuner.space.space import CandidateSpace
@@ -62,13 +61,6 @@ def _dsa_knobs(config: CompilationConfig) -> dict:
         if key not in extra and key not in _OPTIONAL_EXTRA:
             raise ConfigError(f"config has no {key!r} in translation_info configuration: not a DSA config")
     return extra
-
-
-def _dsa_estimate(shape, desc, cols, geo):
-    """The L0 model: attention's flash schedule or the GEMM scratchpad/DMA/MAC-array model."""
-    if shape.kind == "attention":
-        return attention_estimate(shape, desc, cols, geo)
-    return estimate(shape, desc, cols, geo)
 
 
 class DsaTarget(Target):
@@ -196,7 +188,7 @@ class DsaTarget(Target):
 
     @property
     def estimator(self):
-        return _dsa_estimate
+        return scratchpad_estimate  # attention's flash schedule or the GEMM scratchpad/DMA/MAC-array model
 
     @property
     def runner_names(self) -> tuple[str, ...]:
