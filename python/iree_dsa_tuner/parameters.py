@@ -505,7 +505,9 @@ class Parameters:
             pattern = np.frombuffer(bytes(entry.splat_pattern), dtype=np.uint8)
             raw = np.tile(pattern, entry.length // max(1, pattern.size))
         else:
-            raw = np.asarray(entry.file_view)
+            # A copy: a view would point into the archive the index maps, which is unmapped when
+            # this `Parameters` is collected while the array may still be read (a segfault).
+            raw = np.array(entry.file_view, dtype=np.uint8, copy=True)
         return from_archive_bytes(parameter, raw)
 
     def runtime_module(self, instance):
