@@ -50,7 +50,7 @@ ACTIVATIONS = ("token", "static")
 ATTENTION_TYPES = ("bf16", "f16", "f32")
 FALLBACK = {"w4a8": ("w4a8", "w8a8", "bf16"), "w8a8": ("w8a8", "bf16"), "bf16": ("bf16",)}
 # Bump when what is written changes: cached quantised models of an older version are not reused.
-QUANTISER_VERSION = "6"
+QUANTISER_VERSION = "7"
 # Held-out accuracy inputs are seeded at options.seed + HELD_OUT_SEED.
 HELD_OUT_SEED = 7919
 HOST_SPEC = "attention_spec.mlir"  # written beside model.mlir when the model has attention ops
@@ -206,9 +206,10 @@ def calibration_inputs(signatures: dict, seed: int, samples: int,
 
 
 def _collect_activations(evaluator, sites: list[WeightSite], inputs: dict, seed: int,
-                         unevaluable: list[str]) -> dict[int, np.ndarray]:
-    """The activation rows each site meets on `inputs` (at most _MAX_CALIBRATION_ROWS, seeded)."""
-    seen: dict[int, list[np.ndarray]] = {}
+                         unevaluable: list[str]) -> dict[int, tuple[np.ndarray, np.ndarray | None]]:
+    """The activation rows each site meets on `inputs` (at most _MAX_CALIBRATION_ROWS, seeded),
+    and their activation max |x| where it is not the row's own (a convolution's sample)."""
+    seen: dict[int, list[tuple[np.ndarray, np.ndarray | None]]] = {}
     by_index = {s.index: s for s in sites}
 
     def observe(op, values):
@@ -236,20 +237,26 @@ def _collect_activations(evaluator, sites: list[WeightSite], inputs: dict, seed:
                 del s.op.attributes[_SITE_ATTRIBUTE]
     rng = np.random.default_rng(seed)
     out = {}
-    for index, rows in seen.items():
-        x = np.concatenate(rows)
+    for index, calls in seen.items():
+        x = np.concatenate([rows for rows, _ in calls])
+        amax = None if calls[0][1] is None else np.concatenate([a for _, a in calls])
         if len(x) > _MAX_CALIBRATION_ROWS:
-            x = x[np.sort(rng.choice(len(x), _MAX_CALIBRATION_ROWS, replace=False))]
-        out[index] = x
+            keep = np.sort(rng.choice(len(x), _MAX_CALIBRATION_ROWS, replace=False))
+            x, amax = x[keep], (amax[keep] if amax is not None else None)
+        out[index] = (x, amax)
     return out
 
 
-def _forms(options: QuantOptions, k: int, calibrated: bool) -> list[LayerForm]:
+def _forms(options: QuantOptions, k: int, calibrated: bool, convolution: bool = False) -> list[LayerForm]:
     """The forms a layer tries, in order. Static activation scales come first and fall back to
-    per-token ones within each scheme; they need calibration activations (`calibrated`)."""
+    per-token ones within each scheme; they need calibration activations (`calibrated`). A
+    convolution has no INT4 form: IREE's named convolutions read a plain integer filter, with no
+    group scales."""
     activations = ["static", "token"] if options.activations == "static" and calibrated else ["token"]
     forms = []
     for scheme in FALLBACK[options.scheme]:
+        if convolution and scheme == "w4a8":
+            continue
         if scheme == "w4a8":
             groups = [options.group] if options.group else list(GROUP_SIZES)
             forms += [LayerForm("w4a8", g, options.zero_point, options.scale_type, a)
@@ -263,19 +270,22 @@ def _forms(options: QuantOptions, k: int, calibrated: bool) -> list[LayerForm]:
     return forms
 
 
-def choose_form(w: np.ndarray, x: np.ndarray | None, options: QuantOptions,
-                layer_error_budget: float | None) -> tuple[QuantizedWeight, float, float | None, list[dict]]:
+def choose_form(w: np.ndarray, x: np.ndarray | None, options: QuantOptions, layer_error_budget: float | None,
+                row_amax: np.ndarray | None = None,
+                convolution: bool = False) -> tuple[QuantizedWeight, float, float | None, list[dict]]:
     """The first form of the scheme's fallback list whose output error on `x` is within budget
-    (the last form when none is): (weight, error, AWQ alpha, what was tried)."""
+    (the last form when none is): (weight, error, AWQ alpha, what was tried). A convolution's
+    rows carry their sample's max |x| (`row_amax`), and take no AWQ smoothing: its input
+    channels are not its K."""
     tried = []
-    forms = _forms(options, w.shape[1], x is not None)
+    forms = _forms(options, w.shape[1], x is not None, convolution)
     for i, form in enumerate(forms):
-        if options.method == "awq" and x is not None and form.scheme != "bf16":
+        if options.method == "awq" and x is not None and form.scheme != "bf16" and not convolution:
             smoothing, alpha, err = awq_smoothing(w, x, form)
             qw = quantize_weight(w, form, smoothing, x)
         else:
-            qw, alpha = quantize_weight(w, form, calibration=x), None
-            err = layer_error(w, x, qw)
+            qw, alpha = quantize_weight(w, form, calibration=x, row_amax=row_amax), None
+            err = layer_error(w, x, qw, row_amax)
         tried.append({"form": form.describe(), "layer_rel_l2": float(f"{err:.4g}")})
         last = i == len(forms) - 1
         if layer_error_budget is None or err <= layer_error_budget or last:
@@ -284,7 +294,7 @@ def choose_form(w: np.ndarray, x: np.ndarray | None, options: QuantOptions,
 
 
 def _stored_values(qw: QuantizedWeight, params: dict) -> dict[str, np.ndarray]:
-    out = {"weight": qw.codes}
+    out = {"weight": qw.codes.reshape(params["weight"].shape)}  # a convolution's filter keeps its shape
     if qw.form.scheme != "bf16":
         out["scale"] = qw.channel_scale.astype(np.float16 if qw.form.scale_type == "f16" else np.float32)
     if qw.group_scale is not None:
@@ -357,12 +367,15 @@ def _quantize_text(text: str, generic: str, parameters: Parameters | None, optio
                 report.reason = f"its weight could not be evaluated through its layout ops: {e}"
                 report.form = "float"
                 continue
-            qw, err, alpha, tried = choose_form(w, activations.get(s.index), options, layer_budget)
+            x, row_amax = activations.get(s.index, (None, None))
+            qw, err, alpha, tried = choose_form(w, x, options, layer_budget, row_amax, s.conv is not None)
             report.form, report.error, report.alpha, report.tried = qw.form.describe(), err, alpha, tried
             if qw.activation_amax is not None:
                 report.activation_amax = float(qw.activation_amax)
             if tried[0]["form"] != report.form:
                 report.reason = f"fell back: {tried[0]['form']} gave layer rel L2 {tried[0]['layer_rel_l2']}"
+            elif options.scheme == "w4a8" and qw.form.scheme != "w4a8" and s.conv is not None:
+                report.reason = "a convolution: INT8 per output channel (IREE's named convolutions take no INT4 groups)"
             elif options.scheme == "w4a8" and qw.form.scheme != "w4a8":
                 report.reason = f"fell back: no INT4 group of {', '.join(map(str, GROUP_SIZES))} divides K = {s.k}"
             params = site_parameters(s, qw.form, scope, qw.smoothing is not None)

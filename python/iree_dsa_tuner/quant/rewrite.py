@@ -20,6 +20,11 @@ Forms (`weights.py` has their arithmetic, `docs/QUANT.md` their IR):
   started from, when it is not zeros);
 - bf16: the activation rounded to bf16 and a bf16 x bf16 -> f32 contraction into the
   export's own accumulator.
+
+A convolution (`conv.py`) keeps its named op and its filter's shape: the same convolution on the
+INT8 codes into i32 (or on bf16 into the export's f32 accumulator), its activation scale one max
+|x| per batch element (a reduction over the sample, or the static constant), and the epilogue as
+above with the sample's and the output channel's scales.
 """
 
 from __future__ import annotations
@@ -79,9 +84,10 @@ def site_parameters(site: WeightSite, form: LayerForm, scope: str, smoothed: boo
         return NewParameter(f"__quant.{base}.{role}", scope, f"{base}.{role}", tuple(shape), element)
 
     n, k = site.n, site.k
+    weight_shape = site.conv.filter_shape if site.conv is not None else (n, k)
     if form.scheme == "bf16":
-        return {"weight": new("weight", (n, k), "bf16")}
-    out = {"weight": new("weight", (n, k), "i8" if form.scheme == "w8a8" else "i4"),
+        return {"weight": new("weight", weight_shape, "bf16")}
+    out = {"weight": new("weight", weight_shape, "i8" if form.scheme == "w8a8" else "i4"),
            "scale": new("scale", (n,), form.scale_type)}
     if form.scheme == "w4a8":
         out["group_scale"] = new("group_scale", (n, k // form.group), "i8")
@@ -126,6 +132,8 @@ def site_template(site: WeightSite, form: LayerForm, params: dict[str, NewParame
     constant the quantising and rescaling ops read in place of the per-token reduction."""
     if form.static and activation_amax is None:
         raise ValueError(f"{site.name}: a static activation scale needs its calibrated max |x|")
+    if site.conv is not None:
+        return _conv_template(site, form, params, activation_amax)
     x_shape = shape_of(site.x_value)
     out_shape = shape_of(site.op.results[0])
     ro, rx, kx = len(out_shape), len(x_shape), site.x_k_axis
@@ -187,11 +195,7 @@ def site_template(site: WeightSite, form: LayerForm, params: dict[str, NewParame
     xq_type = tensor_type(x_shape, "i8")
     lines += [f"%xq_empty = tensor.empty() : {xq_type}"]
     lines += _generic("%xq", [x_id] + [x_rows] * len(row_ins) + [x_id], ["parallel"] * rx, [(xs, x_type)] + row_ins,
-                      ("%xq_empty", xq_type), ["%a: f32"] + row_args + ["%o: i8"],
-                      ["%t = arith.maximumf %m, %tiny : f32", "%r = arith.divf %qmax, %t : f32",
-                       "%v = arith.mulf %a, %r : f32", "%n = math.roundeven %v : f32",
-                       "%lo = arith.maximumf %n, %qmin : f32", "%hi = arith.minimumf %lo, %qmax : f32",
-                       "%i = arith.fptosi %hi : f32 to i8", "linalg.yield %i : i8"])
+                      ("%xq_empty", xq_type), ["%a: f32"] + row_args + ["%o: i8"], _QUANTISE_BODY)
     acc_type = tensor_type(out_shape, "i32")
     lines += [f"%acc_empty = tensor.empty() : {acc_type}",
               f"%acc_zero = linalg.fill ins(%zero_i32 : i32) outs(%acc_empty : {acc_type}) -> {acc_type}"]
@@ -219,14 +223,29 @@ def site_template(site: WeightSite, form: LayerForm, params: dict[str, NewParame
                  "%p = arith.muli %ae, %w : i32", "%s = arith.addi %c, %p : i32", "linalg.yield %s : i32"]
         lines += _generic("%acc", maps + [out_map], contraction_its, ins, ("%acc_zero", acc_type),
                           args + ["%c: i32"], body)
-    # Epilogue over the output: sums * (token scale) * (channel scale) [+ the export's accumulator].
     o_id = _map(ro, [f"d{i}" for i in range(ro)])
     o_rows = _map(ro, [f"d{new_loop[d]}" for i, d in enumerate(site.x_loops) if i != kx])
-    o_n = _map(ro, [f"d{n_pos}"])
+    lines += _epilogue(site, params, ref, "%acc", acc_type, out_type, o_id, [o_rows] * len(row_ins), row_ins,
+                       row_args, _map(ro, [f"d{n_pos}"]))
+    lines += [f"util.return %y : {out_type}", "}"]
+    return _module(params, lines)
+
+
+# x * 127 / max |x| (at least _TINY), rounded half to even and clamped to +-127, as i8.
+_QUANTISE_BODY = ["%t = arith.maximumf %m, %tiny : f32", "%r = arith.divf %qmax, %t : f32",
+                  "%v = arith.mulf %a, %r : f32", "%n = math.roundeven %v : f32",
+                  "%lo = arith.maximumf %n, %qmin : f32", "%hi = arith.minimumf %lo, %qmax : f32",
+                  "%i = arith.fptosi %hi : f32 to i8", "linalg.yield %i : i8"]
+
+
+def _epilogue(site: WeightSite, params: dict, ref: dict, acc: str, acc_type: str, out_type: str, o_id: str,
+              row_maps: list[str], row_ins: list, row_args: list[str], o_n: str) -> list[str]:
+    """`%y`: the i32 sums * (the activation's scale) * (the channel's scale) [+ the export's
+    accumulator], over the output."""
     scale = params["scale"]
-    ins = [("%acc", acc_type)] + row_ins + [(ref["scale"], scale.type_text)]
+    ins = [(acc, acc_type)] + row_ins + [(ref["scale"], scale.type_text)]
     args = ["%a: i32"] + row_args + [f"%s: {scale.element}"]
-    maps = [o_id] + [o_rows] * len(row_ins) + [o_n]
+    maps = [o_id] + row_maps + [o_n]
     body = ["%t = arith.maximumf %m, %tiny : f32", "%sx = arith.divf %t, %qmax : f32",
             "%af = arith.sitofp %a : i32 to f32"]
     body += ["%sw = arith.extf %s : f16 to f32"] if scale.element == "f16" else []
@@ -240,8 +259,64 @@ def site_template(site: WeightSite, form: LayerForm, params: dict[str, NewParame
         body += ["%r = arith.addf %q, %i : f32"]
         result = "%r"
     body += [f"linalg.yield {result} : f32"]
-    lines += [f"%y_empty = tensor.empty() : {out_type}"]
-    lines += _generic("%y", maps + [o_id], ["parallel"] * ro, ins, ("%y_empty", out_type), args + ["%o: f32"], body)
+    ro = len(shape_of(site.op.results[0]))
+    return [f"%y_empty = tensor.empty() : {out_type}",
+            *_generic("%y", maps + [o_id], ["parallel"] * ro, ins, ("%y_empty", out_type), args + ["%o: f32"], body)]
+
+
+def _conv_template(site: WeightSite, form: LayerForm, params: dict[str, NewParameter], activation_amax) -> str:
+    """`site_template` for a convolution: the site's own named op on the quantised operands."""
+    layout = site.conv
+    x_shape, out_shape = shape_of(site.x_value), layout.output_shape
+    rx, ro = len(x_shape), len(out_shape)
+    x_type, out_type = tensor_type(x_shape, "f32"), tensor_type(out_shape, "f32")
+    weight = params["weight"]
+    lines = [f"util.func private @quantised_site(%x: {x_type}, %init: {out_type}) -> {out_type} {{"]
+    lines += [f"%{p.key.replace('.', '_')} = util.global.load @\"{p.symbol}\" : {p.type_text}" for p in params.values()]
+    ref = {role: f"%{p.key.replace('.', '_')}" for role, p in params.items()}
+    x_id = _map(rx, [f"d{i}" for i in range(rx)])
+    o_id = _map(ro, [f"d{i}" for i in range(ro)])
+
+    def conv(result: str, x: str, x_element: str, out: str, out_element: str) -> list[str]:
+        return [f"{result} = {layout.op_name} {layout.attributes} ins({x}, {ref['weight']} : "
+                f"{tensor_type(x_shape, x_element)}, {weight.type_text}) outs({out} : "
+                f"{tensor_type(out_shape, out_element)}) -> {tensor_type(out_shape, out_element)}"]
+
+    if form.scheme == "bf16":
+        lines += ["%xb_empty = tensor.empty() : " + tensor_type(x_shape, "bf16")]
+        lines += _generic("%xb", [x_id, x_id], ["parallel"] * rx, [("%x", x_type)],
+                          ("%xb_empty", tensor_type(x_shape, "bf16")), ["%a: f32", "%o: bf16"],
+                          ["%t = arith.truncf %a : f32 to bf16", "linalg.yield %t : bf16"])
+        lines += conv("%y", "%xb", "bf16", "%init", "f32")
+        lines += [f"util.return %y : {out_type}", "}"]
+        return _module(params, lines)
+    batch = x_shape[0]
+    lines += ["%zero = arith.constant 0.000000e+00 : f32", "%zero_i32 = arith.constant 0 : i32",
+              f"%tiny = arith.constant {_TINY} : f32", f"%qmax = arith.constant {float(INT8_MAX):e} : f32",
+              f"%qmin = arith.constant {-float(INT8_MAX):e} : f32"]
+    # The sample's max |x|: a reduction over everything but the batch, or the static constant.
+    x_batch, o_batch = _map(rx, ["d0"]), _map(ro, ["d0"])
+    if form.static:
+        lines += [f"%m = arith.constant {_f32_literal(activation_amax)} : f32"]
+        row_ins, row_args = [], []
+    else:
+        batch_type = tensor_type((batch,), "f32")
+        lines += [f"%rows_empty = tensor.empty() : {batch_type}",
+                  f"%rows_zero = linalg.fill ins(%zero : f32) outs(%rows_empty : {batch_type}) -> {batch_type}"]
+        lines += _generic("%amax", [x_id, x_batch], ["parallel"] + ["reduction"] * (rx - 1), [("%x", x_type)],
+                          ("%rows_zero", batch_type), ["%a: f32", "%m: f32"],
+                          ["%b = math.absf %a : f32", "%c = arith.maximumf %b, %m : f32", "linalg.yield %c : f32"])
+        row_ins, row_args = [("%amax", batch_type)], ["%m: f32"]
+    xq_type = tensor_type(x_shape, "i8")
+    lines += [f"%xq_empty = tensor.empty() : {xq_type}"]
+    lines += _generic("%xq", [x_id] + [x_batch] * len(row_ins) + [x_id], ["parallel"] * rx, [("%x", x_type)] + row_ins,
+                      ("%xq_empty", xq_type), ["%a: f32"] + row_args + ["%o: i8"], _QUANTISE_BODY)
+    acc_type = tensor_type(out_shape, "i32")
+    lines += [f"%acc_empty = tensor.empty() : {acc_type}",
+              f"%acc_zero = linalg.fill ins(%zero_i32 : i32) outs(%acc_empty : {acc_type}) -> {acc_type}"]
+    lines += conv("%acc", "%xq", "i8", "%acc_zero", "i32")
+    lines += _epilogue(site, params, ref, "%acc", acc_type, out_type, o_id, [o_batch] * len(row_ins), row_ins,
+                       row_args, _map(ro, ["d1"]))
     lines += [f"util.return %y : {out_type}", "}"]
     return _module(params, lines)
 

@@ -14,7 +14,8 @@ through them offline (`weight_matrix`), as the contraction reads it, and stored 
 quantised contraction reads it directly, so no dispatch touches the float copy at run time.
 
 A contraction whose two operands are both activations (attention's Q K^T and P V) is not a
-site: it stays float.
+site: it stays float. A convolution whose filter is a weight is a site too (`conv.py`): its
+filter stays in its own shape, `[F, C, *KS]`, read as the `[F, K]` matrix of its output channels.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import linalg
 
 from ..parameters import parameter_of_global
+from .conv import ConvLayout, conv_layout, conv_rows, filter_matrix
 
 _RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
 
@@ -104,6 +106,11 @@ class WeightSite:
     def x_k_axis(self) -> int:
         return self.x_loops.index(self.k_loop)
 
+    @property
+    def conv(self) -> ConvLayout | None:
+        """The convolution's layout, when the site is one (None: a contraction)."""
+        return self.extra.get("conv")
+
 
 def _trace(value: ir.Value) -> tuple[list[ir.Operation], ir.Operation] | None:
     """The layout ops from a module constant to `value` (source first), or None if it is not one."""
@@ -162,7 +169,12 @@ def find_sites(module: ir.Module) -> list[WeightSite]:
     for fname, func in _functions(module):
         for op in _walk(func):
             if not op.name.startswith("linalg.") or len(op.operands) != 3 or len(op.results) != 1 \
-                    or op.name in _NAMED_COPIES or not linalg.isa_contraction_op(op):
+                    or op.name in _NAMED_COPIES:
+                continue
+            if linalg.isa_convolution_op(op):
+                _convolution_site(module, fname, op, sites)
+                continue
+            if not linalg.isa_contraction_op(op):
                 continue
             traced = [_trace(op.operands[i]) for i in (0, 1)]
             if traced[0] is not None and traced[1] is not None:
@@ -193,13 +205,40 @@ def find_sites(module: ir.Module) -> list[WeightSite]:
             site.k_loop, site.n_loop = k_loops[0], n_loops[0]
             site.k = shape[w_loops.index(site.k_loop)]
             site.n = shape[w_loops.index(site.n_loop)]
-            if any(not ir.RankedTensorType(v.type).has_static_shape for v in op.operands):
-                site.reason = "a dynamic shape"
-            elif element_type_of(op.operands[w]) not in ("f32", "f16", "bf16") or \
-                    element_type_of(op.results[0]) not in ("f32", "f16", "bf16"):
-                site.reason = (f"{element_type_of(op.operands[w])} weight into {element_type_of(op.results[0])}: "
-                               "already quantised or not float")
+            site.reason = _type_reason(op, w)
     return sites
+
+
+def _type_reason(op: ir.Operation, w: int) -> str:
+    """Why a site with weight operand `w` stays as it is, from its types ("" : it is quantised)."""
+    if any(not ir.RankedTensorType(v.type).has_static_shape for v in op.operands):
+        return "a dynamic shape"
+    if element_type_of(op.operands[w]) not in ("f32", "f16", "bf16") or \
+            element_type_of(op.results[0]) not in ("f32", "f16", "bf16"):
+        return (f"{element_type_of(op.operands[w])} weight into {element_type_of(op.results[0])}: "
+                "already quantised or not float")
+    return ""
+
+
+def _convolution_site(module: ir.Module, fname: str, op: ir.Operation, sites: list[WeightSite]) -> None:
+    """A convolution whose filter (operand 1) is a weight and whose input is not, as a site."""
+    traced = [_trace(op.operands[i]) for i in (0, 1)]
+    if traced[1] is None or traced[0] is not None:
+        return  # an activation filter (or a constant input IREE folds): not a weight site
+    chain, source = traced[1]
+    maps = maps_of(op)
+    out_loops = tuple(_dim(e) for e in maps[2].results)
+    site = WeightSite(len(sites), op, fname, 1, chain, source, weight_name(module, source, len(sites)),
+                      -1, -1, out_loops, ())
+    sites.append(site)
+    layout = conv_layout(op, maps)
+    if isinstance(layout, str):
+        site.reason = layout
+        return
+    site.extra["conv"] = layout
+    site.n_loop = out_loops[1]
+    site.n, site.k = layout.filter_shape[0], int(np.prod(layout.filter_shape[1:]))
+    site.reason = _type_reason(op, 1)
 
 
 def weight_matrix(site: WeightSite, source_value: np.ndarray) -> np.ndarray:
@@ -213,6 +252,8 @@ def weight_matrix(site: WeightSite, source_value: np.ndarray) -> np.ndarray:
         else:
             values[op.results[0]] = _copy(op, value)
     read = np.asarray(values[site.op.operands[site.weight_operand]])
+    if site.conv is not None:
+        return filter_matrix(read)
     w_loops = [_dim(e) for e in maps_of(site.op)[site.weight_operand].results]
     for d in site.extra.get("batch_loops", []):  # broadcast over a batch: every slice must be one weight
         axis = w_loops.index(d)
@@ -264,10 +305,14 @@ def _fail(message: str):
     raise ValueError(message)
 
 
-def activation_rows(site: WeightSite, x: np.ndarray) -> np.ndarray:
-    """The activation `site`'s contraction reads, as rows of K (one per token), float32."""
+def activation_rows(site: WeightSite, x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """The activation `site` reads, as rows of K (one per token; a convolution's im2col rows),
+    float32, and each row's activation max |x| when it is not the row's own (a convolution's
+    sample), else None."""
+    if site.conv is not None:
+        return conv_rows(site.conv, x)
     x = np.moveaxis(np.asarray(x), site.x_k_axis, -1)
-    return x.reshape(-1, x.shape[-1]).astype(np.float32)
+    return x.reshape(-1, x.shape[-1]).astype(np.float32), None
 
 
 __all__ = ["WeightSite", "activation_rows", "element_type_of", "find_sites", "maps_of", "shape_of",

@@ -20,6 +20,11 @@ Activation-aware scaling (AWQ's idea, `awq_smoothing`): the input channels that 
 activations are scaled up in the weight and down in the activation (`x W^T = (x / a)(W a)^T`,
 `a[k] = mean|x[:, k]|^alpha`), `alpha` picked on calibration activations by the error of the
 layer's output; alpha = 0 is plain round-to-nearest.
+
+A convolution (`conv.py`) is the same arithmetic over its im2col rows, except that its INT8
+activation scale is one per batch element (max |x| over the whole sample), not one per row: a
+row's window overlaps its neighbours', so only a scale shared by the whole sample factors out of
+the sum. Its rows carry that scale as `row_amax`.
 """
 
 from __future__ import annotations
@@ -113,18 +118,26 @@ def smoothed(x: np.ndarray, smoothing: np.ndarray | None) -> np.ndarray:
     return (x * (np.float32(1.0) / smoothing.astype(np.float32))).astype(np.float32)
 
 
-def static_activation_amax(x: np.ndarray, smoothing: np.ndarray | None = None) -> np.float32:
-    """A static activation scale's max |x|: over every calibration row of `x[..., K]` (f32)."""
+def static_activation_amax(x: np.ndarray, smoothing: np.ndarray | None = None,
+                           row_amax: np.ndarray | None = None) -> np.float32:
+    """A static activation scale's max |x|: over every calibration row of `x[..., K]` (f32), or
+    over the rows' own `row_amax` (a convolution's, which covers every element of each sample)."""
+    if row_amax is not None:
+        return np.float32(np.max(row_amax))
     return np.float32(np.max(np.abs(smoothed(x, smoothing))))
 
 
 def quantize_activation(x: np.ndarray, smoothing: np.ndarray | None = None,
-                        static_amax: np.float32 | None = None) -> tuple[np.ndarray, np.ndarray]:
+                        static_amax: np.float32 | None = None,
+                        row_amax: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """INT8 codes and scales of `x[..., K]` as the quantised model computes them at run time
-    (f32: max |x| over K, or the static `static_amax` for every row, / 127, round half to even,
-    clamp): (codes int64, scale float32 per row)."""
+    (f32: max |x| over K, or each row's `row_amax` (a convolution's sample), or the static
+    `static_amax` for every row, / 127, round half to even, clamp): (codes int64, scale float32
+    per row)."""
     x = smoothed(x, smoothing)
-    if static_amax is None:
+    if static_amax is None and row_amax is not None:
+        amax = np.asarray(row_amax, dtype=np.float32).reshape(x.shape[:-1] + (1,))
+    elif static_amax is None:
         amax = np.max(np.abs(x), axis=-1, keepdims=True).astype(np.float32)
     else:
         amax = np.full(x.shape[:-1] + (1,), static_amax, dtype=np.float32)
@@ -134,14 +147,15 @@ def quantize_activation(x: np.ndarray, smoothing: np.ndarray | None = None,
 
 
 def quantize_weight(w: np.ndarray, form: LayerForm, smoothing: np.ndarray | None = None,
-                    calibration: np.ndarray | None = None) -> QuantizedWeight:
+                    calibration: np.ndarray | None = None, row_amax: np.ndarray | None = None) -> QuantizedWeight:
     """Round-to-nearest of `w[N, K]` in `form` (the weight multiplied by `smoothing[k]` first);
-    a static form takes its activation scale from `calibration` (the activations it meets)."""
+    a static form takes its activation scale from `calibration` (the activations it meets, with
+    their `row_amax` when the scale is not per row)."""
     qw = _quantize_weight(w, form, smoothing)
     if form.static:
         if calibration is None:
             raise ValueError("a static activation scale needs calibration activations")
-        qw.activation_amax = static_activation_amax(calibration, smoothing)
+        qw.activation_amax = static_activation_amax(calibration, smoothing, row_amax)
     return qw
 
 
@@ -180,12 +194,12 @@ def _quantize_weight(w: np.ndarray, form: LayerForm, smoothing: np.ndarray | Non
     return QuantizedWeight(form, c.reshape(n, k).astype(np.int8), s, u.astype(np.int64), smoothing=smoothing)
 
 
-def simulate(x: np.ndarray, qw: QuantizedWeight) -> np.ndarray:
+def simulate(x: np.ndarray, qw: QuantizedWeight, row_amax: np.ndarray | None = None) -> np.ndarray:
     """The layer's output `x[T, K] W^T` as the quantised model computes it (float64)."""
     x = np.asarray(x, dtype=np.float64)
     if qw.form.scheme == "bf16":
         return bf16_round(x.astype(np.float32)).astype(np.float64) @ qw.codes.astype(np.float64).T
-    codes, t = quantize_activation(x, qw.smoothing, qw.activation_amax)
+    codes, t = quantize_activation(x, qw.smoothing, qw.activation_amax, row_amax)
     acc = codes @ qw.integer_weight().T  # exact: i32 in the model, int64 here
     return acc * t.astype(np.float64)[:, None] * qw.channel_scale.astype(np.float64)[None, :]
 
@@ -196,12 +210,14 @@ def relative_error(reference: np.ndarray, value: np.ndarray) -> float:
     return float(np.linalg.norm(value - reference)) / max(norm, _EPS)
 
 
-def layer_error(w: np.ndarray, x: np.ndarray | None, qw: QuantizedWeight) -> float:
-    """Relative L2 error of the layer's output on `x` (its calibration activations); of the
-    weight itself when there are none."""
+def layer_error(w: np.ndarray, x: np.ndarray | None, qw: QuantizedWeight,
+                row_amax: np.ndarray | None = None) -> float:
+    """Relative L2 error of the layer's output on `x` (its calibration activations, with their
+    `row_amax` when the activation scale is not per row); of the weight itself when there are none."""
     if x is None:
         return relative_error(w, qw.dequantized())
-    return relative_error(np.asarray(x, dtype=np.float64) @ np.asarray(w, dtype=np.float64).T, simulate(x, qw))
+    return relative_error(np.asarray(x, dtype=np.float64) @ np.asarray(w, dtype=np.float64).T,
+                          simulate(x, qw, row_amax))
 
 
 def awq_smoothing(w: np.ndarray, x: np.ndarray, form: LayerForm,
