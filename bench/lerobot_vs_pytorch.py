@@ -1,9 +1,9 @@
-"""lerobot policies: PyTorch eager (recorded at export) beside IREE's default build, and a tuned recipe's.
+"""lerobot policies: PyTorch eager and torch.compile beside IREE's default build and a tuned recipe's.
 
     python bench/lerobot_vs_pytorch.py DIR [--only NAME ...] [--repetitions 5] [--rounds 1]
                                        [--target-cpu host] [--no-check] [--no-recipe] [--json OUT]
-                                       [--torch-python /work/venv-lerobot/bin/python]
-                                       [--baseline-recipes DIR]
+                                       [--torch-python TORCH_PYTHON [--torch-compile [MODE ...]]]
+                                       [--threads N] [--baseline-recipes DIR] [--write-docs]
 
 DIR holds what tools/export_lerobot.py wrote (it runs in a separate torch + lerobot environment):
 per model NAME, NAME.mlir (weights externalized, scope "model"), NAME.irpa, NAME.json (PyTorch's
@@ -15,27 +15,35 @@ Per model:
 2. Numerics (unless --no-check): `iree-run-module --device=local-sync --parameters=model=NAME.irpa
    --function=main --input=@NAME.in<i>.npy ... --output=@...`, each output against PyTorch's:
    the max absolute error and that error over the output's largest magnitude.
-3. Timing: `iree-benchmark-module --device=local-sync --parameters=model=NAME.irpa` (one thread),
-   one call per repetition, --repetitions repetitions per round, --rounds rounds; the median of all.
-   Timing takes the tuner's host-timing lock, so it never overlaps the tuner's own measurements.
+3. Timing: `iree-benchmark-module --parameters=model=NAME.irpa`, one call per repetition,
+   --repetitions repetitions per round, --rounds rounds; the median of all. One thread
+   (--threads 1, the default) runs on `--device=local-sync`; --threads N on IREE's task device,
+   `--device=local-task --task_topology_max_group_count=N`. Timing takes the tuner's host-timing
+   lock, so it never overlaps the tuner's own measurements.
 4. The recipe hook: if DIR/NAME.recipe.toml exists (what `iree-dsa-tune tune --target host
    NAME.mlir -o DIR/NAME.mlir` writes beside its spec; also DIR/NAME.spec.recipe.toml or
    DIR/NAME/SPEC.recipe.toml), its build (`Recipe.compile_flags()`: its flags and its spec) is
    compiled, checked and timed the same way, interleaved round by round with the default.
 
-5. PyTorch again, side by side (--torch-python PY: the torch + lerobot environment's python): each
-   round also runs `PY tools/export_lerobot.py --time-only --only NAME` (the same seeded model,
-   eager, one thread), so both sides are timed under the same load; the PyTorch column is then the
-   median of those runs, and the time recorded at export is shown beside it.
+5. PyTorch, side by side (--torch-python PY: the torch + lerobot environment's python): each round
+   also runs `PY tools/export_lerobot.py --time-only --only NAME --threads N --compile MODE` (the same
+   seeded model, torch.set_num_threads(N)) once per torch.compile mode (--torch-compile; default
+   both: `default`, inductor's defaults, and `freezing`, inductor's freezing on, which prepacks the
+   convolution and linear weights for oneDNN): eager and the compiled module called in turn, so
+   every side is timed under the same load. The eager column is the median of all those calls, each
+   torch.compile column its mode's (its first call, which compiles, not timed). Without
+   --torch-python the eager time is the one recorded at export and there is no torch.compile.
 6. A recipe against another (--baseline-recipes DIR: an earlier set of recipes, found there the same
    way): the other recipe's build is compiled, checked and timed in the same rounds, and the table
    gains its time and baseline / recipe (above 1: the recipe of DIR is slower).
 
-Prints a table: policy, PyTorch ms, IREE default ms, PyTorch / IREE (above 1: IREE is faster), the
-recipe's ms and ratio when there is one, the CPU (process) times of each (on a machine shared with
-others the wall time is inflated by their load; one thread's CPU time much less), and the largest
-output error over the output's largest magnitude, of any build. The PyTorch time was measured when the
-model was exported (unless --torch-python), on the same machine, under whatever load it had then.
+Prints which CPU and vector ISA it ran on, then a table: policy, PyTorch eager ms, each torch.compile
+mode's ms, IREE default ms, recipe ms, eager / IREE default and eager / recipe (above 1: IREE is
+faster), the faster torch.compile mode / recipe, at one thread the CPU (process) times (on a machine
+shared with others the wall time is inflated by their load; one thread's CPU time much less), and
+the largest output error over the output's largest magnitude, of any build (torch.compile's against
+eager in the same process); then the geomean, min and max of each ratio over the policies.
+--write-docs puts it in docs/PERFORMANCE.md between this bench's markers (one pair per --threads).
 """
 
 from __future__ import annotations
@@ -79,8 +87,15 @@ def compile_model(mlir: Path, out: Path, flags: tuple[str, ...]) -> None:
         raise RuntimeError(f"iree-compile failed ({proc.returncode}): {proc.stderr.strip()[-800:]}")
 
 
-def run_flags(directory: Path, record: dict) -> list[str]:
-    flags = ["--device=local-sync", f"--function={record['function']}",
+def device_flags(threads: int = 1) -> list[str]:
+    """One thread: local-sync (the caller's thread); more: IREE's task device on that many workers."""
+    if threads == 1:
+        return ["--device=local-sync"]
+    return ["--device=local-task", f"--task_topology_max_group_count={threads}"]
+
+
+def run_flags(directory: Path, record: dict, threads: int = 1) -> list[str]:
+    flags = [*device_flags(threads), f"--function={record['function']}",
              f"--parameters={record['parameter_scope']}={directory / record['irpa']}"]
     flags += [f"--input=@{directory / i['file']}" for i in record["iree_inputs"]]
     return flags
@@ -105,9 +120,10 @@ def check_numerics(vmfb: Path, directory: Path, record: dict, work: Path) -> lis
     return results
 
 
-def benchmark_ms(vmfb: Path, directory: Path, record: dict, repetitions: int) -> tuple[list[float], list[float]]:
+def benchmark_ms(vmfb: Path, directory: Path, record: dict, repetitions: int,
+                 threads: int = 1) -> tuple[list[float], list[float]]:
     """(wall, CPU) milliseconds of each repetition (one call each)."""
-    argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", *run_flags(directory, record),
+    argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", *run_flags(directory, record, threads),
             "--benchmark_min_time=1x", f"--benchmark_repetitions={repetitions}", "--benchmark_format=json"]
     with exclusive_timing():
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
@@ -120,10 +136,18 @@ def benchmark_ms(vmfb: Path, directory: Path, record: dict, repetitions: int) ->
             [float(b["cpu_time"]) * unit[b.get("time_unit", "ns")] for b in reps])
 
 
-def torch_eager_ms(python: str, record: dict, runs: int) -> tuple[list[float], list[float]]:
-    """PyTorch eager, one thread, on the same seeded model, in the torch + lerobot environment."""
+COMPILE_MODES = ("default", "freezing")  # tools/export_lerobot.py --compile MODE
+
+
+def torch_ms(python: str, record: dict, runs: int, threads: int = 1, compile_mode: str | None = None) -> dict:
+    """PyTorch on the same seeded model, in the torch + lerobot environment, on `threads` threads: eager,
+    and with `compile_mode` torch.compile (inductor) in that mode too, their calls interleaved. The
+    JSON line tools/export_lerobot.py --time-only prints (eager: times_ms, cpu_times_ms; the compiled
+    module under compile[MODE], with its compile_s and max_rel_err against eager)."""
     argv = [python, str(REPO / "tools" / "export_lerobot.py"), "--time-only", "--only", record["name"],
-            "--runs", str(runs)]
+            "--runs", str(runs), "--threads", str(threads)]
+    if compile_mode:
+        argv += ["--compile", compile_mode]
     image = record.get("config", {}).get("defaults_changed", {}).get("input_features", {}).get(
         "observation.images.top")
     if record["name"] == "act" and image:
@@ -134,8 +158,7 @@ def torch_eager_ms(python: str, record: dict, runs: int) -> tuple[list[float], l
     if proc.returncode != 0:
         raise RuntimeError(f"PyTorch timing failed ({proc.returncode}): {proc.stderr.strip()[-800:]}")
     line = [x for x in proc.stdout.splitlines() if x.startswith("{")][-1]
-    timing = json.loads(line)
-    return timing["times_ms"], timing["cpu_times_ms"]
+    return json.loads(line)
 
 
 def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
@@ -180,19 +203,30 @@ def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
     cpu: dict[str, list[float]] = {b: [] for b in vmfbs}
     torch_times: list[float] = []
     torch_cpu: list[float] = []
+    compiled: dict[str, dict] = {m: {"times": [], "cpu": [], "compile_s": [], "err": []} for m in args.torch_compile}
     for _ in range(args.rounds):  # interleaved: a neighbour's load hits every build alike
-        if args.torch_python:
-            print(f"[{name}] timing PyTorch eager ...", file=sys.stderr, flush=True)
+        # PyTorch: one process per torch.compile mode (eager timed in each, beside the compiled calls).
+        for mode in (args.torch_compile or [None]) if args.torch_python else []:
+            print(f"[{name}] timing PyTorch eager{f' and torch.compile ({mode})' if mode else ''} ...",
+                  file=sys.stderr, flush=True)
             try:
-                wall, cpu_ms = torch_eager_ms(args.torch_python, record, args.repetitions)
-                torch_times += wall
-                torch_cpu += cpu_ms
+                timing = torch_ms(args.torch_python, record, args.repetitions, args.threads, mode)
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 row["pytorch_error"] = str(e)
+                continue
+            torch_times += timing["times_ms"]
+            torch_cpu += timing["cpu_times_ms"]
+            row["pytorch_cpu_capability"] = timing.get("cpu_capability")
+            if mode:
+                c = timing["compile"][mode]
+                compiled[mode]["times"] += c["times_ms"]
+                compiled[mode]["cpu"] += c["cpu_times_ms"]
+                compiled[mode]["compile_s"].append(c["compile_s"])
+                compiled[mode]["err"].append(c["max_rel_err"])
         for build, vmfb in vmfbs.items():
             print(f"[{name}] timing {build} ...", file=sys.stderr, flush=True)
             try:
-                wall, cpu_ms = benchmark_ms(vmfb, directory, record, args.repetitions)
+                wall, cpu_ms = benchmark_ms(vmfb, directory, record, args.repetitions, args.threads)
                 times[build] += wall
                 cpu[build] += cpu_ms
             except (RuntimeError, subprocess.TimeoutExpired) as e:
@@ -203,6 +237,13 @@ def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
         row["pytorch_ms"] = statistics.median(torch_times)
         row["pytorch_cpu_ms"] = statistics.median(torch_cpu)
         row["pytorch_times_ms"] = [round(t, 3) for t in torch_times]
+    for mode, c in compiled.items():
+        if c["times"]:
+            row[f"compile_{mode}_ms"] = statistics.median(c["times"])
+            row[f"compile_{mode}_cpu_ms"] = statistics.median(c["cpu"])
+            row[f"compile_{mode}_times_ms"] = [round(t, 3) for t in c["times"]]
+            row[f"compile_{mode}_s"] = c["compile_s"]  # the first call, each round (inductor caches on disk)
+            row[f"compile_{mode}_max_rel_err"] = max(c["err"])
     for build, ts in times.items():
         if ts:
             row[f"{build}_ms"] = statistics.median(ts)
@@ -215,43 +256,101 @@ def fmt(value, spec=".1f") -> str:
     return "-" if value is None else format(value, spec)
 
 
-def table(rows: list[dict]) -> str:
-    head = ["policy", "PyTorch ms", "(at export)", "IREE default ms", "PyTorch/IREE", "recipe ms",
-            "PyTorch/recipe", "CPU ms: PyTorch / IREE / recipe", "max rel err"]
+def best_compile_ms(row: dict) -> float | None:
+    """The faster torch.compile mode's median (what a user who tries both would keep)."""
+    times = [row[f"compile_{m}_ms"] for m in COMPILE_MODES if row.get(f"compile_{m}_ms")]
+    return min(times) if times else None
+
+
+def table(rows: list[dict], threads: int = 1) -> str:
+    modes = [m for m in COMPILE_MODES if any(r.get(f"compile_{m}_ms") for r in rows)]
+    head = ["policy", "PyTorch eager ms", *[f"torch.compile{'' if m == 'default' else f' ({m})'} ms" for m in modes],
+            "IREE default ms", "recipe ms", "eager/IREE", "eager/recipe"]
+    if modes:
+        head.append("best compile/recipe")
+    if threads == 1:  # one thread's CPU time is its wall time less a neighbour's share; not so on a task device
+        head.append("CPU ms: eager / IREE / recipe")
+    head.append("max rel err")
     baselines = any(r.get("baseline_ms") for r in rows)
     if baselines:
         head += ["baseline recipe ms", "baseline/recipe"]
     lines = [head]
     for r in rows:
-        d, rc, pt = r.get("default_ms"), r.get("recipe_ms"), r["pytorch_ms"]
+        d, rc, pt, bc = r.get("default_ms"), r.get("recipe_ms"), r["pytorch_ms"], best_compile_ms(r)
         errs = [n["max_rel_err"] for key in ("default_numerics", "recipe_numerics", "baseline_numerics")
-                for n in r.get(key, [])]
-        cpu = " / ".join(fmt(r.get(k)) for k in ("pytorch_cpu_ms", "default_cpu_ms", "recipe_cpu_ms"))
-        lines.append([r["name"], fmt(pt), fmt(r["pytorch_at_export_ms"]),
-                      fmt(d) if d else r.get("default_error", "-")[:30], fmt(pt / d if d else None, ".2f"),
-                      fmt(rc), fmt(pt / rc if rc else None, ".2f"), cpu,
-                      format(max(errs), ".1e") if errs else "-"])
+                for n in r.get(key, [])] + [r[f"compile_{m}_max_rel_err"] for m in modes
+                                            if f"compile_{m}_max_rel_err" in r]
+        line = [r["name"], fmt(pt), *[fmt(r.get(f"compile_{m}_ms")) for m in modes],
+                fmt(d) if d else r.get("default_error", "-")[:30], fmt(rc),
+                fmt(pt / d if d else None, ".2f"), fmt(pt / rc if rc else None, ".2f")]
+        if modes:
+            line.append(fmt(bc / rc if bc and rc else None, ".2f"))
+        if threads == 1:
+            line.append(" / ".join(fmt(r.get(k)) for k in ("pytorch_cpu_ms", "default_cpu_ms", "recipe_cpu_ms")))
+        line.append(format(max(errs), ".1e") if errs else "-")
         if baselines:
             b = r.get("baseline_ms")
-            lines[-1] += [fmt(b), fmt(b / rc if b and rc else None, ".2f")]
+            line += [fmt(b), fmt(b / rc if b and rc else None, ".2f")]
+        lines.append(line)
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(head))]
     out = ["| " + " | ".join(str(c).ljust(w) for c, w in zip(line, widths)) + " |" for line in lines]
     out.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
     return "\n".join(out)
 
 
+def summary(rows: list[dict]) -> str:
+    lines = []
+    for label, key in (("PyTorch eager / recipe", lambda r: r["pytorch_ms"]),
+                       ("best torch.compile / recipe", best_compile_ms),
+                       ("PyTorch eager / IREE default", lambda r: r["pytorch_ms"])):
+        den = "default_ms" if label.endswith("default") else "recipe_ms"
+        ratios = [key(r) / r[den] for r in rows if r.get(den) and key(r)]
+        if ratios:
+            lines.append(f"{label} over {len(ratios)} policies: geomean {statistics.geometric_mean(ratios):.2f}, "
+                         f"min {min(ratios):.2f}, max {max(ratios):.2f}")
+    return "\n".join(lines)
+
+
+def machine_line(rows: list[dict], target_cpu: str) -> str:
+    """Which CPU and vector ISA the figures are from (the ratios do not carry to another)."""
+    from iree_dsa_tuner.core.fingerprint import host_cpu_model, host_vector_isa
+
+    ident = {}
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() in ("cpu family", "model") and key.strip() not in ident:
+                ident[key.strip()] = value.strip()
+    except OSError:
+        pass
+    fam = f" (family {ident['cpu family']} model {ident['model']})" if len(ident) == 2 else ""
+    caps = sorted({r["pytorch_cpu_capability"] for r in rows if r.get("pytorch_cpu_capability")})
+    torch_isa = f"; PyTorch's CPU capability {', '.join(caps)}" if caps else ""
+    return (f"Machine: {host_cpu_model()}{fam}, widest vector ISA {host_vector_isa()}, "
+            f"{os.cpu_count()} logical CPUs; IREE --iree-llvmcpu-target-cpu={target_cpu}{torch_isa}.")
+
+
 DOCS = REPO / "docs" / "PERFORMANCE.md"
 BEGIN, END = "<!-- bench/lerobot_vs_pytorch.py begin -->", "<!-- bench/lerobot_vs_pytorch.py end -->"
 
 
-def write_docs(text: str, how: str) -> None:
-    """The table between the markers in docs/PERFORMANCE.md, replaced whole (the prose around it stays)."""
+def markers(threads: int = 1) -> tuple[str, str]:
+    if threads == 1:
+        return BEGIN, END
+    return (f"<!-- bench/lerobot_vs_pytorch.py threads={threads} begin -->",
+            f"<!-- bench/lerobot_vs_pytorch.py threads={threads} end -->")
+
+
+def write_docs(text: str, how: str, threads: int = 1) -> None:
+    """The table between the markers in docs/PERFORMANCE.md, replaced whole (the prose around it stays);
+    each thread count has its own pair of markers."""
+    begin, end = markers(threads)
     doc = DOCS.read_text()
-    if BEGIN not in doc or END not in doc:
-        raise SystemExit(f"{DOCS}: no {BEGIN} ... {END} markers to write between")
-    head, rest = doc.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    DOCS.write_text(f"{head}{BEGIN}\n{how}\n\n{text}\n{END}{tail}")
+    if begin not in doc or end not in doc:
+        raise SystemExit(f"{DOCS}: no {begin} ... {end} markers to write between")
+    head, rest = doc.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    DOCS.write_text(f"{head}{begin}\n{how}\n\n{text}\n{end}{tail}")
 
 
 def main(argv=None) -> int:
@@ -270,7 +369,17 @@ def main(argv=None) -> int:
                     help="replace the table between this bench's markers in docs/PERFORMANCE.md with this run's")
     ap.add_argument("--torch-python", help="the torch + lerobot environment's python: time PyTorch eager again, "
                                            "interleaved with IREE's rounds (default: the time recorded at export)")
+    ap.add_argument("--torch-compile", nargs="*", choices=COMPILE_MODES, metavar="MODE",
+                    help="with --torch-python, time torch.compile (inductor, CPU) in these modes too (default: "
+                         f"{' '.join(COMPILE_MODES)}; none given: no torch.compile)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads on each side (default 1: IREE local-sync; N: IREE's task device with "
+                         "--task_topology_max_group_count=N; PyTorch torch.set_num_threads(N))")
     args = ap.parse_args(argv)
+    if args.torch_compile is None:
+        args.torch_compile = list(COMPILE_MODES) if args.torch_python else []
+    if args.threads < 1:
+        ap.error("--threads must be at least 1")
     records = []
     for path in sorted(args.directory.glob("*.json")):
         try:
@@ -297,18 +406,21 @@ def main(argv=None) -> int:
                   + (f", recipe {fmt(r.get('recipe_ms'))} ms" if "recipe_flags" in r else ""),
                   file=sys.stderr, flush=True)
     when = "timed in this run, interleaved with IREE" if args.torch_python else "recorded at export"
-    print(f"1 thread each (PyTorch: torch.set_num_threads(1), {when}; IREE: local-sync, "
-          f"--iree-llvmcpu-target-cpu={args.target_cpu}); medians; ratio above 1 = IREE faster")
-    text = table(rows)
-    recipes = [r["pytorch_ms"] / r["recipe_ms"] for r in rows if r.get("recipe_ms")]
-    if recipes:
-        text += (f"\n\nPyTorch / recipe over the {len(recipes)} policies with a recipe: geomean "
-                 f"{statistics.geometric_mean(recipes):.2f}, min {min(recipes):.2f}, max {max(recipes):.2f}")
+    threads = "1 thread each" if args.threads == 1 else f"{args.threads} threads each"
+    device = ("local-sync" if args.threads == 1
+              else f"local-task --task_topology_max_group_count={args.threads}")
+    compile_note = (f"; torch.compile: inductor, CPU, mode(s) {', '.join(args.torch_compile)} (freezing: "
+                    "inductor's freezing on), its calls interleaved with eager's" if args.torch_compile else "")
+    how = (f"{threads} (PyTorch: torch.set_num_threads({args.threads}), {when}{compile_note}; IREE: {device}, "
+           f"--iree-llvmcpu-target-cpu={args.target_cpu}); medians of {args.rounds} x {args.repetitions} calls; "
+           f"ratio above 1 = IREE faster.\n{machine_line(rows, args.target_cpu)}")
+    print(how)
+    text = table(rows, args.threads)
+    if more := summary(rows):
+        text += "\n\n" + more
     print(text)
     if args.write_docs:
-        write_docs(text, f"1 thread each (PyTorch: torch.set_num_threads(1), {when}; IREE: local-sync, "
-                         f"--iree-llvmcpu-target-cpu={args.target_cpu}); medians of {args.rounds} x "
-                         f"{args.repetitions} calls; ratio above 1 = IREE faster.")
+        write_docs(text, how, args.threads)
     for r in rows:
         for key in ("default_error", "recipe_error", "baseline_error"):
             if key in r:

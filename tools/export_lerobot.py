@@ -467,12 +467,62 @@ def _timing(times: list[float], cpu: list[float], warmup: int) -> dict:
             "times_ms": [round(t, 3) for t in times], "cpu_times_ms": [round(t, 3) for t in cpu]}
 
 
+def _call_ms(fn, inputs: list[torch.Tensor]) -> tuple[float, float]:
+    t0, c0 = time.perf_counter(), time.process_time()
+    fn(*inputs)
+    return (time.perf_counter() - t0) * 1e3, (time.process_time() - c0) * 1e3
+
+
+def _max_rel_err(got, want) -> float:
+    errs = []
+    for g, w in zip(_as_tuple(got), _as_tuple(want), strict=True):
+        scale = float(w.abs().max()) or 1.0
+        errs.append(float((g.double() - w.double()).abs().max()) / scale)
+    return max(errs)
+
+
+# torch.compile's variants (inductor on the CPU): the default, and with inductor's freezing (weights folded
+# as constants, convolution and linear weights prepacked for oneDNN), the setting PyTorch's CPU inference
+# tutorials pair with it.
+COMPILE_MODES = {"default": {}, "freezing": {"freezing": True}}
+
+
 def time_one(name: str, args) -> dict:
+    """PyTorch eager on the seeded model; with --compile MODE..., torch.compile (inductor, CPU) of the same
+    module in each mode too, every call interleaved with eager's one by one (a neighbour's load hits all
+    alike). A mode's first call compiles it (compile_s, not timed); its output is checked against eager's
+    (max_rel_err: the largest error over the output's largest magnitude)."""
     seed = SEED + MODELS.index(name)
     torch.manual_seed(seed)
     module, inputs, _ = BUILDERS[name](torch.Generator().manual_seed(seed), args)
-    times, cpu = eager_ms(module.eval(), inputs, args.warmup, args.runs)
-    return {"name": name, **_timing(times, cpu, args.warmup)}
+    module.eval()
+    info = {"name": name, "cpu_capability": torch.backends.cpu.get_cpu_capability()}
+    if not args.compile:
+        times, cpu = eager_ms(module, inputs, args.warmup, args.runs)
+        return {**info, **_timing(times, cpu, args.warmup)}
+    fns, extra = {"eager": module}, {}
+    with torch.no_grad():
+        want = module(*inputs)
+        for mode in args.compile:
+            import torch._inductor.config as inductor_config
+
+            # Set globally: torch.compile(options=...) did not give freezing's prepacked build (torch 2.11).
+            for key, value in COMPILE_MODES[mode].items():
+                setattr(inductor_config, key, value)
+            fns[mode] = torch.compile(module)
+            t0 = time.perf_counter()
+            got = fns[mode](*inputs)
+            extra[mode] = {"compile_s": round(time.perf_counter() - t0, 2), "max_rel_err": _max_rel_err(got, want),
+                           "backend": "inductor", "options": COMPILE_MODES[mode]}
+        runs = {mode: ([], []) for mode in fns}
+        for i in range(args.warmup + args.runs):
+            for mode, fn in fns.items():
+                wall, cpu = _call_ms(fn, inputs)
+                if i >= args.warmup:
+                    runs[mode][0].append(wall)
+                    runs[mode][1].append(cpu)
+    return {**info, **_timing(*runs["eager"], args.warmup),
+            "compile": {mode: {**_timing(*runs[mode], args.warmup), **extra[mode]} for mode in args.compile}}
 
 
 def export_one(name: str, out_dir: Path, args) -> dict:
@@ -572,11 +622,21 @@ def main(argv=None) -> int:
                     help="build the models (same seeds) and time PyTorch eager only: one JSON line per model on "
                          "stdout, nothing written (bench/lerobot_vs_pytorch.py --torch-python runs this between "
                          "IREE's rounds)")
+    ap.add_argument("--compile", nargs=1, choices=sorted(COMPILE_MODES), metavar="MODE",
+                    help="with --time-only: time torch.compile (inductor) too, in MODE (default: inductor's defaults; "
+                         "freezing: inductor's freezing on), its calls interleaved with eager's (one MODE a process: "
+                         "inductor's settings are global)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch.set_num_threads (default 1; exports always time one thread)")
     args = ap.parse_args(argv)
     if args.list:
         print("\n".join(MODELS))
         return 0
-    torch.set_num_threads(1)
+    if args.threads != 1 and not args.time_only:
+        ap.error("--threads is for --time-only (an export records PyTorch's time at one thread)")
+    if args.compile and not args.time_only:
+        ap.error("--compile is for --time-only")
+    torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     if args.time_only:
         for name in args.only or MODELS:
