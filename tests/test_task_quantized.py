@@ -82,13 +82,34 @@ def test_a_stage_that_cannot_be_quantised_stays_a_named_what_if():
     assert not record["vision"]["quantized"] and "what-if" in record["vision"]["reason"]
 
 
-def test_a_conv_stage_that_holds_its_weights_stays_f32_not_re_typed():
+_DEPTHWISE_STAGE = """
+util.global private @dw.weight = #flow.parameter.named<"model"::"dw.weight"> : tensor<64x3xf32>
+func.func @main(%x: tensor<1x64x34xf32>) -> tensor<1x64x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = util.global.load @dw.weight : tensor<64x3xf32>
+  %e = tensor.empty() : tensor<1x64x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x32xf32>) -> tensor<1x64x32xf32>
+  %y = linalg.depthwise_conv_1d_ncw_cw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>}
+         ins(%x, %w : tensor<1x64x34xf32>, tensor<64x3xf32>) outs(%acc : tensor<1x64x32xf32>) -> tensor<1x64x32xf32>
+  return %y : tensor<1x64x32xf32>
+}
+"""
+
+
+def test_a_stage_that_holds_its_weights_but_nothing_to_quantise_stays_f32_not_re_typed(tmp_path):
+    """A depthwise convolution has no whole output channel to quantise: its stage runs in f32 as
+    exported (a what-if re-typing would describe a model nobody wrote)."""
     from iree_dsa_tuner.task.run import FLOAT_STAGE, _quantization_record, quantized_stage
 
-    manifest = load_manifest(ROOT / "lit_tests/inputs/lerobot/diffusion_policy_w8a8.toml")
-    encoder = next(s for s in manifest.stages if s.name == "encoder")
-    assert quantized_stage(manifest, encoder) == FLOAT_STAGE
-    assert "runs in f32, as exported" in _quantization_record(manifest, {"encoder": FLOAT_STAGE})["encoder"]["reason"]
+    (tmp_path / "dw.mlir").write_text(_DEPTHWISE_STAGE)
+    (tmp_path / "m.toml").write_text(
+        'schema = "iree-dsa-manifest/1"\n[model]\nid = "dw"\nversion = "1"\n[task]\nchunk_size = 8\n'
+        'n_action_steps = 8\nflow_steps = 1\ncontrol_rate_hz = 10\nlatency_budget_ms = 100\n'
+        '[quant]\nscheme = "w8a8"\n'
+        '[[stage]]\nname = "dw"\nmlir = "dw.mlir"\nrepeat = 1\nper = "chunk"\n')
+    manifest = load_manifest(tmp_path / "m.toml")
+    assert quantized_stage(manifest, manifest.stages[0]) == FLOAT_STAGE
+    assert "runs in f32, as exported" in _quantization_record(manifest, {"dw": FLOAT_STAGE})["dw"]["reason"]
 
 
 def _docs_row(manifest_id: str) -> list[str]:

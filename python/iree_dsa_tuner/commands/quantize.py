@@ -67,7 +67,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--calibration-samples", type=int, default=1, metavar="N", help="seeded input sets (default 1)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--min-weight-elements", type=int, default=16384, metavar="N",
-                   help="smaller weights stay float (default 16384)")
+                   help="smaller weights stay float (default 16384), except a convolution's that is read at least "
+                        "64 x N times a call (a ResNet stem)")
     p.add_argument("--weight-argument", action="append", type=int, default=[], metavar="I",
                    help="argument I of the model's public function is a weight (repeatable): it becomes a "
                         "parameter (values from --parameters under the key FUNCTION.argI, else seeded) and is "

@@ -155,13 +155,14 @@ def quantized_stage(manifest: Manifest, stage, say=None):
     except InputError as e:
         if "nothing to quantise" not in str(e):
             raise InputError(f"{manifest.path}: stage {stage.name}: {e}") from None
-        if _holds_weights(stage):  # e.g. a conv encoder: its weights are real and stay f32
+        if _holds_weights(stage):  # e.g. only norms, or depthwise convs: real weights that stay f32
             return FLOAT_STAGE
         return None
 
 
-# A stage whose model holds its weights but has no contraction to quantise (convolutions): it
-# runs in f32, as it is; not re-typed (that would describe a model nobody wrote).
+# A stage whose model holds its weights but has no contraction or convolution to quantise (only
+# norms and biases, depthwise convolutions): it runs in f32, as it is; not re-typed (that would
+# describe a model nobody wrote).
 FLOAT_STAGE = "f32"
 
 
