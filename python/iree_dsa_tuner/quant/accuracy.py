@@ -101,7 +101,7 @@ def compile_for_host(mlir: Path, directory: Path) -> Path:
 def run_functions(vmfb: Path, parameters, inputs: dict[str, list[list[np.ndarray]]],
                   types: dict[str, list[str]]) -> dict[str, list[list[np.ndarray]]]:
     """Each function of `inputs` run on each of its input lists: outputs as numpy arrays."""
-    from ..tuning_spec.numerics import invoke, load_module
+    from ..tuning_spec.numerics import host_copy, invoke, load_module
 
     rt, ctx, module = load_module(vmfb, parameters)
     out = {}
@@ -112,7 +112,7 @@ def run_functions(vmfb: Path, parameters, inputs: dict[str, list[list[np.ndarray
                 results = invoke(rt, ctx, module, name, args, types[name])
             except Exception as e:  # the runtime reports a bad module or input as an exception
                 raise InputError(f"{vmfb.name}: @{name} failed to run: {str(e).splitlines()[0][:200]}") from None
-            out[name].append([np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results])
+            out[name].append([host_copy(r) for r in results])
     return out
 
 

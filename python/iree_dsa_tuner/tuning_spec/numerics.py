@@ -156,10 +156,16 @@ def _to_device(rt, ctx, value: np.ndarray, element_type: str):
 
 
 def _to_numpy(result, element_type: str) -> np.ndarray:
-    array = result.to_host() if hasattr(result, "to_host") else np.asarray(result)
+    array = host_copy(result)
     if element_type == "bf16":
         return (array.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
-    return np.asarray(array)
+    return array
+
+
+def host_copy(result) -> np.ndarray:
+    """A runtime result as a numpy array of its own: `to_host()` maps the device buffer, and a
+    view of that mapping must not outlive the context that owns the buffer."""
+    return np.array(result.to_host() if hasattr(result, "to_host") else result, copy=True)
 
 
 def _invoke(rt, ctx, module, name: str, args, types) -> list:
