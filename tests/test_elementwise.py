@@ -127,10 +127,10 @@ def test_the_searchs_spec_is_verified_with_the_builds_elementwise_roots(monkeypa
         seen["configs"] = set(configs)
         return SimpleNamespace(text="// spec", dropped={})
 
-    monkeypatch.setattr(model_level, "build_verified", build_verified)
+    monkeypatch.setattr(model_level.search_spec, "build_verified", build_verified)
     config = CompilationConfig("DoubleTilingExpert", (32, 3, 3, 30, 16), (1, 1, 1, 1, 16), (0,) * 5)
     result = SimpleNamespace(dispatches=[SimpleNamespace(dispatch="d_gemm", best_config="winner")])
-    out = model_level._with_shared(flagged, result, {"d_gemm"}, {"d_gather": config}, None)
+    out = model_level.search_spec.with_shared(flagged, result, {"d_gemm"}, {"d_gather": config}, None)
     assert seen == {"problems": {"d_gemm", "d_gather"}, "configs": {"d_gemm", "d_gather"}}
     assert out == ("spec", "// spec", {"d_gemm", "d_gather"})
 

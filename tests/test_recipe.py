@@ -74,7 +74,7 @@ class _ScriptedTimer:
 
 
 def test_a_preset_far_behind_after_one_round_gets_no_more_rounds_and_is_never_chosen():
-    from iree_dsa_tuner.model_level import FAR_BEHIND, choose_preset, drop_far_behind, verdict
+    from iree_dsa_tuner.model_level.presets import FAR_BEHIND, choose_preset, drop_far_behind, verdict
 
     default, near, far = timed("default", [100.0]), timed("dt", [60.0]), timed("slow", [60.0 * FAR_BEHIND + 1])
     broken = Variant("broken", error="does not build")
@@ -219,7 +219,7 @@ def test_data_tiling_presets_are_left_out_of_a_model_without_contractions():
     from types import SimpleNamespace
 
     from iree_dsa_tuner.flags import DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, uses_data_tiling
-    from iree_dsa_tuner.model_level import presets_that_apply
+    from iree_dsa_tuner.model_level.presets import presets_that_apply
     from iree_dsa_tuner.recipe import FLAG_PRESETS
 
     def model(*kinds, batch1_convs=()):

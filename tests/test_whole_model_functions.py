@@ -247,7 +247,7 @@ def test_the_estimated_spec_is_confirmed_beside_the_searchs_and_kept_only_when_f
     # search/estimated.py: the search's winners plus the estimate's mmt4d distributions, a second
     # candidate; both are timed beside the chosen build on every function, and the estimated one
     # replaces the search's only when it beats it beyond the noise.
-    monkeypatch.setattr(model_level, "_estimated_spec", lambda *a: ("spec+estimates", "// spec + estimates",
+    monkeypatch.setattr(model_level, "estimated_spec", lambda *a: ("spec+estimates", "// spec + estimates",
                                                                     {"proj_dispatch_0_matmul"}))
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 1400.0, "attn_scores": 182.0},
@@ -269,7 +269,7 @@ def test_the_estimated_spec_is_settled_when_the_searchs_is_no_faster_than_the_ch
     # ACT: the search's spec no faster than the chosen build, the estimated one a little faster but
     # within the noise of both: the estimated one gets the settling rounds (before, the search's
     # did, or nothing did).
-    monkeypatch.setattr(model_level, "_estimated_spec", lambda *a: ("spec+estimates", "// spec + estimates",
+    monkeypatch.setattr(model_level, "estimated_spec", lambda *a: ("spec+estimates", "// spec + estimates",
                                                                     {"proj_dispatch_0_matmul"}))
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 1400.0, "attn_scores": 182.0},
@@ -282,7 +282,7 @@ def test_the_estimated_spec_is_settled_when_the_searchs_is_no_faster_than_the_ch
 
 
 def test_an_estimated_spec_alone_is_kept_when_the_search_found_nothing(scripted, monkeypatch):
-    monkeypatch.setattr(model_level, "_estimated_spec", lambda *a: ("estimates", "// estimates",
+    monkeypatch.setattr(model_level, "estimated_spec", lambda *a: ("estimates", "// estimates",
                                                                     {"proj_dispatch_0_matmul"}))
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 1400.0, "attn_scores": 182.0},
@@ -293,13 +293,13 @@ def test_an_estimated_spec_alone_is_kept_when_the_search_found_nothing(scripted,
 
 def test_every_preset_but_the_default_is_timed_with_the_shared_spec_and_the_recipe_keeps_it(
         scripted, monkeypatch, tmp_path):
-    # model_level._shared_spec: the estimate's softmax configs, which no flag changes, so the presets
+    # model_level.shared_spec: the estimate's softmax configs, which no flag changes, so the presets
     # are compared on what they do change. IREE's default stays the reference, without it. When
     # the search's spec does not beat the chosen build, the recipe is that build: its flags and the
     # shared spec it was timed with.
-    shared = model_level.PresetSpec(tmp_path / "shared.spec.mlir", "// shared")
-    monkeypatch.setattr(model_level, "_shared_spec", lambda *a: shared)
-    monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {})
+    shared = model_level.presets.PresetSpec(tmp_path / "shared.spec.mlir", "// shared")
+    monkeypatch.setattr(model_level, "shared_spec", lambda *a: shared)
+    monkeypatch.setattr(model_level, "shared_configs", lambda *a: {})
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
               "dt+uk-all+spec": {"proj": 400.0, "attn_scores": 90.0}}
@@ -313,17 +313,18 @@ def test_every_preset_but_the_default_is_timed_with_the_shared_spec_and_the_reci
 def test_a_spec_the_search_found_gets_the_shared_configs_it_leaves_out(scripted, monkeypatch, tmp_path):
     from iree_dsa_tuner.core.config import CompilationConfig
 
-    shared = model_level.PresetSpec(tmp_path / "shared.spec.mlir", "// shared")
-    monkeypatch.setattr(model_level, "_shared_spec", lambda *a: shared)
+    shared = model_level.presets.PresetSpec(tmp_path / "shared.spec.mlir", "// shared")
+    monkeypatch.setattr(model_level, "shared_spec", lambda *a: shared)
     softmax = CompilationConfig("CPUDoubleTilingExpert", (1, 1, 0), (1, 1, 0), (0, 0, 16))
-    monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {"attn_scores_dispatch_1_softmax": softmax})
+    monkeypatch.setattr(model_level, "shared_configs", lambda *a: {"attn_scores_dispatch_1_softmax": softmax})
     verified = []
 
     def build_verified(artifacts, problems, winners, progress=None):
         verified.append(dict(winners))
         return SimpleNamespace(text="// spec + shared", dropped={})
 
-    monkeypatch.setattr(model_level, "build_verified", build_verified)
+    monkeypatch.setattr(model_level.presets, "build_verified", build_verified)
+    monkeypatch.setattr(model_level.search_spec, "build_verified", build_verified)
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
               "dt+uk-all+spec": {"proj": 200.0, "attn_scores": 90.0}}
@@ -339,12 +340,12 @@ def test_the_shared_spec_holds_a_verified_softmax_config(tmp_path):
 
     base = compile_model(INPUTS / "masked_softmax.mlir", HASWELL)
     notes: list[str] = []
-    shared = model_level._shared_spec(base, cpu_target("avx2"), tmp_path, notes, None)
+    shared = model_level.shared_spec(base, cpu_target("avx2"), tmp_path, notes, None)
     assert shared is not None and shared.path.read_text() == shared.text
     assert "transform.iree.match.cast_compatible_dag_from_root" in shared.text and "math.exp" in shared.text
     assert "estimate's config for 1 softmax dispatch," in notes[-1]
     # A model without a softmax has nothing to share.
-    assert model_level._shared_spec(compile_model(TWO_FUNCTIONS, HASWELL), cpu_target("avx2"), tmp_path, [],
+    assert model_level.shared_spec(compile_model(TWO_FUNCTIONS, HASWELL), cpu_target("avx2"), tmp_path, [],
                                     None) is None
 
 
@@ -353,11 +354,11 @@ def _own_spec(tmp_path, monkeypatch, name="dt+uk-all"):
     from iree_dsa_tuner.core.config import CompilationConfig
 
     distribution = CompilationConfig("Mmt4dTilingExpert", (4, 1, 0, 0, 0, 0), (1, 1, 0, 16, 16, 0), (0, 0, 1, 0, 0, 1))
-    own = model_level.PresetSpec(tmp_path / "own.spec.mlir", "// own", {"proj_dispatch_0_mmt4d": distribution},
+    own = model_level.presets.PresetSpec(tmp_path / "own.spec.mlir", "// own", {"proj_dispatch_0_mmt4d": distribution},
                                  SimpleNamespace(problems=lambda: [], elementwise_problems=lambda: []))
-    monkeypatch.setattr(model_level, "_estimated_preset_spec", lambda model, target, preset, *a: own
+    monkeypatch.setattr(model_level.presets, "estimated_preset_spec", lambda model, target, preset, *a: own
                         if preset == name else None)
-    monkeypatch.setattr(model_level, "_shared_configs", lambda *a: {})
+    monkeypatch.setattr(model_level, "shared_configs", lambda *a: {})
     verified = []  # (the configs, the build verified on: None = built again)
 
     def build_verified(artifacts, problems, winners, progress=None, built=None):
@@ -365,7 +366,8 @@ def _own_spec(tmp_path, monkeypatch, name="dt+uk-all"):
         match = SimpleNamespace(to_json=lambda: {"function": "proj", "checked": True, "max_abs_err": 1e-6})
         return SimpleNamespace(text="// own, verified", dropped={}, report=SimpleNamespace(numerics=[match]))
 
-    monkeypatch.setattr(model_level, "build_verified", build_verified)
+    monkeypatch.setattr(model_level.presets, "build_verified", build_verified)
+    monkeypatch.setattr(model_level.search_spec, "build_verified", build_verified)
     return own, verified
 
 
@@ -375,7 +377,7 @@ def test_a_preset_with_the_estimates_distributions_ships_them_verified(scripted,
     # build, its spec verified before it is written. The estimated candidate is not built again:
     # the chosen build already has it.
     own, verified = _own_spec(tmp_path, monkeypatch)
-    monkeypatch.setattr(model_level, "_estimated_spec", lambda *a: pytest.fail("the chosen build had the estimates"))
+    monkeypatch.setattr(model_level, "estimated_spec", lambda *a: pytest.fail("the chosen build had the estimates"))
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 500.0, "attn_scores": 90.0},  # its first round, before the estimates
               (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
@@ -396,7 +398,7 @@ def test_gemms_the_chosen_build_runs_with_the_estimates_distribution_are_not_sea
     # the model each time (pi0's expert 0.92x). The chosen build has them: the search gets the rest.
     own, _ = _own_spec(tmp_path, monkeypatch)
     own.configs["proj_dispatch_0_matmul"] = own.configs.pop("proj_dispatch_0_mmt4d")
-    monkeypatch.setattr(model_level, "_estimated_spec", lambda *a: None)
+    monkeypatch.setattr(model_level, "estimated_spec", lambda *a: None)
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 500.0, "attn_scores": 90.0},
               (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
@@ -444,10 +446,10 @@ def test_the_fastest_inner_tiled_preset_is_rebuilt_with_the_estimates_even_behin
                Variant("gdt+tile-bytes-4m", (GLOBAL_DATA_TILING_FLAG, "--tiles"), rounds_us={"main": [1100.0]}),
                Variant("dt+inner-tiled-twin", (GLOBAL_DATA_TILING_FLAG, "--other"), rounds_us={"main": [1200.0]}),
                inner]
-    monkeypatch.setattr(model_level, "_estimated_preset_spec", lambda model, target, name, *a: model_level.PresetSpec(
+    monkeypatch.setattr(model_level.presets, "estimated_preset_spec", lambda model, target, name, *a: model_level.presets.PresetSpec(
         tmp_path / f"{name}.spec.mlir", "// own", {}, None))
-    monkeypatch.setattr(model_level, "compile_variants", lambda timer, variants, jobs: variants)
-    done = model_level._estimate_contenders(Path("m.mlir"), None, presets, {}, SimpleNamespace(work_dir=tmp_path), 1,
+    monkeypatch.setattr(model_level.presets, "compile_variants", lambda timer, variants, jobs: variants)
+    done = model_level.presets.estimate_contenders(Path("m.mlir"), None, presets, {}, SimpleNamespace(work_dir=tmp_path), 1,
                                             [], lambda line: None)
     assert [v.name for v in done] == rebuilt
     assert all(v.spec == tmp_path / f"{v.name}.spec.mlir" and v.rounds_us == {} for v in done)
@@ -461,13 +463,13 @@ def test_a_preset_on_the_global_path_gets_the_estimates_distributions(tmp_path):
     # ACT's FFN down projection's shape: IREE's one row tile per workgroup streams the weight per row tile.
     model = write_model(tmp_path, "ffn.mlir", matmul_model(96, 512, 3200))
     target = cpu_target("avx2")
-    own = model_level._estimated_preset_spec(model, target, "gdt", (GLOBAL_DATA_TILING_FLAG,), None, tmp_path)
+    own = model_level.presets.estimated_preset_spec(model, target, "gdt", (GLOBAL_DATA_TILING_FLAG,), None, tmp_path)
     (entry, config), = own.configs.items()
     assert "mmt4d" in entry and config.pipeline == "Mmt4dTilingExpert" and config.distribution[0] > 1
     assert own.path.read_text() == own.text and "Mmt4dTilingExpert" in own.text
     # The default path's spec runs before the mmt4d exists; without data tiling there is none.
-    assert model_level._estimated_preset_spec(model, target, "dt", (DATA_TILING_FLAG,), None, tmp_path) is None
-    assert model_level._estimated_preset_spec(model, target, "default", (), None, tmp_path) is None
+    assert model_level.presets.estimated_preset_spec(model, target, "dt", (DATA_TILING_FLAG,), None, tmp_path) is None
+    assert model_level.presets.estimated_preset_spec(model, target, "default", (), None, tmp_path) is None
 
 
 def test_a_spec_for_a_dispatch_of_the_second_function_is_confirmed_there(scripted):
