@@ -346,11 +346,6 @@ def to_archive_bytes(parameter: ParameterGlobal, value: np.ndarray) -> np.ndarra
     return np.ascontiguousarray(value.astype(_ELEMENTS[element][1])).view(np.uint8).reshape(-1)
 
 
-def from_archive_bytes(parameter: ParameterGlobal, raw: np.ndarray) -> np.ndarray:
-    """The numpy form of an archive's bytes for `parameter` (bf16 as float32, i4 unpacked, i1 bool)."""
-    return elements_from_bytes(parameter.element, parameter.shape, raw)
-
-
 def elements_from_bytes(element: str, shape, raw) -> np.ndarray:
     """A tensor of `element`s stored densely in `raw` as IREE stores them (an archive entry, a
     `dense_resource` blob): bf16 read as float32, i4 unpacked, i1 (a byte each) as bool."""
@@ -508,7 +503,7 @@ class Parameters:
             # A copy: a view would point into the archive the index maps, which is unmapped when
             # this `Parameters` is collected while the array may still be read (a segfault).
             raw = np.array(entry.file_view, dtype=np.uint8, copy=True)
-        return from_archive_bytes(parameter, raw)
+        return elements_from_bytes(parameter.element, parameter.shape, raw)
 
     def runtime_module(self, instance):
         """An io_parameters VM module serving every scope (add it to a context before the model)."""
