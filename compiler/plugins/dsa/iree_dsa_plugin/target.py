@@ -171,6 +171,28 @@ class DsaTarget(Target):
             return f"k_split {candidate.k_split} outside 0..parallelism ({candidate.parallelism})"
         return None
 
+    def l2_moves(self, problem, start: TilingCandidate) -> list[tuple[str, TilingCandidate]]:
+        """L2's schedule moves beyond L1's ladders (replan.py): `start`'s schedule re-planned
+        with balanced row bands, K slices that pad the core's share least, exact N tiles."""
+        from .replan import replans
+
+        return replans(self.describe(), problem, start)
+
+    def l2_estimate_s(self, problem, candidate: TilingCandidate) -> float | None:
+        """What L2 ranks proposals by: the schedule's own traffic and issues read statically
+        (replan.static_estimate_s), None when it cannot run."""
+        from .replan import static_estimate_s
+
+        return static_estimate_s(self.describe(), problem, candidate)
+
+    def l2_floor_s(self, problem) -> float:
+        """Seconds no schedule of `problem` beats on this part (replan.physical_floor_s): the
+        roofline bound plus what the simulator charges every schedule (launch, DRAM pages, INT4
+        scales)."""
+        from .replan import physical_floor_s
+
+        return physical_floor_s(self.describe(), problem)
+
     # A batch-1 conv cannot be tuned in place (IREE drops its config); the route makes it a
     # tunable contraction, and a DSA has no whole-model timing that could prefer it unrouted.
     always_routes_batch1_convs = True
