@@ -46,6 +46,7 @@ ROWS = (
     ("lit_tests/inputs/manifests/torch_expert_quantized.toml", 1.2, None, "static"),
     ("lit_tests/inputs/lerobot/act_w8a8.toml", 1.2, None, None),
     ("lit_tests/inputs/lerobot/diffusion_policy_w8a8.toml", 1.2, None, None),
+    ("lit_tests/inputs/lerobot/diffusion_policy_w8a8.toml", 1.2, None, "static"),
     ("python/iree_dsa_tuner/examples/manifests/pi0.toml", 1.2, None, None),
 )
 # A GEMM with at least this many rows should read each weight once, its activations resident.
