@@ -53,6 +53,53 @@ def test_a_faster_config_with_wrong_numerics_is_reverted(tmp_path):
     assert result.l2["chunk_after_ms"] == result.l2["chunk_before_ms"]
 
 
+# The encoder off the powers of two (100 tokens, K = 1376 = 32 x 43): L1's ladders pad its K
+# slices and its 100 rows; the DSA's re-planned schedules (iree_dsa_plugin/replan.py) do not.
+ODD = {"encoder.mlir": matmul_model(100, 512, 1376, name="encoder"), "head.mlir": STAGES["head.mlir"]}
+
+
+@pytest.mark.slow
+def test_l2_keeps_a_verified_move_on_a_retyped_stage_and_the_spec_set_holds_it(tmp_path):
+    """TASK's scheme (w8a8) re-types these f32 stages for the target (a what-if): L2 measures the
+    re-typed op, but its numerics gate must build the spec for the model's own op, or IREE never
+    applies it and nothing is ever kept. A kept proposal is faster, applied and numerically
+    checked, the chunk shortens, the spec set written after L2 holds the kept config, and no
+    dispatch ends below the target's floor."""
+    manifest = load_manifest(write_manifest(tmp_path, TASK, ODD))
+    result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=2), budget_ms=0.001,
+                      library=tmp_path / "library", l2="on")
+    rounds = {r["dispatch"]: r for r in result.l2["rounds"]}
+    encoder = next(r for d, r in rounds.items() if d.startswith("encoder"))
+    kept = [p for p in encoder["proposals"] if p["status"] == "kept"]
+    assert kept and all(p["reason"] == "faster, applied and numerically checked" for p in kept)
+    assert encoder["after_us"] < encoder["before_us"] and encoder["after_us"] == kept[-1]["us"]
+    assert result.l2["chunk_after_ms"] < result.l2["chunk_before_ms"]
+    assert all(r["floor_us"] is not None and r["after_us"] >= r["floor_us"] for r in rounds.values())
+    stored = json.loads(next((tmp_path / "library").rglob("configs.json")).read_text())
+    config = {k: v for k, v in kept[-1]["config"].items() if k != "kind"}
+    assert stored["encoder"][encoder["dispatch"]] == config
+
+
+@pytest.mark.slow
+def test_a_round_checks_numerics_of_its_fastest_proposal_only(tmp_path):
+    """Gate (c) compiles and runs the stage (seconds): a round checks its fastest faster proposal,
+    and only on failure the next; the faster ones it did not check are reverted, saying why."""
+    checked = []
+
+    def check(problem, config):
+        checked.append(config)
+        return NumericsVerdict(Status.VERIFIED)
+
+    manifest = load_manifest(write_manifest(tmp_path, TASK, ODD))
+    result = run_task(manifest, get_target("dsa-e1"), TuneOptions(budget=2, proposal_check=check),
+                      budget_ms=0.001, library=tmp_path / "library", l2="on")
+    proposals = [p for r in result.l2["rounds"] for p in r["proposals"]]
+    kept = [p for p in proposals if p["status"] == "kept"]
+    assert kept and len(checked) == len(kept)  # every check passed, so one per round that kept
+    beaten = [p for p in proposals if p["reason"].startswith("faster, but the round kept a faster one")]
+    assert all(p["status"] == "reverted" and p["us"] is not None for p in beaten)
+
+
 def test_a_garbage_external_proposer_is_recorded_and_the_run_goes_on(tmp_path):
     garbage = CommandProposer(f"{sys.executable} -c \"print('this is not json')\"")
     result, _ = _task(tmp_path, [garbage], budget=4)

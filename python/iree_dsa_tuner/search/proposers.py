@@ -3,9 +3,12 @@
 - `ScheduleMoves`: built in. Neighbours of the best measured config and of the hand-written
   elite: tile moves (each of M, N, K doubled or halved), vector width, DMA stages,
   parallelism, and the DSA's schedule moves (weight streaming on or off, its K split
-  doubled or halved, row bands). Each proposal names its move (`kind`). The target's cost
-  model ranks them (the cost-model view), and the kinds a playbook says won on this op class
-  come first.
+  doubled or halved, row bands). A target may add moves of its own beyond L1's ladders
+  (`target.l2_moves(problem, start)`: the DSA re-plans a schedule with balanced row bands, K
+  slices that pad a core's share least and exact N tiles, iree_dsa_plugin/replan.py) and rank
+  them itself (`target.l2_estimate_s(problem, candidate)`, None when the schedule cannot run);
+  otherwise the target's cost model ranks them (the funnel's estimate). Each proposal names its
+  move (`kind`), and the kinds a playbook says won on this op class come first.
 - `CommandProposer`: any command speaking the JSON protocol (`search/proposer.py`): the
   request on stdin, proposals on stdout. An LLM agent plugs in here without code.
 
@@ -37,6 +40,10 @@ class ProposalContext:
     history: list[dict]
     preferred_kinds: list[str] = field(default_factory=list)  # a playbook's winners on this op class
     limit: int = 8
+
+
+# Proposals of one schedule (M and N tiles, K split) a round takes before other schedules' turn.
+MAX_VARIANTS = 2
 
 
 class TaskProposer:
@@ -94,8 +101,10 @@ class ScheduleMoves(TaskProposer):
                 seen.add(target.from_config(problem, CompilationConfig.from_json(h["config"])))
             except Exception:
                 continue
+        target_moves = getattr(target, "l2_moves", None)
         for start in starts:
-            for kind, cand in _moves(start, m):
+            found = _moves(start, m) + (target_moves(problem, start) if target_moves else [])
+            for kind, cand in found:
                 if cand not in seen and cand not in moves and not target.check_knobs(cand):
                     moves[cand] = kind
         if not moves:
@@ -103,11 +112,33 @@ class ScheduleMoves(TaskProposer):
         cands = list(moves)
         funnel = run_funnel(target.space(problem), target.describe(), columns=candidates_to_columns(cands),
                             estimator=target.estimator)
-        legal = [i for i in range(len(cands)) if funnel.stage_of(i) not in ("legal", "scratchpad")]
+        rank = getattr(target, "l2_estimate_s", None)
+        if rank is not None:
+            # The target's own reading of each schedule; it knows what the cost model's footprint
+            # does not (row bands, NoC traffic), so only the legal stage is the funnel's.
+            times = {i: rank(problem, cands[i]) for i in range(len(cands)) if funnel.stage_of(i) != "legal"}
+            legal = [i for i, t in times.items() if t is not None]
+            estimate = {i: float(times[i]) for i in legal}
+        else:
+            legal = [i for i in range(len(cands)) if funnel.stage_of(i) not in ("legal", "scratchpad")]
+            estimate = {i: float(funnel.estimate.total_s[i]) for i in legal}
         preferred = {k: n for n, k in enumerate(context.preferred_kinds)}
-        legal.sort(key=lambda i: (preferred.get(moves[cands[i]], len(preferred)), float(funnel.estimate.total_s[i])))
+        legal.sort(key=lambda i: (preferred.get(moves[cands[i]], len(preferred)), estimate[i]))
+        # At most MAX_VARIANTS of one schedule (tiles M and N, K split) first, so that the
+        # proposals span schedules, not one schedule's K slices; the rest fill what is left.
+        picked, per_plan, later = [], {}, []
+        for i in legal:
+            c = cands[i]
+            plan = (c.tile_m, c.tile_n, c.k_split)
+            if per_plan.get(plan, 0) < MAX_VARIANTS:
+                per_plan[plan] = per_plan.get(plan, 0) + 1
+                picked.append(i)
+            else:
+                later.append(i)
         out = []
-        for i in legal[:context.limit]:
+        for i in picked + later:
+            if len(out) >= context.limit:
+                break
             try:
                 config = target.to_config(problem, cands[i])
             except (KeyError, TypeError, ValueError):

@@ -2,15 +2,19 @@
 
 After the Amdahl-ordered L1 pass (`run._tune_in_amdahl_order`), `run_l2` takes the dispatches
 R7.4 marked escalate or tune-further, and while the chunk is over its budget every other
-tunable dispatch with at least `MIN_SHARE` of it, largest share first. One round per
-dispatch: every proposer (`search.proposers`: the built-in moves, and any external command
-speaking the JSON protocol) is asked with the dispatch's problem, its cost-model view and
-the history of what was measured, and each proposal goes through the gate:
+tunable dispatch with at least `MIN_SHARE` of it, largest share first. Up to `ROUNDS` rounds per
+dispatch (a next one only when the last kept a proposal): every proposer (`search.proposers`:
+the built-in moves, and any external command speaking the JSON protocol) is asked with the
+dispatch's problem, its cost-model view and the history of what was measured (this dispatch's
+earlier rounds included), and each proposal goes through the gate:
 
   (a) legality (`search.proposer.check_proposal`); illegal -> reverted, never measured;
   (b) measured by the stage's runner (through the tuning DB: a re-run measures nothing twice);
+      a round's legal proposals are handed to the runner together first (`hooks.prepare`: a
+      host runner compiles them `TuneOptions.jobs` at a time, with its executor), then timed;
   (c) faster than what the dispatch runs now, then its one-dispatch spec compiled, applied
-      and its numerics checked against the model's reference (`hooks.check`);
+      and its numerics checked against the model's reference (`hooks.check`), the round's
+      fastest first: the first that passes is kept, the slower ones are not checked;
   kept only when all three hold: the chunk is then shorter. Anything else is reverted with
   its reason, and the run goes on.
 
@@ -33,9 +37,12 @@ from ..search.proposers import ProposalContext, TaskProposer, op_class
 from .decision import ESCALATE, TUNE_FURTHER
 
 L2_MODES = ("auto", "on", "off")
-# Dispatches L2 visits in one task, and proposals it measures per dispatch: a bounded cost.
+# Dispatches L2 visits in one task, proposals it measures per round, and rounds per dispatch
+# (another round, from the new best, only after one kept a proposal): a bounded cost, at most
+# ROUNDS x PER_ROUND measurements a dispatch.
 MAX_ROUNDS = 8
 PER_ROUND = 8
+ROUNDS = 2
 PLAYBOOK_VERSION = 1
 
 
@@ -65,6 +72,7 @@ class L2Round:
     chunk_after_ms: float
     proposals: list[L2Proposal] = field(default_factory=list)
     error: str = ""
+    floor_us: float | None = None  # what no schedule beats on the target (`target.l2_floor_s`), if it says
 
     def count(self, status: str) -> int:
         return sum(1 for p in self.proposals if p.status == status)
@@ -79,7 +87,7 @@ class L2Round:
     def to_json(self) -> dict:
         return {"stage": self.stage, "dispatch": self.dispatch, "op_class": self.op_class, "share": self.share,
                 "before_us": self.before_us, "after_us": self.after_us, "chunk_before_ms": self.chunk_before_ms,
-                "chunk_after_ms": self.chunk_after_ms, "error": self.error,
+                "chunk_after_ms": self.chunk_after_ms, "error": self.error, "floor_us": self.floor_us,
                 "proposals": [p.to_json() for p in self.proposals]}
 
 
@@ -192,7 +200,7 @@ def _targets(ops, decisions: list[dict], make_timeline, min_share: float) -> lis
 
 def run_l2(ops, hooks: dict, target, decisions: list[dict], make_timeline, proposers: list[TaskProposer],
            say: Callable[[str], None], playbook: Playbook | None = None, min_share: float = 0.01,
-           max_rounds: int = MAX_ROUNDS, per_round: int = PER_ROUND) -> L2Report:
+           max_rounds: int = MAX_ROUNDS, per_round: int = PER_ROUND, rounds: int = ROUNDS) -> L2Report:
     """One L2 pass over `ops` (run_task's): the module docstring says what it does."""
     t0 = time.perf_counter()
     start = make_timeline()
@@ -210,18 +218,40 @@ def run_l2(ops, hooks: dict, target, decisions: list[dict], make_timeline, propo
                       if a["stage"] == op.stage and a["dispatch"] == op.problem.dispatch), 0.0)
         cls = op_class(op.computed)
         rnd = L2Round(op.stage, op.problem.dispatch, cls, share, op.us, op.us, before.chunk_ms, before.chunk_ms)
+        floor = getattr(target, "l2_floor_s", None)
+        if floor is not None:
+            try:
+                rnd.floor_us = floor(op.computed) * 1e6
+            except (ValueError, KeyError, TypeError):  # a problem the target's floor cannot read
+                pass
         history = _history(op, stage_hooks)
         request = proposer_request(op.computed, target, history, per_round, share)
         context = ProposalContext(op.computed, target, request, history, playbook.ranking(cls), per_round)
         measured: set = {json.dumps(h["config"], sort_keys=True) for h in history if h["config"] is not None}
-        for proposer in proposers:
-            try:
-                answer = proposer.propose(context)
-            except ProposerError as e:
-                rnd.error = f"{proposer.name}: {e}"
-                continue
-            for raw in answer[:per_round]:
-                rnd.proposals.append(_gate(raw, proposer, op, stage_hooks, target, measured, report))
+        for _ in range(max(1, rounds)):
+            legal: list[tuple[L2Proposal, object, dict]] = []
+            for proposer in proposers:
+                try:
+                    answer = proposer.propose(context)
+                except ProposerError as e:
+                    rnd.error = f"{proposer.name}: {e}"
+                    continue
+                for raw in answer[:per_round]:
+                    p, config = _legal(raw, proposer, op, target, measured)
+                    rnd.proposals.append(p)
+                    if config is not None:
+                        legal.append((p, config, raw))
+            if legal and stage_hooks.prepare is not None:  # the runner compiles the round at once (jobs)
+                stage_hooks.prepare(op.computed, [config for _, config, _ in legal])
+            faster: list[tuple[L2Proposal, object]] = []
+            for p, config, raw in legal:
+                if _measure(p, config, op, stage_hooks, report):
+                    faster.append((p, config))
+                if p.us is not None:  # the next round's proposers see it (and start from a kept one)
+                    history.append({"config": {k: v for k, v in raw.items() if k != "kind"}, "time_us": p.us,
+                                    "status": "ok", "reason": p.reason, "source": f"l2 {p.kind}"})
+            if not _keep_fastest(faster, op, stage_hooks):
+                break  # nothing new won: another round would start from the same best
         twins = [o for o in ops if o.stage == op.stage and o is not op and o.tunable
                  and stage_hooks.twin_key(o.computed) == key]
         for twin in twins:  # one matcher cannot tell twins apart: they take the same config
@@ -235,7 +265,9 @@ def run_l2(ops, hooks: dict, target, decisions: list[dict], make_timeline, propo
     return report
 
 
-def _gate(raw, proposer: TaskProposer, op, hooks, target, measured: set, report: L2Report) -> L2Proposal:
+def _legal(raw, proposer: TaskProposer, op, target, measured: set):
+    """Gate (a): the proposal (reverted, with why) and None, or its config when it is legal and
+    new (its status and reason still pending)."""
     kind = str(raw.get("kind") or raw.get("rationale") or "external") if isinstance(raw, dict) else "external"
     p = L2Proposal(proposer.name, kind, raw, "reverted")
     try:
@@ -243,28 +275,50 @@ def _gate(raw, proposer: TaskProposer, op, hooks, target, measured: set, report:
                                    op.computed, target)
     except (ConfigError, ValueError, TypeError, AttributeError) as e:
         p.reason = f"illegal: {e}"
-        return p
+        return p, None
     text = json.dumps(config.to_json(), sort_keys=True)
     if text in measured:
         p.reason = "already measured"
-        return p
+        return p, None
     measured.add(text)
+    return p, config
+
+
+def _measure(p: L2Proposal, config, op, hooks, report: L2Report) -> bool:
+    """Gate (b): measured by the stage's runner (through the tuning DB); True when faster than
+    what the dispatch runs (its status and reason then wait for gate (c))."""
     m = hooks.measure(op.computed, config)
     report.measurements += 1
     if not m.ok:
         p.reason = f"failed: {m.reason or m.status}"
-        return p
+        return False
     p.us = m.median_us
     if m.median_us >= op.us:
         p.reason = f"not faster: {m.median_us:.1f} us against the {op.us:.1f} us it runs"
-        return p
-    verdict = hooks.check(op.computed, config) if hooks.check else None
-    if verdict is not None and not verdict.ok:
-        p.reason = f"{verdict.status}: {verdict.reason}"
-        return p
-    op.us, op.config, op.how = m.median_us, config, "tuned"
-    p.status, p.reason = "kept", "faster, applied and numerically checked"
-    return p
+        return False
+    return True
+
+
+def _keep_fastest(faster: list, op, hooks) -> bool:
+    """Gate (c) on a round's proposals that measured faster, fastest first: the first whose
+    one-dispatch spec compiles, applies and computes the model's numbers is kept (the chunk is
+    shorter); one that fails is reverted with why, and the next is checked. Those slower than the
+    kept one are reverted unchecked (a numerics check compiles and runs the stage: seconds)."""
+    winner = None
+    for p, config in sorted(faster, key=lambda pc: pc[0].us):
+        if winner is not None:
+            p.reason = f"faster, but the round kept a faster one ({winner.us:.1f} us)"
+            continue
+        # The spec matches the model's own op: a stage re-typed to the scheme (a what-if) is
+        # measured as `computed`, but its model is the one exported, as in the spec set's verify.
+        verdict = hooks.check(op.problem, config) if hooks.check else None
+        if verdict is not None and not verdict.ok:
+            p.reason = f"{verdict.status}: {verdict.reason}"
+            continue
+        op.us, op.config, op.how = p.us, config, "tuned"
+        p.status, p.reason = "kept", "faster, applied and numerically checked"
+        winner = p
+    return winner is not None
 
 
 __all__ = ["L2Report", "L2Round", "L2_MODES", "Playbook", "l2_triggers", "run_l2"]
