@@ -311,7 +311,7 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def machine_line(rows: list[dict], target_cpu: str) -> str:
+def machine_line(rows: list[dict], target_cpu: str, load: tuple[float, float] | None = None) -> str:
     """Which CPU and vector ISA the figures are from (the ratios do not carry to another)."""
     from iree_dsa_tuner.core.fingerprint import host_cpu_model, host_vector_isa
 
@@ -326,8 +326,9 @@ def machine_line(rows: list[dict], target_cpu: str) -> str:
     fam = f" (family {ident['cpu family']} model {ident['model']})" if len(ident) == 2 else ""
     caps = sorted({r["pytorch_cpu_capability"] for r in rows if r.get("pytorch_cpu_capability")})
     torch_isa = f"; PyTorch's CPU capability {', '.join(caps)}" if caps else ""
+    shared = f"; 1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end" if load else ""
     return (f"Machine: {host_cpu_model()}{fam}, widest vector ISA {host_vector_isa()}, "
-            f"{os.cpu_count()} logical CPUs; IREE --iree-llvmcpu-target-cpu={target_cpu}{torch_isa}.")
+            f"{os.cpu_count()} logical CPUs{shared}; IREE --iree-llvmcpu-target-cpu={target_cpu}{torch_isa}.")
 
 
 DOCS = REPO / "docs" / "PERFORMANCE.md"
@@ -398,6 +399,7 @@ def main(argv=None) -> int:
         print(f"no exported model in {args.directory}", file=sys.stderr)
         return 2
     rows = []
+    load_start = os.getloadavg()[0]  # a neighbour's load: the figures are only as good as the machine was quiet
     with tempfile.TemporaryDirectory(prefix="lerobot-bench-") as tmp:
         for record in records:
             rows.append(bench_model(args.directory, record, args, Path(tmp)))
@@ -413,7 +415,7 @@ def main(argv=None) -> int:
                     "inductor's freezing on), its calls interleaved with eager's" if args.torch_compile else "")
     how = (f"{threads} (PyTorch: torch.set_num_threads({args.threads}), {when}{compile_note}; IREE: {device}, "
            f"--iree-llvmcpu-target-cpu={args.target_cpu}); medians of {args.rounds} x {args.repetitions} calls; "
-           f"ratio above 1 = IREE faster.\n{machine_line(rows, args.target_cpu)}")
+           f"ratio above 1 = IREE faster.\n{machine_line(rows, args.target_cpu, (load_start, os.getloadavg()[0]))}")
     print(how)
     text = table(rows, args.threads)
     if more := summary(rows):
