@@ -8,9 +8,13 @@ legality, a measurement, being faster, and its numerics). For each dispatch L2 v
 L2's, the bound L1 is judged against (the elite template's time where one exists, else the
 roofline bound: the same reference R7.4's decisions use), and the share of the gap closed,
 (L1 - L2) / (L1 - bound) (a dispatch already at its bound has no gap, and is left out of the
-sum). Per manifest: the gap closed over every visited dispatch (time saved over gap, calls
-counted), L2's measurements and seconds, and the chunk before and after L2. The DSA model is
-deterministic: one run is the figure. --write-docs rewrites the marked block of docs/TASK.md.
+sum). Beside it the target's floor (`target.l2_floor_s`: what no schedule beats on the simulated
+part, the roofline bound plus the launch, DRAM page openings and INT4 scales the simulator
+charges every schedule) and the share of the closable gap closed, (L1 - L2) / (L1 - max(bound,
+floor)): the part of the gap any schedule could close at all. Per manifest: both over every
+visited dispatch (time saved over gap, calls counted), L2's measurements and seconds, and the
+chunk before and after L2. The DSA model is deterministic: one run is the figure. --write-docs
+rewrites the marked block of docs/TASK.md.
 """
 
 from __future__ import annotations
@@ -36,9 +40,10 @@ MANIFESTS = (
     "lit_tests/inputs/lerobot/pi0_expert_w4a8.toml",
     "lit_tests/inputs/manifests/torch_expert_quantized.toml",
 )
-HEADERS = ["manifest", "dispatch", "calls", "L1 us", "L2 us", "bound us", "bound", "gap closed", "kept/tried"]
-SUMMARY = ["manifest", "dispatches", "gap us", "closed us", "gap closed", "measurements", "L2 s", "chunk L1 ms",
-           "chunk L2 ms"]
+HEADERS = ["manifest", "dispatch", "calls", "L1 us", "L2 us", "bound us", "bound", "floor us", "gap closed",
+           "of closable", "kept/tried"]
+SUMMARY = ["manifest", "dispatches", "gap us", "closable us", "closed us", "gap closed", "of closable",
+           "measurements", "L2 s", "chunk L1 ms", "chunk L2 ms"]
 
 
 def visited(result) -> list[dict]:
@@ -52,9 +57,15 @@ def visited(result) -> list[dict]:
         bound_us, kind = bounds.get(key, (None, None))
         kept = sum(1 for p in r["proposals"] if p["status"] == "kept")
         gap = r["before_us"] - bound_us if bound_us is not None and r["before_us"] > bound_us else 0.0
+        floor = r.get("floor_us")
+        reachable = max(bound_us, floor) if floor is not None and bound_us is not None else bound_us
+        closable = min(gap, max(0.0, r["before_us"] - reachable)) if reachable is not None else 0.0
+        saved = r["before_us"] - r["after_us"]
         out.append({"stage": r["stage"], "dispatch": r["dispatch"], "calls": calls.get(key, 1) * counts[r["stage"]],
                     "l1_us": r["before_us"], "l2_us": r["after_us"], "bound_us": bound_us, "bound": kind or "-",
-                    "gap_us": gap, "closed": (r["before_us"] - r["after_us"]) / gap if gap else None,
+                    "floor_us": floor, "gap_us": gap, "closable_us": closable,
+                    "closed": saved / gap if gap else None,
+                    "of_closable": min(saved, closable) / closable if closable > 0.05 else None,
                     "kept": kept, "tried": len(r["proposals"]), "error": r["error"]})
     return out
 
@@ -70,17 +81,24 @@ def manifest_rows(result) -> tuple[list[str], list[list[str]], dict]:
     """One manifest's summary row, its rows per visited dispatch, and its JSON record."""
     name = result.manifest.model_id
     seen = visited(result)
+    def pct(x):
+        return "-" if x is None else f"{100 * x:.0f}%"
+
     rows = [[name, f"{v['stage']}/{v['dispatch']}", str(v["calls"]), f"{v['l1_us']:.1f}", f"{v['l2_us']:.1f}",
              "-" if v["bound_us"] is None else f"{v['bound_us']:.1f}", v["bound"],
-             "-" if v["closed"] is None else f"{100 * v['closed']:.0f}%", f"{v['kept']}/{v['tried']}"]
+             "-" if v["floor_us"] is None else f"{v['floor_us']:.1f}", pct(v["closed"]), pct(v["of_closable"]),
+             f"{v['kept']}/{v['tried']}"]
             for v in seen]
     gap = sum(v["gap_us"] * v["calls"] for v in seen)
+    closable = sum(v["closable_us"] * v["calls"] for v in seen)
     closed = sum(min(v["l1_us"] - v["l2_us"], v["gap_us"]) * v["calls"] for v in seen if v["gap_us"])
+    closed_of = sum(min(v["l1_us"] - v["l2_us"], v["closable_us"]) * v["calls"] for v in seen if v["closable_us"])
     l2 = result.l2
-    summary = [name, str(len(seen)), f"{gap:.1f}", f"{closed:.1f}", f"{100 * closed / gap:.0f}%" if gap else "-",
+    summary = [name, str(len(seen)), f"{gap:.1f}", f"{closable:.1f}", f"{closed:.1f}",
+               pct(closed / gap if gap else None), pct(closed_of / closable if closable else None),
                str(l2["measurements"]), f"{l2['seconds']:.1f}", f"{l2['chunk_before_ms']:.2f}",
                f"{l2['chunk_after_ms']:.2f}"]
-    record = {"manifest": name, "visited": seen, "gap_us": gap, "closed_us": closed,
+    record = {"manifest": name, "visited": seen, "gap_us": gap, "closable_us": closable, "closed_us": closed,
               "measurements": l2["measurements"], "seconds": l2["seconds"],
               "chunk_before_ms": l2["chunk_before_ms"], "chunk_after_ms": l2["chunk_after_ms"]}
     return summary, rows, record
@@ -105,10 +123,11 @@ def main(argv: list[str] | None = None) -> int:
         summary.append(summary_row)
         rows += detail
         records.append(record)
-    text = "\n".join([format_table(SUMMARY, summary, right_align={1, 2, 3, 4, 5, 6, 7, 8}), "",
-                      format_table(HEADERS, rows, right_align={2, 3, 4, 5, 7}),
-                      "(gap: L1's time over its bound, every call of the chunk; closed: what L2 took off it, "
-                      "at most the gap; L2 s: wall seconds, measurements on the simulator)"])
+    text = "\n".join([format_table(SUMMARY, summary, right_align=set(range(1, len(SUMMARY)))), "",
+                      format_table(HEADERS, rows, right_align={2, 3, 4, 5, 7, 8, 9}),
+                      "(gap: L1's time over its bound, every call of the chunk; closable: L1's time over the larger "
+                      "of its bound and the target's floor; closed: what L2 took off the gap; L2 s: wall seconds, "
+                      "measurements on the simulator)"])
     emit_report(text, records, doc=REPO / "docs" / "TASK.md" if args.write_docs else None,
                 marker=f"bench/l2_gain.py {args.target}", json_path=args.json)
     return 0
