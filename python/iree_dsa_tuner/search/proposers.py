@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from ..core.candidate import TilingCandidate
 from ..core.config import CompilationConfig
 from .proposer import ExternalProposer, ProposerError, call_proposer
+from .pruned import diverse_prefix
 
 
 def op_class(problem) -> str:
@@ -126,17 +127,10 @@ class ScheduleMoves(TaskProposer):
         legal.sort(key=lambda i: (preferred.get(moves[cands[i]], len(preferred)), estimate[i]))
         # At most MAX_VARIANTS of one schedule (tiles M and N, K split) first, so that the
         # proposals span schedules, not one schedule's K slices; the rest fill what is left.
-        picked, per_plan, later = [], {}, []
-        for i in legal:
-            c = cands[i]
-            plan = (c.tile_m, c.tile_n, c.k_split)
-            if per_plan.get(plan, 0) < MAX_VARIANTS:
-                per_plan[plan] = per_plan.get(plan, 0) + 1
-                picked.append(i)
-            else:
-                later.append(i)
+        ordered = diverse_prefix(legal, len(legal), MAX_VARIANTS,
+                                 key=lambda i: (cands[i].tile_m, cands[i].tile_n, cands[i].k_split))
         out = []
-        for i in picked + later:
+        for i in ordered:
             if len(out) >= context.limit:
                 break
             try:

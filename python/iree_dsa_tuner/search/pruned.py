@@ -22,13 +22,18 @@ from .context import SearchContext
 OPTIONS = {"explore_fraction": 0.6, "max_per_vector_step": 2, "hopeless_margin": 0.02}
 
 
-def diverse_prefix(ranked, count: int, per_step: int) -> list:
-    """The first `count` of `ranked`, at most `per_step` per (vec_m, vec_n, vec_k) first."""
+def _vector_step(c) -> tuple:
+    return c.vec_m, c.vec_n, c.vec_k
+
+
+def diverse_prefix(ranked, count: int, per_step: int, key=_vector_step) -> list:
+    """The first `count` of `ranked`, at most `per_step` per `key` (the vector step: vec_m, vec_n,
+    vec_k) first, then the others in their order."""
     chosen, seen, held = [], {}, []
     for c in ranked:
-        key = (c.vec_m, c.vec_n, c.vec_k)
-        if seen.get(key, 0) < per_step:
-            seen[key] = seen.get(key, 0) + 1
+        key_of_c = key(c)
+        if seen.get(key_of_c, 0) < per_step:
+            seen[key_of_c] = seen.get(key_of_c, 0) + 1
             chosen.append(c)
         else:
             held.append(c)
