@@ -315,7 +315,10 @@ def test_register_blocking_end_to_end_on_the_host(tmp_path, monkeypatch, capsys)
     assert report["target_description"]["max_vector_elements"] == 4096
     (d,) = report["dispatches"]
     run = d["proposer"]
-    assert run["invoked"] and not run["error"] and run["budget"] == 2
+    # The proposer gets what L1 left of the 3: L1 searches within 3 - 2 held back, or not at all
+    # when IREE's default times within 10% of the bound (that depends on the machine's load).
+    l1 = sum(1 for t in d["trials"] if t["source"] not in ("default", "proposer"))
+    assert run["invoked"] and not run["error"] and run["budget"] == 3 - l1 and l1 <= 1
     statuses = [p["status"] for p in run["proposals"]]
     assert statuses and Status.ILLEGAL not in statuses
     assert sum(1 for t in d["trials"] if t["source"] == "proposer") >= 1
