@@ -147,6 +147,8 @@ def _setup(tmp: Path, case: str):
         return ["task", _manifest(tmp, lambda t: t), "--no-library", "--flow-steps", "4,0"], out
     if case == "task_budget_ms_negative":
         return ["task", _manifest(tmp, lambda t: t), "--no-library", "--budget-ms", "-1"], out
+    if case == "task_jobs_zero":
+        return ["task", _manifest(tmp, lambda t: t), "--no-library", "--jobs", "0"], out
     if case == "recipe_missing_spec":
         recipe = tmp / "r.recipe.toml"
         recipe.write_text('schema = "iree-dsa-recipe/1"\nmodel = "m"\nmodel_sha256 = "x"\ntarget_cpu = "host"\n'
@@ -202,6 +204,7 @@ MESSAGES = {
     "manifest_not_toml": ["{tmp}/m.toml: not a TOML manifest", "(at end of document)"],
     "task_flow_steps_zero": ["--flow-steps: every count must be at least 1, got '4,0'"],
     "task_budget_ms_negative": ["--budget-ms must be a positive number of milliseconds"],
+    "task_jobs_zero": ["--jobs must be at least 1"],
     "recipe_missing_spec": ["{tmp}/r.recipe.toml: key 'spec': no such file: {tmp}/gone.mlir"],
     "recipe_other_model": ["{tmp}/r.recipe.toml: the recipe was tuned for other model bytes than {tmp}/model.mlir",
                            "(model_sha256 differs); tune this model again"],

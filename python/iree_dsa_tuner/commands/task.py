@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..report import format_table, plural
+from ..runners.executor import usable_cores
 from ..search.progress import ProgressDisplay
 from .common import (JSON_TO_STDOUT, HelpFormatter, add_db_argument, add_json_argument, add_target_argument, check_json_destination,
                      default_db, emit_json, human_output)
@@ -79,6 +80,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--proposer", action="append", default=[], metavar="CMD",
                    help="an external L2 proposer: a command reading one JSON request on stdin and writing a JSON "
                         "list of configs (tools/proposers/); repeatable, asked after the built-in schedule moves")
+    p.add_argument("--jobs", type=int, default=usable_cores(), metavar="J",
+                   help="parallel compiles of the candidates a search round (L1 or L2) measures together; their "
+                        f"timings stay serial (default: every usable core, here {usable_cores()})")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (a live bar on a terminal; elsewhere one line per dispatch's search)")
@@ -207,6 +211,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("task: give a MANIFEST.toml, a file or a shipped manifest's name (`task --list` lists them)")
     if args.budget < 1:
         raise InputError("--budget must be at least 1")
+    if args.jobs < 1:
+        raise InputError("--jobs must be at least 1")
     if args.budget_ms is not None and not args.budget_ms > 0:
         raise InputError("--budget-ms must be a positive number of milliseconds")
     flow_steps = _flow_steps(args.flow_steps)
@@ -222,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
     manifests = [with_command_parameters(load_manifest(resolve_manifest(given)), args.parameters)
                  for given in args.manifest]
     target = get_target(args.target, search_paths=args.target_path)
-    options = TuneOptions(budget=args.budget, seed=args.seed)
+    options = TuneOptions(budget=args.budget, seed=args.seed, jobs=args.jobs)
     library = None if args.no_library else Path(args.library)
     with contextlib.ExitStack() as stack:
         # A live bar on a terminal, one line per dispatch's search elsewhere; it ends before the summary.
