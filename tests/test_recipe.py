@@ -312,3 +312,28 @@ def test_verify_with_a_recipe_takes_its_flags_over_the_spec_headers_for_the_same
     # Without the recipe, the header is all there is: its missing script is an error naming it.
     alone = cli("verify", model, spec, "--target", "dsa-e1")
     assert alone.returncode != 0 and str(gone) in alone.stdout + alone.stderr
+
+
+def test_a_recipe_names_the_script_beside_it_by_name_and_moves_with_it(tmp_path):
+    """`tune` writes a route's transform script beside the recipe with an absolute path in its
+    flags; the recipe stores the name, so a copy of the directory (the shipped lerobot recipes)
+    builds where it lands, and a script that is gone is a one-line error naming it."""
+    from iree_dsa_tuner.flags import TRANSFORM_FLAG
+
+    tuned = tmp_path / "tuned"
+    tuned.mkdir()
+    (tuned / "m.spec.unbatch.mlir").write_text("// script")
+    model = tmp_path / "m.mlir"
+    model.write_text("// model")
+    path = tuned / "m.spec.recipe.toml"
+    recipe = Recipe(str(model), model_sha256(model), "host",
+                    (f"{TRANSFORM_FLAG}={tuned / 'm.spec.unbatch.mlir'}", "--iree-global-opt-data-tiling"), path=path)
+    path.write_text(recipe.to_toml())
+    assert f'"{TRANSFORM_FLAG}=m.spec.unbatch.mlir"' in path.read_text()
+    moved = tmp_path / "moved"
+    tuned.rename(moved)
+    flags = load_recipe(moved / "m.spec.recipe.toml").compile_flags()
+    assert flags == (f"{TRANSFORM_FLAG}={moved / 'm.spec.unbatch.mlir'}", "--iree-global-opt-data-tiling")
+    (moved / "m.spec.unbatch.mlir").unlink()
+    with pytest.raises(InputError, match=r"key 'flags': no such file: .*m\.spec\.unbatch\.mlir"):
+        load_recipe(moved / "m.spec.recipe.toml")

@@ -207,12 +207,30 @@ class Recipe:
         base = self.path.parent if self.path is not None else Path(".")
         return base / self.spec
 
+    def _script_flags(self, name_beside: bool) -> tuple[str, ...]:
+        """`flags` with the transform script they name (a route's) resolved against the recipe's
+        directory (`name_beside=False`: as iree-compile takes it), or named relative to it when it
+        sits there (`name_beside=True`: as the recipe stores it, so the recipe moves with its files)."""
+        base = self.path.parent if self.path is not None else None
+        out = []
+        for f in self.flags:
+            prefix = flags.TRANSFORM_FLAG + "="
+            if f.startswith(prefix) and base is not None:
+                script = Path(f[len(prefix):])
+                if name_beside and script.is_absolute() and script.parent.resolve() == base.resolve():
+                    f = prefix + script.name
+                elif not name_beside and not script.is_absolute():
+                    f = prefix + str(base / script)
+            out.append(f)
+        return tuple(out)
+
     def to_toml(self) -> str:
         def q(text: str) -> str:
             return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
+        stored_flags = self._script_flags(name_beside=True)
         lines = [f"schema = {q(SCHEMA)}", f"model = {q(self.model)}", f"model_sha256 = {q(self.model_sha256)}",
-                 f"target_cpu = {q(self.target_cpu)}", "flags = [" + ", ".join(q(f) for f in self.flags) + "]",
+                 f"target_cpu = {q(self.target_cpu)}", "flags = [" + ", ".join(q(f) for f in stored_flags) + "]",
                  f"spec = {q(self.spec)}", "functions = [" + ", ".join(q(f) for f in self.functions) + "]",
                  *([f"variant = {q(self.variant)}"] if self.variant else []), "", "[weights]"]
         lines += [f"{q(name)} = {w:g}" for name, w in self.weights.items()]
@@ -265,7 +283,7 @@ class Recipe:
         from .compiler import tuning_spec_flags
 
         spec = self.spec_path()
-        return tuple(self.flags) + (tuning_spec_flags(spec) if spec is not None else ())
+        return self._script_flags(name_beside=False) + (tuning_spec_flags(spec) if spec is not None else ())
 
 
 def load_recipe(path: str | Path) -> Recipe:
@@ -305,4 +323,9 @@ def load_recipe(path: str | Path) -> Recipe:
     spec = recipe.spec_path()
     if spec is not None and not spec.is_file():
         raise InputError(f"{path}: key 'spec': no such file: {spec}")
+    prefix = flags.TRANSFORM_FLAG + "="
+    for f in recipe.compile_flags():
+        if f.startswith(prefix) and not Path(f[len(prefix):]).is_file():
+            raise InputError(f"{path}: key 'flags': no such file: {f[len(prefix):]} (the transform script the "
+                             "recipe's build reads: keep it beside the recipe)")
     return recipe

@@ -341,6 +341,7 @@ def _report(args, target, report, routes, recipe_result, extra_flags, stdout, pa
         recipe.spec = output.name if report.spec_text else ""
         recipe.flags = user_flags(tuple(recipe.flags), output)
         path = recipe_path(output)
+        recipe.path = path  # a script beside it is stored by name: the recipe moves with its files
         write_output(path, recipe.to_toml())
         print(f"recipe: {path} (flags: {' '.join(recipe.flags) or 'none'}; spec: {recipe.spec or 'none'})")
         print(f"build with: iree-dsa-tune compile {args.model} --recipe {path} -o model.vmfb")
