@@ -17,6 +17,7 @@ Nothing a proposer returns is trusted: the task's L2 loop (`task/l2.py`) gates e
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 from dataclasses import dataclass, field
 
@@ -47,11 +48,14 @@ class ProposalContext:
 MAX_VARIANTS = 2
 
 
-class TaskProposer:
+class TaskProposer(abc.ABC):
+    """What L2 asks for proposals: the built-in schedule moves, or an external command."""
+
     name = "proposer"
 
+    @abc.abstractmethod
     def propose(self, context: ProposalContext) -> list[dict]:
-        raise NotImplementedError
+        """Configs (JSON form, with a "kind") to measure for `context`'s dispatch."""
 
 
 def _moves(c: TilingCandidate, m: int) -> list[tuple[str, TilingCandidate]]:

@@ -87,6 +87,6 @@ def test_the_floor_is_below_every_simulated_schedule(e1, shape):
     rng = np.random.default_rng(0)
     picks += [funnel.candidate(int(i)) for i in rng.choice(runnable, size=min(12, len(runnable)), replace=False)]
     picks += [c for _, _, c in _ranked(e1, shape, picks[0], 8)]
-    times = [simulate(desc, shape, c) for c in picks]
+    times = [simulate(desc, shape, c) for c in picks]  # the deterministic simulator's seconds, not wall time
     assert all(r.seconds >= floor for r in times)
     assert floor > times[0].roofline_bound_cycles / desc.clock_hz + 0.9 * desc.launch_s
