@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -42,6 +43,7 @@ from iree_dsa_tuner.runners.ray_executor import (
     hardware_identity,
     _starts_a_local_instance,
     import_ray,
+    keeping_crash_handlers,
     start_local_ray,
 )
 
@@ -60,7 +62,8 @@ def cluster():
                     runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(
                         filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))}})
     yield ray.get_runtime_context().gcs_address
-    ray.shutdown()
+    with keeping_crash_handlers():  # a later crash in this process must still print its traceback
+        ray.shutdown()
 
 
 def fixed_timer(job) -> Measurement:
@@ -114,6 +117,27 @@ def test_only_a_new_instance_is_bound_to_loopback_never_a_cluster_joined(monkeyp
     assert not _starts_a_local_instance(None) and not _starts_a_local_instance("")
     assert not _starts_a_local_instance("auto") and not _starts_a_local_instance("192.0.2.7:6379")
     assert _starts_a_local_instance("local")
+
+
+CRASH_AFTER_RAY = """
+import ctypes, faulthandler, sys
+faulthandler.enable()
+from iree_dsa_tuner.runners.ray_executor import RayExecutor
+with RayExecutor(init_options={"num_cpus": 1}):
+    print("started", flush=True)
+print("stopped", flush=True)
+ctypes.string_at(0)  # a crash after the executor is gone
+"""
+
+
+def test_a_crash_after_the_executor_still_prints_its_traceback():
+    # Ray's driver handlers log a fault to Ray's session files, and its shutdown resets them to
+    # the default: a segfault later in a user's process (or in pytest) would print nothing at all.
+    run = subprocess.run([sys.executable, "-c", CRASH_AFTER_RAY], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode != 0 and "started\nstopped\n" in run.stdout
+    assert "Fatal Python error: Segmentation fault" in run.stderr
+    assert "ctypes" in run.stderr.split("Fatal Python error")[1]  # the faulting frame is named
 
 
 @pytest.mark.slow

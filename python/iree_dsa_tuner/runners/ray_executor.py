@@ -42,7 +42,9 @@ import json
 import logging
 import os
 import platform
+import signal
 import socket
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 
@@ -66,6 +68,44 @@ def import_ray():
     return ray
 
 
+# The signals a crash arrives as. `ray.init` installs Ray's own handlers for them in the
+# driver, which log a fault to Ray's session files and leave stderr silent, and
+# `ray.shutdown` resets them to the default: either way a segfault anywhere later in the
+# process (pytest's faulthandler, a user's) prints nothing.
+CRASH_SIGNALS = tuple(getattr(signal, name) for name in ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT")
+                      if hasattr(signal, name))
+
+
+@contextmanager
+def keeping_crash_handlers():
+    """Run the body (`ray.init`, `ray.shutdown`), then put back the process's own handlers of
+    CRASH_SIGNALS.
+
+    Each handler is saved and restored whole (`sigaction`, as opaque bytes), so a handler
+    written in C (faulthandler's) survives, not just Python-level ones. Without libc's
+    `sigaction` (not Linux or macOS) the body runs as it is.
+    """
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        sigaction = libc.sigaction
+    except (OSError, AttributeError):
+        yield
+        return
+    saved = {}
+    for sig in CRASH_SIGNALS:
+        old = ctypes.create_string_buffer(512)  # larger than any libc's struct sigaction
+        if sigaction(sig, None, old) == 0:
+            saved[sig] = old
+    try:
+        yield
+    finally:
+        for sig, old in saved.items():
+            sigaction(sig, old, None)
+
+
 def start_local_ray(ray, **options) -> None:
     """`ray.init(**options)` of a new instance of this machine alone, bound to 127.0.0.1.
 
@@ -82,7 +122,8 @@ def start_local_ray(ray, **options) -> None:
     if saved is not None:
         ray_constants.ENABLE_RAY_CLUSTER = False
     try:
-        ray.init(**{"address": "local", "_node_ip_address": LOOPBACK, "include_dashboard": False, **options})
+        with keeping_crash_handlers():
+            ray.init(**{"address": "local", "_node_ip_address": LOOPBACK, "include_dashboard": False, **options})
     finally:
         if saved is not None:
             ray_constants.ENABLE_RAY_CLUSTER = saved
@@ -238,7 +279,8 @@ class RayExecutor(Executor):
                 if _starts_a_local_instance(address):
                     start_local_ray(ray, **options)
                 else:
-                    ray.init(address=address, **options)
+                    with keeping_crash_handlers():
+                        ray.init(address=address, **options)
             except (ConnectionError, ValueError, RuntimeError) as e:
                 raise InputError(f"ray: cannot join the cluster at {address or '$RAY_ADDRESS'}: "
                                  f"{_one_line(e)}") from None
@@ -355,7 +397,8 @@ class RayExecutor(Executor):
                 pass
         self._workers = []
         if self._owns_ray and ray.is_initialized():
-            ray.shutdown()
+            with keeping_crash_handlers():  # shutdown resets them to the default
+                ray.shutdown()
             self._owns_ray = False
 
 
@@ -396,5 +439,6 @@ __all__ = [
     "hardware_identity",
     "import_ray",
     "parse_executor",
+    "keeping_crash_handlers",
     "start_local_ray",
 ]
