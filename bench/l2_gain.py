@@ -1,6 +1,6 @@
-"""How much of the gap L1 left the L2 tier closes, manifest by manifest on a DSA target.
+"""How much of the gap L1 left the L2 tier closes, manifest by manifest on a DSA target (and the host).
 
-    python bench/l2_gain.py [--target dsa-e1] [--budget 4] [--manifest PATH ...] [--json FILE] [--write-docs]
+    python bench/l2_gain.py [--target dsa-e1 | --host] [--budget 4] [--manifest PATH ...] [--json FILE] [--write-docs]
 
 Each manifest runs as `task --l2 on` does: L1 (the Amdahl-ordered search, --budget measurements
 per searched dispatch), then L2 (task/l2.py: the built-in schedule moves, every proposal gated on
@@ -15,16 +15,27 @@ floor)): the part of the gap any schedule could close at all. Per manifest: both
 visited dispatch (time saved over gap, calls counted), L2's measurements and seconds, and the
 chunk before and after L2. The DSA model is deterministic: one run is the figure. --write-docs
 rewrites the marked block of docs/TASK.md.
+
+--host runs the host part instead (the DSA part is not run): this machine's CPU (`--target
+host`, IREE compiling for it: --iree-llvmcpu-target-cpu=host) on a real policy's stage,
+lerobot's pi0 action expert in f32 (HOST_MANIFESTS), whose slowest dispatches are the MLP's
+projections (1 x 51 x 4096 x 1024 and 1 x 51 x 1024 x 4096). Every time is measured by iree-benchmark-module (the median of
+the runner's repetitions, one thread), so the figures move with the machine's load; the host has
+no floor (none is estimated), the bound is the elite template measured in L1, else the cost
+model's roofline bound (an estimate). Its block (`bench/l2_gain.py host`) names the CPU, its
+vector ISA and the load average around the run.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
 
 from common import emit_report
+from iree_dsa_tuner.errors import InputError
 from iree_dsa_tuner.report import format_table
 from iree_dsa_tuner.search.options import TuneOptions
 from iree_dsa_tuner.targets import get_target
@@ -40,6 +51,9 @@ MANIFESTS = (
     "lit_tests/inputs/lerobot/pi0_expert_w4a8.toml",
     "lit_tests/inputs/manifests/torch_expert_quantized.toml",
 )
+# The host part (--host): a real policy's stage, as exported (the slowest host dispatch of the
+# lerobot exports small enough to tune in minutes).
+HOST_MANIFESTS = ("lit_tests/inputs/lerobot/pi0_expert_host.toml",)
 HEADERS = ["manifest", "dispatch", "calls", "L1 us", "L2 us", "bound us", "bound", "floor us", "gap closed",
            "of closable", "kept/tried"]
 SUMMARY = ["manifest", "dispatches", "gap us", "closable us", "closed us", "gap closed", "of closable",
@@ -70,11 +84,12 @@ def visited(result) -> list[dict]:
     return out
 
 
-def run(manifest, target, budget: int):
+def run(manifest, target, budget: int, progress=None):
     """`task --l2 on` on `manifest` (L1 with `budget` measurements per searched dispatch) with a
     0 ms budget, so the chunk is over it and L2 visits the largest dispatches too (R3.4)."""
     with tempfile.TemporaryDirectory() as library:
-        return run_task(manifest, target, TuneOptions(budget=budget), budget_ms=0.0, library=Path(library), l2="on")
+        return run_task(manifest, target, TuneOptions(budget=budget), budget_ms=0.0, library=Path(library), l2="on",
+                        progress=progress)
 
 
 def manifest_rows(result) -> tuple[list[str], list[list[str]], dict]:
@@ -104,32 +119,76 @@ def manifest_rows(result) -> tuple[list[str], list[list[str]], dict]:
     return summary, rows, record
 
 
+def slowest_line(records: list[dict]) -> str:
+    """The slowest dispatch L2 visited (per call), what L2 made of it and against which bound."""
+    seen = [(r["manifest"], v) for r in records for v in r["visited"]]
+    if not seen:
+        return "L2 visited no dispatch."
+    name, v = max(seen, key=lambda mv: mv[1]["l1_us"])
+    bound = "no bound" if v["bound_us"] is None else f"{v['bound']} {v['bound_us']:.1f} us"
+    return (f"Slowest dispatch: {name} {v['stage']}/{v['dispatch']}, L1 {v['l1_us']:.1f} us -> L2 {v['l2_us']:.1f} us "
+            f"({bound}; kept {v['kept']} of {v['tried']} proposals).")
+
+
+def host_machine_line(target, repetitions: int, load: tuple[float, float]) -> str:
+    """Which CPU, vector ISA and IREE CPU the host rows are from, and how loaded the machine was."""
+    from iree_dsa_tuner.core.fingerprint import host_cpu_model, host_vector_isa
+
+    desc = target.describe()
+    return (f"Machine: {host_cpu_model()}, widest vector ISA {host_vector_isa()}, {os.cpu_count()} logical CPUs; "
+            f"IREE --iree-llvmcpu-target-cpu={desc.iree_target_cpu} ({8 * desc.cpu.vector_register_bytes}-bit "
+            f"vectors); iree-benchmark-module on one thread (local-sync), median of {repetitions} repetitions "
+            f"per config; 1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end.")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--target", default="dsa-e1")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--target", default="dsa-e1", help="the DSA target (default dsa-e1)")
+    where.add_argument("--host", action="store_true", help="the host part only: this machine's CPU on "
+                       "HOST_MANIFESTS (its own block of docs/TASK.md; the DSA part is not run)")
     ap.add_argument("--budget", type=int, default=4, help="L1 measurements per searched dispatch (default 4)")
     ap.add_argument("--manifest", action="append", default=[], help="manifest paths (default: the shipped and "
                     "lerobot ones)")
     ap.add_argument("--json", metavar="FILE", help="also write the records as JSON")
     ap.add_argument("--write-docs", action="store_true", help="rewrite the marked block of docs/TASK.md")
     args = ap.parse_args(argv)
-    target = get_target(args.target)
+    if args.budget < 1:
+        ap.error(f"--budget must be at least 1, got {args.budget}")
+    target = get_target("host" if args.host else args.target)
+    load_start = os.getloadavg()[0]
     rows, summary, records = [], [], []
-    for path in args.manifest or [REPO / m for m in MANIFESTS]:
-        manifest = load_manifest(path)
+    for path in args.manifest or [REPO / m for m in (HOST_MANIFESTS if args.host else MANIFESTS)]:
+        try:
+            manifest = load_manifest(path)
+        except InputError as e:
+            ap.error(str(e))
         print(f"{manifest.model_id} on {target.name} ...", file=sys.stderr, flush=True)
-        result = run(manifest, target, args.budget)
+        result = run(manifest, target, args.budget,
+                     progress=(lambda line: print(line, file=sys.stderr, flush=True)) if args.host else None)
         summary_row, detail, record = manifest_rows(result)
         summary.append(summary_row)
         rows += detail
         records.append(record)
-    text = "\n".join([format_table(SUMMARY, summary, right_align=set(range(1, len(SUMMARY)))), "",
-                      format_table(HEADERS, rows, right_align={2, 3, 4, 5, 7, 8, 9}),
-                      "(gap: L1's time over its bound, every call of the chunk; closable: L1's time over the larger "
-                      "of its bound and the target's floor; closed: what L2 took off the gap; L2 s: wall seconds, "
-                      "measurements on the simulator)"])
+    tables = [format_table(SUMMARY, summary, right_align=set(range(1, len(SUMMARY)))), "",
+              format_table(HEADERS, rows, right_align={2, 3, 4, 5, 7, 8, 9})]
+    if args.host:
+        repetitions = TuneOptions().repetitions
+        machine = host_machine_line(target, repetitions, (load_start, os.getloadavg()[0]))
+        text = "\n".join(tables + [
+            "(gap: L1's time over its bound, every call of the chunk; the host has no floor, so closable is the "
+            "gap; closed: what L2 took off the gap; every us measured by iree-benchmark-module, the bound measured "
+            "(template) or estimated (roofline bound); L2 s: wall seconds, compiles and timings)",
+            slowest_line(records), machine])
+        for r in records:
+            r["machine"] = machine
+    else:
+        text = "\n".join(tables + [
+            "(gap: L1's time over its bound, every call of the chunk; closable: L1's time over the larger "
+            "of its bound and the target's floor; closed: what L2 took off the gap; L2 s: wall seconds, "
+            "measurements on the simulator)"])
     emit_report(text, records, doc=REPO / "docs" / "TASK.md" if args.write_docs else None,
-                marker=f"bench/l2_gain.py {args.target}", json_path=args.json)
+                marker=f"bench/l2_gain.py {target.name}", json_path=args.json)
     return 0
 
 

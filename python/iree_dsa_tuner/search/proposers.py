@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import json
 from dataclasses import dataclass, field
 
 from ..core.candidate import TilingCandidate
@@ -133,6 +134,11 @@ class ScheduleMoves(TaskProposer):
         # proposals span schedules, not one schedule's K slices; the rest fill what is left.
         ordered = diverse_prefix(legal, len(legal), MAX_VARIANTS,
                                  key=lambda i: (cands[i].tile_m, cands[i].tile_n, cands[i].k_split))
+        # Knobs a target ignores (a CPU's K tile, DMA stages, K split) make distinct moves one
+        # config; a target that says so (`l2_distinct_configs`) gets each config proposed once,
+        # never one already measured, so a round's slots go to configs it can measure.
+        distinct = getattr(target, "l2_distinct_configs", False)
+        taken = {json.dumps(h["config"], sort_keys=True) for h in context.history if h["config"] is not None}
         out = []
         for i in ordered:
             if len(out) >= context.limit:
@@ -141,6 +147,10 @@ class ScheduleMoves(TaskProposer):
                 config = target.to_config(problem, cands[i])
             except (KeyError, TypeError, ValueError):
                 continue
+            text = json.dumps(config.to_json(), sort_keys=True)
+            if distinct and text in taken:
+                continue
+            taken.add(text)
             out.append({**config.to_json(), "kind": moves[cands[i]]})
         return out
 

@@ -12,6 +12,7 @@ DoubleTilingExpert tiles.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import time
@@ -470,6 +471,9 @@ class HostTarget(Target):
     # The whole model is timed for real, so the recipe search decides flags (routes included).
     tunes_whole_model = True
     measures_on_hardware = True
+    # Its configs ignore several knobs L2's generic moves change (K tile, DMA stages, K split):
+    # L2 proposes each config once (search/proposers.py), not a move's duplicate.
+    l2_distinct_configs = True
 
     def space(self, problem) -> CandidateSpace:
         return host_space(problem, self.describe())
@@ -524,6 +528,20 @@ class HostTarget(Target):
         t = group_tiles(shape, config)
         return TilingCandidate(t["tile_m"], t["tile_n"], shape.inner("k"), t["vec_m"], t["vec_n"], t["vec_k"],
                                parallelism=self.describe().cores)
+
+    def l2_moves(self, problem, start: TilingCandidate) -> list[tuple[str, TilingCandidate]]:
+        """L2's host moves beyond the generic ones (search/proposers.py moves tiles, vec_n and
+        knobs a CPU ignores: its K tile, DMA stages, parallelism, K split): the register tile's
+        rows (vec_m) and its reduction step (vec_k, attention's KV block) doubled or halved,
+        within the op's extents; the cost model then ranks them."""
+        space = self.space(problem)
+        out = []
+        for knob, extent in (("vec_m", max(space.choices["vec_m"])), ("vec_k", max(space.choices["vec_k"]))):
+            v = getattr(start, knob)
+            for moved in (min(extent, v * 2), max(1, v // 2)):
+                if moved != v:
+                    out.append(("register-tile", dataclasses.replace(start, **{knob: moved})))
+        return out
 
     @property
     def runner_names(self) -> tuple[str, ...]:
