@@ -369,3 +369,52 @@ func.func @embed(%ids: tensor<2xi64>, %table: tensor<5x3xf32>) -> tensor<2x3xf32
     table = np.arange(15.0).reshape(5, 3)
     (out,) = NumpyModel(text)("embed", np.array([4, 0]), table)
     assert out.tolist() == [[12.0, 13.0, 14.0], [0.0, 1.0, 2.0]]
+
+
+def int4_contraction(factored: bool) -> NumpyModel:
+    """An INT4 layer as the quantiser writes it (docs/QUANT.md): i32 += extsi(x) * (extsi(c) * u)
+    with the integer scale `u` read per group of 16 along K. `factored=False` multiplies x by c
+    first, so the left factor reads every loop."""
+    body = ("%p = arith.muli %ce, %ue : i32\n    %q = arith.muli %xe, %p : i32" if factored else
+            "%p = arith.muli %xe, %ce : i32\n    %q = arith.muli %p, %ue : i32")
+    return NumpyModel(f"""
+func.func @f(%x: tensor<3x64xi8>, %c: tensor<5x64xi4>, %u: tensor<5x4xi8>) -> tensor<3x5xi32> {{
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<3x5xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<3x5xi32>) -> tensor<3x5xi32>
+  %out = linalg.generic {{indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                                          affine_map<(m, n, k) -> (n, k floordiv 16)>, affine_map<(m, n, k) -> (m, n)>],
+                         iterator_types = ["parallel", "parallel", "reduction"]}}
+      ins(%x, %c, %u : tensor<3x64xi8>, tensor<5x64xi4>, tensor<5x4xi8>) outs(%acc : tensor<3x5xi32>) {{
+  ^bb0(%xi: i8, %ci: i4, %ui: i8, %o: i32):
+    %xe = arith.extsi %xi : i8 to i32
+    %ce = arith.extsi %ci : i4 to i32
+    %ue = arith.extui %ui : i8 to i32
+    {body}
+    %r = arith.addi %o, %q : i32
+    linalg.yield %r : i32
+  }} -> tensor<3x5xi32>
+  return %out : tensor<3x5xi32>
+}}""")
+
+
+@pytest.mark.parametrize("factored", [True, False])
+def test_an_int4_layer_too_large_to_evaluate_densely_is_summed_factor_by_factor(monkeypatch, factored):
+    rng = np.random.default_rng(0)
+    x = rng.integers(-127, 128, (3, 64)).astype(np.int8)
+    c = rng.integers(-8, 8, (5, 64)).astype(np.int8)
+    u = rng.integers(1, 256, (5, 4)).astype(np.uint8).view(np.int8)
+    weight = c.astype(np.int64) * np.repeat(u.view(np.uint8).astype(np.int64), 16, axis=1)
+    want = x.astype(np.int64) @ weight.T
+    (dense,) = int4_contraction(factored)("f", x, c, u)
+    np.testing.assert_array_equal(dense, want)
+    # A real layer (51 x 1024 x 4096: 214 M points) is over the dense limit; here 960 points are.
+    import iree_dsa_tuner.tuning_spec.reference as reference
+
+    monkeypatch.setattr(reference, "MAX_DENSE_ELEMENTS", 500)
+    if factored:  # x over (m, k) times the weight over (n, k): 192 and 320 elements, each under it
+        (summed,) = int4_contraction(True)("f", x, c, u)
+        np.testing.assert_array_equal(summed, want)
+    else:  # x * c reads (m, n, k): no factor fits, so it is refused rather than made densely
+        with pytest.raises(NotEvaluable, match="iteration space of 960"):
+            int4_contraction(False)("f", x, c, u)

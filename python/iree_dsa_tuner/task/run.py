@@ -409,7 +409,7 @@ def _tune_in_amdahl_order(ops: list[_Op], hooks: dict[str, SearchHooks], target,
             reason += "; escalated to L2" if l2 else "; L2 is off (--l2 off): kept as tuned"
         decisions.append({"dispatch": op.problem.dispatch, "stage": op.stage, "decision": d.decision,
                           "reason": f"{op.default_us:.1f} -> {op.us:.1f} us; {reason}", "elite": elite,
-                          "elite_us": elite_us,
+                          "elite_us": elite_us, "bound_us": op.bound_us,
                           **({"twin_of": result.twin_of} if result.twin_of else {})})
     return decisions
 

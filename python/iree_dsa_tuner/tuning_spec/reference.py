@@ -179,6 +179,53 @@ def _contraction_einsum(block, ins_in_space, maps, loop_sizes, out_dims):
     return np.einsum(f"{subscripts[0]},{subscripts[1]}->{out}", *operands, optimize=True)
 
 
+def _factored_contraction(block, args, in_maps, loop_sizes, out_dims, outer):
+    """`out + P * Q` where P and Q each read only some of the loops (an INT4 weight's
+    `(c - z) * u`, its scale read per group along K, times the activation's codes): each factor
+    is evaluated over its own loops, then one np.einsum sums their product. The whole
+    iteration space (M x N x K) is never made. None: the body is not that, or a factor needs
+    as many elements as the space the dense path refuses."""
+    ops = [o.operation for o in block.operations]
+    n_in = len(in_maps)
+    if len(block.arguments) != n_in + 1 or len(ops) < 3 or ops[-1].name != "linalg.yield":
+        return None
+    producers = {r: o for o in ops for r in o.results}
+    add, acc = producers.get(ops[-1].operands[0]), block.arguments[n_in]
+    if add is None or add.name not in ("arith.addf", "arith.addi") or acc not in list(add.operands):
+        return None
+    mul = producers.get(add.operands[1] if add.operands[0] == acc else add.operands[0])
+    if mul is None or mul.name not in ("arith.mulf", "arith.muli"):
+        return None
+    deps = {a: frozenset(_loops_read(m)) for a, m in zip(block.arguments, in_maps)}
+    deps[acc] = None  # a factor may not read the accumulator
+    for o in ops:
+        if o == mul:
+            break
+        if o.name == "linalg.index":
+            found = frozenset([ir.IntegerAttr(o.attributes["dim"]).value])
+        else:
+            inner = [deps.get(v, frozenset()) for v in o.operands]  # an outside value reads no loop
+            found = None if any(d is None for d in inner) else frozenset().union(*inner)
+        for r in o.results:
+            deps[r] = found
+    factors = [deps.get(v, frozenset()) for v in mul.operands]
+    if any(d is None or math.prod(loop_sizes[i] for i in d) > MAX_DENSE_ELEMENTS for d in factors) \
+            or any(d is None for d in out_dims):
+        return None
+    env = _eval_body(block, list(args) + [np.zeros([1] * len(loop_sizes))], outer, loop_sizes, stop=mul)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    operands, subscripts = [], []
+    for v, read in zip(mul.operands, factors):
+        order = sorted(read)
+        full = [loop_sizes[i] if i in read else 1 for i in range(len(loop_sizes))]
+        value = np.broadcast_to(np.asarray(env[v] if v in env else outer[v]), full).reshape([loop_sizes[i] for i in order])
+        wide = np.float64 if value.dtype.kind == "f" else np.int64
+        operands.append(value.astype(wide, copy=False))
+        subscripts.append("".join(letters[i] for i in order))
+    out = "".join(letters[d] for d in out_dims)
+    return np.einsum(f"{subscripts[0]},{subscripts[1]}->{out}", *operands, optimize=True)
+
+
 def _eval_generic(op: ir.Operation, values: dict) -> list[np.ndarray]:
     n_in = len(op.operands) - len(op.results)
     operands = [values[v] for v in op.operands]
@@ -194,6 +241,10 @@ def _eval_generic(op: ir.Operation, values: dict) -> list[np.ndarray]:
     args = [_in_space(a, m, loop_sizes) for a, m in zip(operands[:n_in], maps[:n_in])]
     if reduction and n_in == 2 and len(op.results) == 1:
         product = _contraction_einsum(block, args, maps, loop_sizes, out_dims[0])
+        if product is not None:
+            return [as_type(inits[0] + product, out_elements[0])]
+    if reduction and len(op.results) == 1 and math.prod(loop_sizes) > MAX_DENSE_ELEMENTS:
+        product = _factored_contraction(block, args, maps[:n_in], loop_sizes, out_dims[0], values)
         if product is not None:
             return [as_type(inits[0] + product, out_elements[0])]
     if math.prod(loop_sizes) > MAX_DENSE_ELEMENTS:
