@@ -5,16 +5,19 @@
 Each manifest runs as `task --l2 on` does: L1 (the Amdahl-ordered search, --budget measurements
 per searched dispatch), then L2 (task/l2.py: the built-in schedule moves, every proposal gated on
 legality, a measurement, being faster, and its numerics). For each dispatch L2 visits: L1's time,
-L2's, the bound L1 is judged against (the elite template's time where one exists, else the
-roofline bound: the same reference R7.4's decisions use), and the share of the gap closed,
+L2's, the bound L1 is judged against (the elite template's time where one exists and L1 is
+still slower, else the roofline bound: a dispatch that beat its template is judged against what
+is left), and the share of the gap closed,
 (L1 - L2) / (L1 - bound) (a dispatch already at its bound has no gap, and is left out of the
 sum). Beside it the target's floor (`target.l2_floor_s`: what no schedule beats on the simulated
 part, the roofline bound plus the launch, DRAM page openings and INT4 scales the simulator
 charges every schedule) and the share of the closable gap closed, (L1 - L2) / (L1 - max(bound,
 floor)): the part of the gap any schedule could close at all. Per manifest: both over every
 visited dispatch (time saved over gap, calls counted), L2's measurements and seconds, and the
-chunk before and after L2. The DSA model is deterministic: one run is the figure. --write-docs
-rewrites the marked block of docs/TASK.md.
+chunk before and after L2. A last table lists L2's compile-flag proposals (task/stage_flags.py):
+each stage worth it rebuilt under each flag variant, kept or reverted with why, and the chunk it
+gave. The DSA model is deterministic: one run is the figure. --write-docs rewrites the marked
+block of docs/TASK.md.
 
 --host runs the host part instead (the DSA part is not run): this machine's CPU (`--target
 host`, IREE compiling for it: --iree-llvmcpu-target-cpu=host) on a real policy's stage,
@@ -57,18 +60,21 @@ HOST_MANIFESTS = ("lit_tests/inputs/lerobot/pi0_expert_host.toml",)
 HEADERS = ["manifest", "dispatch", "calls", "L1 us", "L2 us", "bound us", "bound", "floor us", "gap closed",
            "of closable", "kept/tried"]
 SUMMARY = ["manifest", "dispatches", "gap us", "closable us", "closed us", "gap closed", "of closable",
-           "measurements", "L2 s", "chunk L1 ms", "chunk L2 ms"]
+           "measurements", "L2 s", "chunk L1 ms", "chunk L2 ms", "limit ms", "chunk gap closed"]
 
 
 def visited(result) -> list[dict]:
     """One record per dispatch L2 visited: L1 us, L2 us, its bound, and what was kept."""
-    bounds = {(d["stage"], d["dispatch"]): (d.get("elite_us"), d.get("elite")) for d in result.decisions}
+    bounds = {(d["stage"], d["dispatch"]): (d.get("elite_us"), d.get("elite"), d.get("bound_us"))
+              for d in result.decisions}
     calls = {(a["stage"], a["dispatch"]): a["calls"] for a in result.after.amdahl}
     counts = {s.name: s.repeat * s.count(result.manifest.flow_steps) for s in result.manifest.stages}
     out = []
     for r in result.l2["rounds"]:
         key = (r["stage"], r["dispatch"])
-        bound_us, kind = bounds.get(key, (None, None))
+        bound_us, kind, roofline = bounds.get(key, (None, None, None))
+        if kind == "template" and bound_us is not None and r["before_us"] <= bound_us and roofline is not None:
+            bound_us, kind = roofline, "roofline (L1 beat template)"  # what is left is the roofline's gap
         kept = sum(1 for p in r["proposals"] if p["status"] == "kept")
         gap = r["before_us"] - bound_us if bound_us is not None and r["before_us"] > bound_us else 0.0
         floor = r.get("floor_us")
@@ -92,6 +98,12 @@ def run(manifest, target, budget: int, progress=None):
                         progress=progress)
 
 
+def chunk_closed(before_ms: float, after_ms: float, limit_ms: float) -> float | None:
+    """The share of the chunk's distance to its physical limit that L2 took off, stage builds
+    included (None: L1's chunk is at its limit)."""
+    return (before_ms - after_ms) / (before_ms - limit_ms) if before_ms > limit_ms else None
+
+
 def manifest_rows(result) -> tuple[list[str], list[list[str]], dict]:
     """One manifest's summary row, its rows per visited dispatch, and its JSON record."""
     name = result.manifest.model_id
@@ -112,11 +124,28 @@ def manifest_rows(result) -> tuple[list[str], list[list[str]], dict]:
     summary = [name, str(len(seen)), f"{gap:.1f}", f"{closable:.1f}", f"{closed:.1f}",
                pct(closed / gap if gap else None), pct(closed_of / closable if closable else None),
                str(l2["measurements"]), f"{l2['seconds']:.1f}", f"{l2['chunk_before_ms']:.2f}",
-               f"{l2['chunk_after_ms']:.2f}"]
+               f"{l2['chunk_after_ms']:.2f}", f"{result.after.limit_ms:.2f}",
+               pct(chunk_closed(l2["chunk_before_ms"], l2["chunk_after_ms"], result.after.limit_ms))]
     record = {"manifest": name, "visited": seen, "gap_us": gap, "closable_us": closable, "closed_us": closed,
+              "builds": l2.get("builds", []), "build_flags": result.build_flags, "limit_ms": result.after.limit_ms,
               "measurements": l2["measurements"], "seconds": l2["seconds"],
               "chunk_before_ms": l2["chunk_before_ms"], "chunk_after_ms": l2["chunk_after_ms"]}
     return summary, rows, record
+
+
+BUILD_HEADERS = ["manifest", "stage", "share", "flags", "status", "chunk ms", "why"]
+
+
+def build_rows(result) -> list[list[str]]:
+    """L2's compile-flag proposals (task/stage_flags.py): one row per stage and variant."""
+    rows = []
+    for b in (result.l2 or {}).get("builds", []):
+        for p in b["proposals"]:
+            chunk = f"{b['chunk_before_ms']:.2f} -> {p['us'] / 1e3:.2f}" if p["us"] is not None else "-"
+            rows.append([result.manifest.model_id, b["stage"], f"{100 * b['share']:.0f}%",
+                         " ".join(f.removeprefix("--iree-dispatch-creation-") for f in p["config"]["flags"]),
+                         p["status"], chunk, p["reason"]])
+    return rows
 
 
 def slowest_line(records: list[dict]) -> str:
@@ -157,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--budget must be at least 1, got {args.budget}")
     target = get_target("host" if args.host else args.target)
     load_start = os.getloadavg()[0]
-    rows, summary, records = [], [], []
+    rows, summary, records, builds = [], [], [], []
     for path in args.manifest or [REPO / m for m in (HOST_MANIFESTS if args.host else MANIFESTS)]:
         try:
             manifest = load_manifest(path)
@@ -169,9 +198,12 @@ def main(argv: list[str] | None = None) -> int:
         summary_row, detail, record = manifest_rows(result)
         summary.append(summary_row)
         rows += detail
+        builds += build_rows(result)
         records.append(record)
     tables = [format_table(SUMMARY, summary, right_align=set(range(1, len(SUMMARY)))), "",
               format_table(HEADERS, rows, right_align={2, 3, 4, 5, 7, 8, 9})]
+    if builds:  # compile-flag proposals: stages rebuilt, not dispatches re-scheduled
+        tables += ["", format_table(BUILD_HEADERS, builds, right_align={2, 5})]
     if args.host:
         repetitions = TuneOptions().repetitions
         machine = host_machine_line(target, repetitions, (load_start, os.getloadavg()[0]))
@@ -184,9 +216,11 @@ def main(argv: list[str] | None = None) -> int:
             r["machine"] = machine
     else:
         text = "\n".join(tables + [
-            "(gap: L1's time over its bound, every call of the chunk; closable: L1's time over the larger "
-            "of its bound and the target's floor; closed: what L2 took off the gap; L2 s: wall seconds, "
-            "measurements on the simulator)"])
+            "(gap: L1's time over its bound, every call of the chunk; a dispatch whose L1 time beat its elite "
+            "template is judged against its roofline bound; closable: L1's time over the larger of its bound "
+            "and the target's floor; closed: what L2 took off the gap; L2 s: wall seconds, measurements on the "
+            "simulator; chunk L2 ms includes the stage builds L2 kept, the last table; chunk gap closed: "
+            "(chunk L1 - chunk L2) / (chunk L1 - limit), the limit of the build the chunk ends with)"])
     emit_report(text, records, doc=REPO / "docs" / "TASK.md" if args.write_docs else None,
                 marker=f"bench/l2_gain.py {target.name}", json_path=args.json)
     return 0

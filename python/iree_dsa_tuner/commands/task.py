@@ -368,6 +368,11 @@ def summary(result) -> str:
                      f"{plural(tried, 'proposal')} ({kept} kept, {tried - kept} reverted), "
                      f"{plural(l2['measurements'], 'measurement')} in {l2['seconds']:.1f} s; chunk "
                      f"{l2['chunk_before_ms']:.2f} -> {l2['chunk_after_ms']:.2f} ms")
+        for b in l2.get("builds", []):
+            kept = [p for p in b["proposals"] if p["status"] == "kept"]
+            lines.append(f"  L2 build of {b['stage']}: " + (
+                f"{' '.join(kept[-1]['config']['flags'])} kept ({kept[-1]['reason']})" if kept else
+                "; ".join(f"{' '.join(p['config']['flags'])}: {p['reason']}" for p in b["proposals"])))
     lines.append("verdict: " + verdict(after.chunk_ms, after.rate_hz, after.limit_ms, after.coverage))
     if result.variants:
         rows = [[v["flow_steps"], f"{v['chunk_ms']:.2f}", f"{v['rate_hz']:.1f}", f"{v['rate_hz_rtc']:.1f}",
@@ -378,5 +383,8 @@ def summary(result) -> str:
         how = "reused" if result.reused else "written"
         lines.append(f"\nspec set {how}: {result.spec_set.directory}")
         for path in result.spec_set.spec_paths():
-            lines.append(f"  {path.name}: iree-compile --iree-codegen-tuning-spec-path={path} ...")
+            stage = path.name[: -len(".spec.mlir")]
+            flags = " ".join(result.spec_set.flags.get(stage, ()))
+            lines.append(f"  {path.name}: iree-compile --iree-codegen-tuning-spec-path={path} "
+                         + (f"{flags} ..." if flags else "..."))
     return "\n".join(lines)

@@ -99,11 +99,13 @@ class L2Report:
     chunk_after_ms: float = 0.0
     measurements: int = 0
     seconds: float = 0.0
+    builds: list[L2Round] = field(default_factory=list)  # compile-flag proposals, a stage each (stage_flags.py)
 
     def to_json(self) -> dict:
         return {"triggers": self.triggers, "chunk_before_ms": self.chunk_before_ms,
                 "chunk_after_ms": self.chunk_after_ms, "measurements": self.measurements,
-                "seconds": round(self.seconds, 2), "rounds": [r.to_json() for r in self.rounds]}
+                "seconds": round(self.seconds, 2), "rounds": [r.to_json() for r in self.rounds],
+                "builds": [r.to_json() for r in self.builds]}
 
 
 @dataclass

@@ -4,6 +4,8 @@
         binding.json          what the set is bound to (stage shapes, scheme, block, flow/action steps)
         <stage>.spec.mlir     one verified tuning spec per stage, with a header naming the binding
         configs.json          the configs in the specs, per stage and dispatch (read back on reuse)
+        flags.json            stage -> the iree-compile flags L2 kept for it (task/stage_flags.py),
+                              only when there are any: its spec matches that build's dispatches
         times.json            the chunk (default, tuned, limit, coverage) and each tuned dispatch's
                               time when the set was written, to check that it still reproduces
 
@@ -15,7 +17,7 @@ what changed (--retune tunes a new set beside it).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
@@ -24,6 +26,7 @@ from .manifest import Manifest, binding_hash
 
 BINDING = "binding.json"
 CONFIGS = "configs.json"
+FLAGS = "flags.json"
 # What the target measured when the set was written: the chunk and every tuned dispatch, so a
 # test can tell when a shipped set stops reproducing its figures.
 TIMES = "times.json"
@@ -34,6 +37,7 @@ class SpecSet:
     directory: Path
     binding: dict
     configs: dict  # stage -> dispatch -> config JSON
+    flags: dict = field(default_factory=dict)  # stage -> extra iree-compile flags its spec was tuned with
 
     def spec_paths(self) -> list[Path]:
         return sorted(self.directory.glob("*.spec.mlir"))
@@ -65,7 +69,8 @@ def find_spec_set(library: Path, target: str, manifest: Manifest, binding: dict,
     directory = set_directory(library, target, manifest, binding)
     if (directory / BINDING).is_file() and not retune:
         return SpecSet(directory, json.loads((directory / BINDING).read_text()),
-                       json.loads((directory / CONFIGS).read_text()) if (directory / CONFIGS).is_file() else {})
+                       json.loads((directory / CONFIGS).read_text()) if (directory / CONFIGS).is_file() else {},
+                       json.loads((directory / FLAGS).read_text()) if (directory / FLAGS).is_file() else {})
     if retune:
         return None
     for other in sorted(directory.parent.glob(f"*/{BINDING}")) if directory.parent.is_dir() else []:
@@ -77,20 +82,26 @@ def find_spec_set(library: Path, target: str, manifest: Manifest, binding: dict,
 
 
 def write_spec_set(library: Path, target: str, manifest: Manifest, binding: dict, specs: dict[str, str],
-                   configs: dict) -> SpecSet:
+                   configs: dict, flags: dict | None = None) -> SpecSet:
     directory = set_directory(library, target, manifest, binding)
     directory.mkdir(parents=True, exist_ok=True)
     digest = directory.name
+    flags = {stage: list(f) for stage, f in sorted((flags or {}).items()) if f}
     for stage, text in sorted(specs.items()):
         header = (f"// iree-dsa-tune task: {manifest.model_id} {manifest.version}, stage {stage}, target {target}\n"
                   f"// bound to manifest binding {digest} ({manifest.scheme}"
                   + (f", block {manifest.quant_block}" if manifest.quant_block else "")
                   + f", flow_steps {manifest.flow_steps}, n_action_steps {manifest.n_action_steps});"
-                  f" see {BINDING}\n")
+                  f" see {BINDING}\n"
+                  + (f"// compile this stage with: {' '.join(flags[stage])} (see {FLAGS})\n" if stage in flags else ""))
         write_output(directory / f"{stage}.spec.mlir", header + text)
     write_output(directory / CONFIGS, json.dumps(configs, indent=1, sort_keys=True) + "\n")
     write_output(directory / BINDING, json.dumps(binding, indent=1, sort_keys=True) + "\n")
-    return SpecSet(directory, binding, configs)
+    if flags:
+        write_output(directory / FLAGS, json.dumps(flags, indent=1, sort_keys=True) + "\n")
+    elif (directory / FLAGS).is_file():  # a set written again without them (--retune)
+        (directory / FLAGS).unlink()
+    return SpecSet(directory, binding, configs, flags)
 
 
 def write_times(spec_set: SpecSet, target: str, before: dict, after: dict, dispatches: list[dict]) -> None:

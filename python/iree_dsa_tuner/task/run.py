@@ -42,7 +42,9 @@ from ..search.proposers import ScheduleMoves
 from ..search.options import TuneOptions
 from ..search.results import DispatchResult
 from .decision import ESCALATE, decide
+from ..tuning_spec.verify import check_build
 from .l2 import L2_MODES, Playbook, l2_triggers, run_l2
+from .stage_flags import StageBuild, try_flag_variants
 from .library import SpecSet, find_spec_set, write_spec_set, write_times
 from .manifest import Manifest
 from .timeline import DispatchTime, Timeline, timeline
@@ -88,6 +90,7 @@ class TaskResult:
     seconds: float = 0.0
     quantization: dict = field(default_factory=dict)  # stage -> how its model was quantised (and its accuracy)
     l2: dict | None = None  # what the L2 tier did (task/l2.py), when it ran
+    build_flags: dict = field(default_factory=dict)  # stage -> the iree-compile flags it is built with (L2's)
 
     def to_json(self) -> dict:
         out = self.after.to_json()
@@ -104,6 +107,8 @@ class TaskResult:
             out["quantization"] = self.quantization
         if self.l2 is not None:
             out["l2"] = self.l2
+        if self.build_flags:
+            out["build_flags"] = self.build_flags
         return out
 
 
@@ -132,8 +137,10 @@ def _quantization_record(manifest: Manifest, quantized: dict) -> dict:
     return out
 
 
-def _stage_artifacts(mlir: Path, parameters, target, say):
-    art = compile_model(mlir, target.compile_flags)
+def _stage_artifacts(mlir: Path, parameters, target, say, flags: tuple[str, ...] = ()):
+    art = compile_model(mlir, target.compile_flags + tuple(flags))
+    if flags:  # the numbers to match are the model's, not what the flags make of it
+        art.reference_flags = target.compile_flags
     if target.always_routes_batch1_convs:
         art, _ = take_routes(art, say=say)
     art.parameters = parameters  # the weights its spec's numerics read (None: random from a seed)
@@ -178,36 +185,45 @@ def _holds_weights(stage) -> bool:
 def _ops(manifest: Manifest, target, skipped: list[dict], say=None,
          quantized: dict | None = None) -> tuple[dict, list[_Op]]:
     artifacts, ops = {}, []
-    lhs, rhs, out = manifest.types
     quantized = {} if quantized is None else quantized
     for stage in manifest.stages:
         q = quantized.setdefault(stage.name, quantized_stage(manifest, stage, say))
-        art = _stage_artifacts(q.mlir, q.parameters(), target, say) if q not in (None, FLOAT_STAGE) else \
-            _stage_artifacts(stage.mlir, stage.parameters, target, say)
-        artifacts[stage.name] = art
-        calls, traffic = art.calls(), art.traffic()
-        for p in art.problems():
-            n = calls.get(p.dispatch, 0)
-            if n == 0:  # only in an initializer: it runs once when the model loads, not per chunk
-                skipped.append({"stage": stage.name, "dispatch": p.dispatch,
-                                "reason": "runs once at load (in an initializer), not per chunk"})
-                continue
-            t = traffic.get(p.dispatch)
-            if q == FLOAT_STAGE:
-                ops.append(_Op(stage.name, p, p if is_tunable(p) else None, n,
-                               (t.read_bytes + t.written_bytes) if t is not None else 0, traffic=t))
-            elif q is not None:
-                # The real quantised model: its ops are what they are, and every byte a call moves
-                # (weights as stored, scales, activations, outputs) counts toward the limit.
-                moved = (t.read_bytes + t.written_bytes) if t is not None else 0
-                ops.append(_Op(stage.name, p, p if is_tunable(p) else None, n, moved, traffic=t))
-            elif is_tunable(p):
-                computed = with_types(p, lhs, rhs, out)
-                weights = computed.inputs[1].num_bytes if len(computed.inputs) > 1 else 0  # softmax: none
-                ops.append(_Op(stage.name, p, computed, n, weights, traffic=t))
-            else:
-                ops.append(_Op(stage.name, p, None, n, art.constant_read_bytes(p.dispatch), traffic=t))
+        artifacts[stage.name], stage_ops = _stage_build(manifest, stage, q, target, skipped, say)
+        ops += stage_ops
     return artifacts, ops
+
+
+def _stage_build(manifest: Manifest, stage, q, target, skipped: list[dict], say,
+                 flags: tuple[str, ...] = ()) -> tuple[object, list[_Op]]:
+    """One stage compiled (its quantised model when `q` is one, with `flags` added to the
+    target's) and its ops, every call of every dispatch."""
+    lhs, rhs, out = manifest.types
+    ops: list[_Op] = []
+    art = _stage_artifacts(q.mlir, q.parameters(), target, say, flags) if q not in (None, FLOAT_STAGE) else \
+        _stage_artifacts(stage.mlir, stage.parameters, target, say, flags)
+    calls, traffic = art.calls(), art.traffic()
+    for p in art.problems():
+        n = calls.get(p.dispatch, 0)
+        if n == 0:  # only in an initializer: it runs once when the model loads, not per chunk
+            skipped.append({"stage": stage.name, "dispatch": p.dispatch,
+                            "reason": "runs once at load (in an initializer), not per chunk"})
+            continue
+        t = traffic.get(p.dispatch)
+        if q == FLOAT_STAGE:
+            ops.append(_Op(stage.name, p, p if is_tunable(p) else None, n,
+                           (t.read_bytes + t.written_bytes) if t is not None else 0, traffic=t))
+        elif q is not None:
+            # The real quantised model: its ops are what they are, and every byte a call moves
+            # (weights as stored, scales, activations, outputs) counts toward the limit.
+            moved = (t.read_bytes + t.written_bytes) if t is not None else 0
+            ops.append(_Op(stage.name, p, p if is_tunable(p) else None, n, moved, traffic=t))
+        elif is_tunable(p):
+            computed = with_types(p, lhs, rhs, out)
+            weights = computed.inputs[1].num_bytes if len(computed.inputs) > 1 else 0  # softmax: none
+            ops.append(_Op(stage.name, p, computed, n, weights, traffic=t))
+        else:
+            ops.append(_Op(stage.name, p, None, n, art.constant_read_bytes(p.dispatch), traffic=t))
+    return art, ops
 
 
 def _binding(manifest: Manifest, ops: list[_Op]) -> dict:
@@ -242,6 +258,78 @@ def _estimate(op: _Op, target, why: str = "") -> str | None:
     op.default_us = op.us = estimate[0]
     op.how = estimate[1] + (f" ({why})" if why else "")
     return None
+
+
+def _time_defaults(ops: list[_Op], hooks: dict, target, skipped: list[dict]) -> list[_Op]:
+    """IREE's default schedule of each tunable op, timed on the target; every other dispatch
+    costed by its streaming estimate. The ops that have a time (the others go to `skipped`)."""
+    for o in ops:
+        if o.tunable:
+            m = hooks[o.stage].measure(o.computed, None)
+            o.default_us = o.us = m.median_us if m.ok else None
+            if o.us is not None:
+                continue
+            o.computed = None  # nothing to tune from: it is estimated like any other dispatch
+            why = f"its default could not be timed: {m.reason or m.status}"
+        else:
+            why = ""
+        problem = _estimate(o, target, why)
+        if problem is not None:
+            skipped.append({"stage": o.stage, "dispatch": o.problem.dispatch,
+                            "reason": f"NOT COUNTED in the chunk: {why or getattr(o.problem, 'reason', '')}; "
+                                      f"{problem}"})
+    return [o for o in ops if o.us is not None]
+
+
+class _StageBuilds:
+    """run_task's stages as they are built: each stage's artifacts, ops, runner and hooks live in
+    run_task's own dicts and list (the timeline reads them), and L2's compile-flag proposals
+    (task/stage_flags.py) swap a stage's build in and out of them."""
+
+    def __init__(self, manifest, target, options, db, make, quantized, artifacts, ops, runners, hooks, skipped,
+                 say):
+        self.manifest, self.target, self.options, self.db, self.make = manifest, target, options, db, make
+        self.quantized, self.artifacts, self.ops, self.runners, self.hooks = quantized, artifacts, ops, runners, hooks
+        self.skipped, self.say = skipped, say
+        self.flags: dict[str, tuple[str, ...]] = {}  # stage -> the extra flags it is built with
+        self.measurements = 0  # what L2's rebuilt stages were timed with, searches included
+
+    def rebuild(self, stage_name: str, flags: tuple[str, ...]) -> StageBuild:
+        stage = next(s for s in self.manifest.stages if s.name == stage_name)
+        skipped: list[dict] = []
+        art, ops = _stage_build(self.manifest, stage, self.quantized.get(stage_name), self.target, skipped,
+                                self.say, flags)
+        runner = self.make(art)
+        hooks = search_hooks(art, self.target, self.options, runner, self.db)
+        return StageBuild(stage_name, tuple(flags), art, _time_defaults(ops, {stage_name: hooks}, self.target, skipped),
+                          runner, hooks, skipped)
+
+    def install(self, build: StageBuild) -> StageBuild:
+        """The stage runs `build` from now on; the build it ran until now is returned."""
+        name = build.stage
+        old = StageBuild(name, self.flags.get(name, ()), self.artifacts[name],
+                         [o for o in self.ops if o.stage == name], self.runners[name], self.hooks[name],
+                         [s for s in self.skipped if s["stage"] == name])
+        at = next((i for i, o in enumerate(self.ops) if o.stage == name), len(self.ops))
+        self.ops[:] = [o for o in self.ops if o.stage != name]
+        self.ops[at:at] = build.ops
+        self.skipped[:] = [s for s in self.skipped if s["stage"] != name] + build.skipped
+        self.artifacts[name], self.runners[name], self.hooks[name] = build.artifacts, build.runner, build.hooks
+        if build.flags:
+            self.flags[name] = build.flags
+        else:
+            self.flags.pop(name, None)
+        return old
+
+    def retune(self, stage_name: str, make_timeline, l2: bool) -> list[dict]:
+        """L1 on the stage's (new) ops, in the chunk's Amdahl order: the stage's decisions. Each
+        timing the search and the defaults made counts in `measurements` (those the tuning
+        database already held are not timed again and not counted)."""
+        decisions = _tune_in_amdahl_order(self.ops, self.hooks, self.target, self.options, make_timeline,
+                                          lambda line: self.say(f"  {line.strip()}"), l2)
+        searched = {id(o.result): o.result for o in self.ops if o.stage == stage_name and o.result is not None}
+        self.measurements += sum(r.measured for r in searched.values())
+        return [d for d in decisions if d["stage"] == stage_name]
 
 
 def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: float | None = None,
@@ -284,30 +372,19 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
         binding = _binding(manifest, ops)
         stored = find_spec_set(library, target.name, manifest, binding, retune=retune) if library and tune else None
 
-        for o in ops:  # IREE's default schedule, timed on the target; the rest estimated
-            if o.tunable:
-                m = hooks[o.stage].measure(o.computed, None)
-                o.default_us = o.us = m.median_us if m.ok else None
-                if o.us is not None:
-                    continue
-                o.computed = None  # nothing to tune from: it is estimated like any other dispatch
-                why = f"its default could not be timed: {m.reason or m.status}"
-            else:
-                why = ""
-            problem = _estimate(o, target, why)
-            if problem is not None:
-                skipped.append({"stage": o.stage, "dispatch": o.problem.dispatch,
-                                "reason": f"NOT COUNTED in the chunk: {why or getattr(o.problem, 'reason', '')}; "
-                                          f"{problem}"})
-        ops = [o for o in ops if o.us is not None]
+        ops[:] = _time_defaults(ops, hooks, target, skipped)
         before = make_timeline()
         say(f"{manifest.model_id} on {target.name}: {before.chunk_ms:.2f} ms per chunk with IREE's defaults "
             f"(budget {before.budget_ms:g} ms, limit {before.limit_ms:.2f} ms, "
             f"{100 * before.coverage['modelled_share']:.0f}% of it from timed root ops)")
 
+        builds = _StageBuilds(manifest, target, options, db, make, quantized, artifacts, ops, runners, hooks,
+                              skipped, say)
         if not tune:
             decisions = []
         elif stored is not None:
+            for stage, flags in sorted(stored.flags.items()):  # the set was tuned on these builds
+                builds.install(builds.rebuild(stage, tuple(flags))).runner.close()
             _apply_stored(stored, ops, hooks)
             decisions = [{"dispatch": o.problem.dispatch, "stage": o.stage, "decision": "reuse",
                           "reason": f"spec set {stored.directory.name} matches this manifest"} for o in ops]
@@ -318,14 +395,25 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
                 say(f"L2: {'; '.join(triggers) or 'asked for'}")
                 book_path = library / target.name / "playbook.json" if library is not None else None
                 book = Playbook.load(book_path)
+                chunk_l1_ms, t_flags = make_timeline().chunk_ms, time.perf_counter()
+                flag_rounds, redone = try_flag_variants(
+                    [s.name for s in manifest.stages], builds.rebuild, builds.install,
+                    lambda stage: builds.retune(stage, make_timeline, l2 != "off"), make_timeline,
+                    lambda new, old: check_build(new, old), say)
+                for stage, stage_decisions in redone.items():  # the stage's ops are the kept build's
+                    decisions[:] = [d for d in decisions if d["stage"] != stage] + stage_decisions
                 l2_report = run_l2(ops, hooks, target, decisions, make_timeline, proposers or [ScheduleMoves()],
                                    say, book)
+                l2_report.builds, l2_report.chunk_before_ms = flag_rounds, chunk_l1_ms
+                book.record(flag_rounds)
+                l2_report.seconds += time.perf_counter() - t_flags
+                l2_report.measurements += builds.measurements
                 if book_path is not None:
                     book.write(book_path)
         written = tune and stored is None and library is not None
         if written:
             dropped: list[dict] = []
-            stored = _store(library, target, manifest, binding, artifacts, ops, say, dropped)
+            stored = _store(library, target, manifest, binding, artifacts, ops, say, dropped, builds.flags)
             for drop in dropped:  # the decision stands corrected: its winner is not in the chunk
                 for d in decisions:
                     if d["dispatch"] == drop["dispatch"] and d["stage"] == drop["stage"]:
@@ -347,7 +435,8 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
             runner.close()
     result = TaskResult(manifest, target.name, before, after, decisions, skipped, spec_set=stored, reused=reused,
                         quantization=_quantization_record(manifest, quantized),
-                        l2=l2_report.to_json() if l2_report is not None else None)
+                        l2=l2_report.to_json() if l2_report is not None else None,
+                        build_flags={k: list(v) for k, v in sorted(builds.flags.items())})
     for steps in flow_steps:
         variant = timeline(manifest.with_flow_steps(steps), _times(ops), dram_bytes_per_s=desc.dram_bytes_per_s,
                            peak_ops_per_s=desc.peak_ops(compute_type), budget_ms=budget_ms)
@@ -426,7 +515,7 @@ def _apply_stored(stored: SpecSet, ops: list[_Op], hooks: dict[str, SearchHooks]
 
 
 def _store(library: Path, target, manifest: Manifest, binding: dict, artifacts: dict, ops: list[_Op],
-           say, dropped: list[dict]) -> SpecSet:
+           say, dropped: list[dict], flags: dict) -> SpecSet:
     """The verified winners of every stage, written as a spec set. Verification is `tune`'s own
     stage (`pipeline.verify_winners`): a winner that fails is replaced by its next-best verified
     config, or goes back to IREE's default; either is appended to `dropped` with why."""
@@ -458,7 +547,7 @@ def _store(library: Path, target, manifest: Manifest, binding: dict, artifacts: 
         if verified.text:
             specs[stage.name] = verified.text
             configs[stage.name] = {o.problem.dispatch: o.config.to_json() for o in stage_ops if o.config is not None}
-    return write_spec_set(library, target.name, manifest, binding, specs, configs)
+    return write_spec_set(library, target.name, manifest, binding, specs, configs, flags)
 
 
 __all__ = ["MIN_SHARE", "TaskResult", "manifest_binding", "run_task"]

@@ -291,9 +291,10 @@ SPEC_ERROR_MARGIN = 2.0
 
 
 def _default_numerics(artifacts: ModelArtifacts, extra_flags, weights, seed: int, timeout_s: float,
-                      reference) -> dict:
+                      reference, strict: bool = False) -> dict:
     """IREE's own build of the model (no spec; the build's `extra_flags`) against numpy, per
-    (function, output), made once per artifacts, flags, archives and seed."""
+    (function, output), made once per artifacts, flags, archives and seed. A build that does
+    not compile has no results (`strict`: its CompileError is raised instead)."""
     cache = artifacts.__dict__.setdefault("_default_numerics", {})
     key = (tuple(extra_flags), id(weights), seed)
     if key not in cache:
@@ -306,6 +307,8 @@ def _default_numerics(artifacts: ModelArtifacts, extra_flags, weights, seed: int
                 results = compare_modules(vmfb, signatures, outputs, numpy_reference=numpy_reference, seed=seed,
                                           asserting=asserting, parameters=weights)
             except CompileError:
+                if strict:
+                    raise
                 results = []
         cache[key] = (weights, {(n.function, n.output): n for n in results})  # weights: keeps id() unique
     return cache[key][1]
@@ -404,6 +407,38 @@ def check_config(artifacts: ModelArtifacts, problem, config: CompilationConfig) 
         return NumericsVerdict(Status.WRONG_NUMERICS, bad[0].describe())
     if not any(n.checked for n in report.numerics):
         why = "; ".join(n.describe() for n in report.numerics[:2]) or "the model has no function to run"
+        return NumericsVerdict(Status.WRONG_NUMERICS, f"no output was compared: {why}")
+    return NumericsVerdict(Status.VERIFIED)
+
+
+def check_build(flagged: ModelArtifacts, base: ModelArtifacts, seed: int = 0,
+                timeout_s: float = 120.0) -> NumericsVerdict:
+    """Does the model built with other flags (`flagged`: its target flags hold them) compute
+    what the model does? Its outputs against the numpy reference, each function; where it is
+    off, IREE's build without those flags (`base`) is the witness, as for a spec: a function
+    both builds get about as wrong (SPEC_ERROR_MARGIN) says nothing of the flags. Gate of
+    L2's compile-flag proposals (task/stage_flags.py)."""
+    weights = model_parameters(base, None, seed)
+    signatures, outputs, reference = _function_signatures(base, weights)  # the model as written
+    asserting = frozenset(name for name, func in reference.functions.items() if "check.expect" in str(func))
+    judged = (signatures, outputs, reference, asserting)
+    try:
+        mine = _default_numerics(flagged, (), weights, seed, timeout_s, judged, strict=True)
+    except CompileError as e:
+        return NumericsVerdict(Status.NOT_APPLIED, f"compile: {(str(e).splitlines() or ['?'])[0]}")
+    results = list(mine.values())
+    wrong = [n for n in results if n.checked and not n.ok]
+    if wrong:
+        witness = _default_numerics(base, (), weights, seed, timeout_s, judged)
+        for n in list(wrong):
+            d = witness.get((n.function, n.output))
+            if d is not None and d.checked and not d.ok and n.max_error <= SPEC_ERROR_MARGIN * d.max_error + n.tolerance:
+                wrong.remove(n)
+        if wrong:
+            return NumericsVerdict(Status.WRONG_NUMERICS, wrong[0].describe())
+        return NumericsVerdict(Status.VERIFIED)
+    if not any(n.checked for n in results):
+        why = "; ".join(n.describe() for n in results[:2]) or "the model has no function to run"
         return NumericsVerdict(Status.WRONG_NUMERICS, f"no output was compared: {why}")
     return NumericsVerdict(Status.VERIFIED)
 
