@@ -1,7 +1,7 @@
 """Quantised policies on a DSA target: one row per manifest, its stages quantised for real by the
 quantiser where their weights are in the model (docs/QUANT.md), tuned by `task`.
 
-    python bench/quant_task.py [--target dsa-e1] [--budget 8] [--manifest PATH ...] [--json FILE] [--write-docs]
+    python bench/quant_task.py [--target dsa-e1] [--budget 8] [--manifest PATH ...] [--l2 off|auto|on] [--json FILE] [--write-docs]
 
 Per manifest: the scheme, whether each stage is quantised for real or re-typed (a what-if, for
 weights that are function arguments), the worst stage's accuracy against f32 (rel L2, cosine;
@@ -15,7 +15,8 @@ are new. "launches ms" is every dispatch call of the chunk times the target's la
 which the tuned time holds and the limit leaves out. Where the target is missed, the largest
 dispatches of the tuned chunk are named with their share. Then each large-M GEMM of the quantised stages against its bounds, with what the
 scratchpad and the DMA forbid. The DSA model is deterministic: one run is the figure.
---write-docs rewrites the marked block of docs/TASK.md with this run's output.
+--write-docs rewrites the marked block of docs/TASK.md with this run's output (made with --l2
+off, the library's default: L1 alone; `--l2 auto` adds the L2 tier as `task`'s CLI runs it).
 """
 
 from __future__ import annotations
@@ -116,10 +117,12 @@ def launches_ms(result, target) -> float:
     return calls * target.describe().launch_s * 1e3
 
 
-def run_row(manifest, target, budget: int, ratio_target: float, ms_target: float | None, library: Path):
+def run_row(manifest, target, budget: int, ratio_target: float, ms_target: float | None, library: Path,
+            l2: str = "off"):
     """`task` on one row; again with the row's target as the budget when the manifest's budget
-    stopped it short of the target (see the module doc)."""
-    result = run_task(manifest, target, TuneOptions(budget=budget), library=library)
+    stopped it short of the target (see the module doc). `l2`: task's L2 mode (the docs rows:
+    off, the library's default; the CLI's default is auto)."""
+    result = run_task(manifest, target, TuneOptions(budget=budget), library=library, l2=l2)
     a = result.after
     goal = ratio_target * a.limit_ms
     if ms_target is not None:
@@ -128,7 +131,7 @@ def run_row(manifest, target, budget: int, ratio_target: float, ms_target: float
         print(f"  {manifest.model_id}: {a.chunk_ms:.1f} ms meets the manifest's {a.budget_ms:g} ms budget, not "
               f"the row's target; again with a {goal:.1f} ms budget", file=sys.stderr, flush=True)
         result = run_task(manifest, target, TuneOptions(budget=budget), budget_ms=goal, library=library,
-                          retune=True)
+                          retune=True, l2=l2)
     return result
 
 
@@ -162,9 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--manifest", action="append", default=[], help="manifest paths (default: the three rows)")
     ap.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     ap.add_argument("--write-docs", action="store_true", help="rewrite the marked block of docs/TASK.md")
+    ap.add_argument("--l2", choices=("off", "auto", "on"), default="off",
+                    help="task's L2 tier (default off, as the docs rows are made; `task`'s CLI default is auto: "
+                         "L2 runs when R3.4's triggers fire, stage builds under IREE's fusion flags included)")
     args = ap.parse_args(argv)
     target = get_target(args.target)
     rows, records, large = [], [], []
+    if args.write_docs and args.l2 != "off":
+        ap.error("--write-docs writes the docs rows, which are made with --l2 off")
     plan = [(m, 1.2, None, None) for m in args.manifest] or [(REPO / m, r, t, a) for m, r, t, a in ROWS]
     with tempfile.TemporaryDirectory() as library:
         for path, ratio, ms, activations in plan:
@@ -173,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
                 manifest = replace(manifest, quant_activations=activations)
             print(f"{manifest.model_id} ({manifest.scheme}) on {target.name} ...", file=sys.stderr, flush=True)
             # One library per row: a static row of the same policy is another binding, not a stale one.
-            result = run_row(manifest, target, args.budget, ratio, ms, Path(library) / str(len(rows)))
+            result = run_row(manifest, target, args.budget, ratio, ms, Path(library) / str(len(rows)), args.l2)
             cells, record = row(result, ratio, ms, target)
             rows.append(cells)
             records.append(record)
