@@ -126,13 +126,15 @@ def test_the_l2_gain_rows_in_the_docs_reproduce():
 
     root = Path(__file__).resolve().parents[1]
     sys.path.insert(0, str(root / "bench"))
-    from l2_gain import SUMMARY, manifest_rows, run
+    from l2_gain import SUMMARY, build_rows, manifest_rows, run
 
     text = (root / "docs/TASK.md").read_text()
     block = text.split("<!-- bench/l2_gain.py dsa-e1 begin -->")[1].split("<!-- bench/l2_gain.py dsa-e1 end -->")[0]
     docs = [re.split(r"\s{2,}", line.strip()) for line in block.splitlines() if line.startswith("torch_expert ")]
-    summary, rows, _ = manifest_rows(run(load_manifest(root / "lit_tests/inputs/manifests/torch_expert_quantized.toml"),
-                                         get_target("dsa-e1"), 4))
+    result = run(load_manifest(root / "lit_tests/inputs/manifests/torch_expert_quantized.toml"), get_target("dsa-e1"), 4)
+    summary, rows, _ = manifest_rows(result)
     seconds = SUMMARY.index("L2 s")  # wall-clock time
     assert [c for i, c in enumerate(summary) if i != seconds] == [c for i, c in enumerate(docs[0]) if i != seconds]
-    assert rows == docs[1:]
+    assert rows == docs[1:1 + len(rows)]
+    # The stage builds L2 proposed: the MLP's fused build kept, with its chunk.
+    assert build_rows(result) == docs[1 + len(rows):]
