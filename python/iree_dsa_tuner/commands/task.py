@@ -343,7 +343,8 @@ def summary(result) -> str:
     moved = "bytes (weights; every byte a call moves in the quantised stages)" if real else "weights"
     lines.append(f"physical limit: {after.limit_ms:.2f} ms ({moved} {after.weight_limit_ms:.2f} ms at DRAM "
                  f"bandwidth, compute {after.compute_limit_ms:.2f} ms at peak, every call of every dispatch); "
-                 "p99 = chunk (deterministic model)")
+                 + ("times are medians of repeated runs on this machine: no p99 is measured" if result.on_hardware
+                    else "p99 = chunk (deterministic model)"))
     judged = [d for d in result.decisions if d["decision"] in ("accept", "escalate", "tune-further")]
     if judged:
         stand_ins = sum(1 for d in judged if d.get("elite") == "roofline bound")

@@ -91,6 +91,7 @@ class TaskResult:
     quantization: dict = field(default_factory=dict)  # stage -> how its model was quantised (and its accuracy)
     l2: dict | None = None  # what the L2 tier did (task/l2.py), when it ran
     build_flags: dict = field(default_factory=dict)  # stage -> the iree-compile flags it is built with (L2's)
+    on_hardware: bool = False  # the target's times are measured on a real machine (medians), not simulated
 
     def to_json(self) -> dict:
         out = self.after.to_json()
@@ -436,7 +437,8 @@ def run_task(manifest: Manifest, target, options: TuneOptions, *, budget_ms: flo
     result = TaskResult(manifest, target.name, before, after, decisions, skipped, spec_set=stored, reused=reused,
                         quantization=_quantization_record(manifest, quantized),
                         l2=l2_report.to_json() if l2_report is not None else None,
-                        build_flags={k: list(v) for k, v in sorted(builds.flags.items())})
+                        build_flags={k: list(v) for k, v in sorted(builds.flags.items())},
+                        on_hardware=bool(getattr(target, "measures_on_hardware", False)))
     for steps in flow_steps:
         variant = timeline(manifest.with_flow_steps(steps), _times(ops), dram_bytes_per_s=desc.dram_bytes_per_s,
                            peak_ops_per_s=desc.peak_ops(compute_type), budget_ms=budget_ms)
