@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..core.words import plural
 from ..errors import CompileError, InputError
 from .l2 import L2Proposal, L2Round
 
@@ -101,8 +102,8 @@ def try_flag_variants(stages: list[str], rebuild: Callable, install: Callable, r
                 p.reason = "changes no dispatch of the stage"
                 continue
             before_ms = rnd.chunk_after_ms  # the chunk with the build the stage has now
-            say(f"  L2 {stage}: rebuilt with {' '.join(flags)}: {len(current.ops)} -> {len(build.ops)} dispatches; "
-                "tuning them")
+            say(f"  L2 {stage}: rebuilt with {' '.join(flags)}: {len(current.ops)} -> "
+                f"{plural(len(build.ops), 'dispatch')}; tuning them")
             decisions = retune(stage)
             after = make_timeline()
             p.us = after.chunk_ms * 1e3
@@ -119,7 +120,7 @@ def try_flag_variants(stages: list[str], rebuild: Callable, install: Callable, r
                 continue
             current.runner.close()
             p.status = "kept"
-            p.reason = (f"chunk {before_ms:.2f} -> {after.chunk_ms:.2f} ms with {len(build.ops)} dispatches "
+            p.reason = (f"chunk {before_ms:.2f} -> {after.chunk_ms:.2f} ms with {plural(len(build.ops), 'dispatch')} "
                         f"(was {len(current.ops)}), numerics checked")
             rnd.after_us, rnd.chunk_after_ms = after.chunk_ms * 1e3, after.chunk_ms
             kept_decisions[stage] = decisions
