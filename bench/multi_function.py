@@ -23,7 +23,6 @@ to a CPU: the machine line says what it ran on.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -38,8 +37,6 @@ from iree_dsa_tuner.ir.artifacts import compile_model
 from iree_dsa_tuner.ir.host_program import read_host_program
 from iree_dsa_tuner.recipe import load_recipe
 from iree_dsa_tuner.runners.dispatch_profile import profile_build
-from iree_dsa_tuner.runners.host import exclusive_timing
-from iree_dsa_tuner.compiler import find_tool
 from iree_dsa_tuner.runners import whole_model
 from iree_dsa_tuner.runners.whole_model import Variant, WholeModelTimer, slower_functions
 from iree_dsa_tuner.targets.registry import get_target
@@ -132,25 +129,10 @@ class CpuTimeRecorder(WholeModelTimer):
         self.cpu: dict[str, dict[str, list[float]]] = {}
 
     def _run(self, vmfb: Path, function: str, iterations: int) -> float:
-        argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", "--device=local-sync",
-                f"--function={function}", *self.parameter_flags, *self.inputs[function],
-                f"--benchmark_min_time={iterations}x",
-                f"--benchmark_repetitions={self._repetitions.get(function, self.repetitions)}",
-                "--benchmark_format=json"]
-        with exclusive_timing():
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=self.timeout_s, check=False)
-        if proc.returncode != 0:
-            raise RuntimeError(proc.stderr.strip()[-300:] or f"iree-benchmark-module exited {proc.returncode}")
-        document = json.loads(proc.stdout[proc.stdout.find("{"):])
-        runs = [b for b in document.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
-        if not runs:
-            raise RuntimeError("iree-benchmark-module reported no repetitions")
-        scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
-        wall = [float(b["real_time"]) * scale[b.get("time_unit", "ns")] for b in runs]
+        runs = self._repetitions_us(vmfb, function, iterations, clock="cpu_time")
         if function in self._iterations:
-            cpu = [float(b["cpu_time"]) * scale[b.get("time_unit", "ns")] for b in runs]
-            self.cpu.setdefault(str(vmfb), {}).setdefault(function, []).append(common.median(cpu))
-        return common.median(wall)
+            self.cpu.setdefault(str(vmfb), {}).setdefault(function, []).append(common.median([c for _, c in runs]))
+        return common.median([wall for wall, _ in runs])
 
 
 def main(argv=None) -> int:

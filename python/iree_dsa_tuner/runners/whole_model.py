@@ -232,7 +232,8 @@ class WholeModelTimer:
             variant.error = str(e).splitlines()[0]
         return variant
 
-    def _run(self, vmfb: Path, function: str, iterations: int) -> float:
+    def _repetitions_us(self, vmfb: Path, function: str, iterations: int, clock: str = "real_time") -> list:
+        """One iree-benchmark-module run of `function`: each repetition's (wall, `clock`) time in us."""
         argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", "--device=local-sync",
                 f"--function={function}", *self.parameter_flags, *self.inputs[function],
                 f"--benchmark_min_time={iterations}x",
@@ -243,11 +244,15 @@ class WholeModelTimer:
         if proc.returncode != 0:
             raise RuntimeError(first_error_line(proc.stderr, f"iree-benchmark-module exited {proc.returncode}"))
         document = json.loads(proc.stdout[proc.stdout.find("{"):])
-        times = [float(b["real_time"]) * _TIME_UNIT_TO_US[b.get("time_unit", "ns")]
+        times = [(float(b["real_time"]) * _TIME_UNIT_TO_US[b.get("time_unit", "ns")],
+                  float(b[clock]) * _TIME_UNIT_TO_US[b.get("time_unit", "ns")])
                  for b in document.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
         if not times:
             raise RuntimeError("iree-benchmark-module reported no repetitions")
-        return statistics.median(times)
+        return times
+
+    def _run(self, vmfb: Path, function: str, iterations: int) -> float:
+        return statistics.median(wall for wall, _ in self._repetitions_us(vmfb, function, iterations))
 
     def time(self, variants: list[Variant], rounds: int = 3, seconds_per_call: float = 0.05,
              functions: list[str] | None = None) -> list[Variant]:
