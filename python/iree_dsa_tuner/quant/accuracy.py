@@ -8,6 +8,7 @@ Figures (over all outputs of a function, flattened): max abs error, relative L2
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,7 +87,7 @@ def compile_for_host(mlir: Path, directory: Path) -> Path:
     vmfb = directory / f"{Path(mlir).stem}.{key}.vmfb"
     if not vmfb.exists():
         directory.mkdir(parents=True, exist_ok=True)
-        staged = vmfb.with_suffix(".partial")
+        staged = vmfb.with_suffix(f".{os.getpid()}.partial")  # processes sharing the cache stage apart
         spec = whole_head_attention_spec(Path(mlir))
         extra: tuple[str, ...] = ()
         if spec is not None:

@@ -257,7 +257,9 @@ def weight_matrix(site: WeightSite, source_value: np.ndarray) -> np.ndarray:
     w_loops = [_dim(e) for e in maps_of(site.op)[site.weight_operand].results]
     for d in site.extra.get("batch_loops", []):  # broadcast over a batch: every slice must be one weight
         axis = w_loops.index(d)
-        first = np.take(read, [0], axis=axis)
+        if read.shape[axis] == 1 or read.strides[axis] == 0:
+            continue  # a broadcast view (the layout chain's own broadcast): one weight by construction
+        first = read[(slice(None),) * axis + (slice(0, 1),)]
         if not np.array_equal(np.broadcast_to(first, read.shape), read):
             raise ValueError("the weight differs along a batch loop")
     index = [slice(None) if d in (site.n_loop, site.k_loop) else 0 for d in w_loops]
