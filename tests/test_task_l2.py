@@ -138,3 +138,26 @@ def test_the_l2_gain_rows_in_the_docs_reproduce():
     assert rows == docs[1:1 + len(rows)]
     # The stage builds L2 proposed: the MLP's fused build kept, with its chunk.
     assert build_rows(result) == docs[1 + len(rows):]
+
+
+@pytest.mark.parametrize("times_us, kept", [
+    ([97.0, 99.0, 96.0, 104.0, 99.0], False),  # 1% faster at the median, 4% spread (2 x MAD): noise
+    ([98.9, 99.0, 99.1, 99.0, 98.9], True),  # 1% faster, 0.2% spread: a real win
+    (None, True),  # the simulator's one deterministic time: any gain is real
+])
+def test_a_host_proposal_is_faster_only_beyond_its_noise(times_us, kept):
+    """Gate (b) on a dispatch that runs 100 us: the proposal's median is 99 us either way."""
+    from types import SimpleNamespace
+
+    from iree_dsa_tuner.core.measurement import Measurement
+    from iree_dsa_tuner.task.l2 import L2Proposal, L2Report, _measure
+
+    m = Measurement(status="ok", median_us=99.0, repetitions=len(times_us or [1]),
+                    details={"times_us": times_us} if times_us else {})
+    hooks = SimpleNamespace(measure=lambda computed, config: m)
+    op = SimpleNamespace(computed=None, us=100.0)
+    p = L2Proposal("schedule-moves", "register-tile", {}, "reverted")
+    assert _measure(p, object(), op, hooks, L2Report([], chunk_before_ms=1.0)) is kept
+    assert p.us == 99.0
+    if not kept:
+        assert p.reason == "not faster: 99.0 us against the 100.0 us it runs, within its 4% noise"

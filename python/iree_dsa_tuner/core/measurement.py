@@ -5,6 +5,7 @@ Kept free of IREE imports so the database and the replay runner load fast.
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import asdict, dataclass, field
 
 from .status import MEASUREMENT_STATUSES, Status
@@ -49,6 +50,17 @@ class Measurement:
     @property
     def ok(self) -> bool:
         return self.status == Status.OK
+
+    @property
+    def noise(self) -> float:
+        """The spread of this measurement's repetitions: 2 x their median absolute deviation over
+        their median (robust to one repetition a neighbour slowed). 0 when the runner kept fewer
+        than 3 repetition times: a deterministic simulator's."""
+        times = self.details.get("times_us") or []
+        if len(times) < 3:
+            return 0.0
+        median = statistics.median(times)
+        return 2.0 * statistics.median(abs(t - median) for t in times) / median if median else 0.0
 
     @staticmethod
     def failure(status: str, reason: str, *, runner: str = "") -> "Measurement":
