@@ -319,10 +319,10 @@ def model_and_inputs(args, work: Path, quick_model: str, quick_inputs: list[str]
 
 
 def model_input_convs(model: Path) -> list:
-    """The model's static NCHW convolutions as IREE's input form has them (`ir.conv_fold.InputConv`)."""
+    """The model's static NCHW convolutions as IREE's input form has them (`host.routes.conv_fold.InputConv`)."""
     import iree.compiler as ic
 
-    from iree_dsa_tuner.ir.conv_fold import input_convs
+    from iree_dsa_tuner.host.routes.conv_fold import input_convs
 
     return input_convs(ic.compile_file(str(model), target_backends=["llvm-cpu"],
                                        extra_args=["--compile-to=input"]).decode())

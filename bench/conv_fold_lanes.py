@@ -5,7 +5,7 @@ script for 16 lanes and for 8, for each target CPU, timed interleaved, one threa
                                     [--cpu host --cpu haswell] [--rounds 5] [--json OUT]
     python bench/conv_fold_lanes.py --quick        (a small two-convolution model, one round)
 
-The route (ir/conv_fold.py, docs/CONV.md) folds a batched NCHW convolution's images into one GEMM
+The route (host/routes/conv_fold.py, docs/CONV.md) folds a batched NCHW convolution's images into one GEMM
 when the images' pixels together fill the data-tiling lanes better than one image's do, so what it
 folds depends on the lanes: 16 f32 with AVX-512, 8 with AVX2. Diffusion Policy's encoder has layer-3
 outputs of 36 pixels (folded with either lane count) and layer-4 outputs of 9 (folded with 8 only:
@@ -31,7 +31,7 @@ import common
 
 from iree_dsa_tuner.compiler import compile_to_vmfb
 from iree_dsa_tuner.flags import (CPU_FLAG, GLOBAL_DATA_TILING_FLAG, HOST_FLAGS, IM2COL_FLAG, INNER_TILED_FLAG)
-from iree_dsa_tuner.ir.conv_fold import conv_fold_flags, folds
+from iree_dsa_tuner.host.routes.conv_fold import conv_fold_flags, folds
 
 LANES = (16, 8)
 BUILD = (IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)
@@ -61,7 +61,7 @@ QUICK_INPUT = "--input=2x64x8x8xf32=1"
 
 def host_lanes() -> int:
     """f32 lanes of this machine's vector registers (the host target's description)."""
-    from iree_dsa_tuner.targets.host import machine_description
+    from iree_dsa_tuner.host.target import machine_description
 
     return machine_description().cpu.vector_register_bytes // 4
 

@@ -4,7 +4,7 @@
 
 The host target's peak is 2 x clock x fma_ports x f32 lanes per core. host.toml declares the
 ports at half the widest vector width (two on every x86 core with FMA); the FMA probe
-(python/iree_dsa_tuner/targets/fma_probe.py) scales them to full width, since a core such as
+(python/iree_dsa_tuner/host/fma_probe.py) scales them to full width, since a core such as
 AMD's Zen 4 runs a 512-bit FMA as two 256-bit halves, and reads the clock off the same loop.
 This script times that loop (independent FMA chains, built with the machine's C compiler) at
 each width the CPU reports (zmm with AVX-512F, ymm with AVX2+FMA, xmm), interleaved, one thread,
@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from iree_dsa_tuner.targets import fma_probe  # noqa: E402
-from iree_dsa_tuner.targets.host import _cpuinfo, machine_description  # noqa: E402
+from iree_dsa_tuner.host import fma_probe  # noqa: E402
+from iree_dsa_tuner.host.target import _cpuinfo, machine_description  # noqa: E402
 
 
 def main() -> int:

@@ -9,7 +9,7 @@ their time in f32 GEMMs (`iree-dsa-tune profile --recipe`), so a layer can be no
 fastest build of those GEMMs. This script measures that ceiling. Each GEMM is the layer's own
 shape (M tokens x K -> N), with the weight held in a `util.global`. IREE packs such a weight once,
 at initialisation, when data tiling is on, as it does for the exports' parameters. It is compiled
-under each named flag preset (`recipe.FLAG_PRESETS`; the pi0 recipes use the global data-tiling
+under each named flag preset (`host.flag_presets.FLAG_PRESETS`; the pi0 recipes use the global data-tiling
 ones) and timed as a whole call with iree-benchmark-module (local-sync, one thread). Beside it:
 numpy's BLAS sgemm (`common.numpy_matmul_times`, OpenBLAS pinned to one thread) and, with
 --torch-python, PyTorch's (torch.set_num_threads(1), the same shapes).
@@ -19,7 +19,7 @@ of the median of 3 repetitions. GF/s counts the GEMM's useful FLOPs (2 M N K): I
 tile on AVX-512 has 16 rows, so M = 51 is computed as 64 rows (80% of the work is useful).
 Prints one table: per GEMM, each build's ms and GF/s, BLAS's, and the best IREE build over BLAS.
 
---k-split adds the long-K route's build (ir/k_split.py, docs/DATA_TILING.md 9) for each GEMM the
+--k-split adds the long-K route's build (host/routes/k_split.py, docs/DATA_TILING.md 9) for each GEMM the
 route cuts on this machine (its reduction's panels crowd the L2, or its few rows' block does): the
 route's own preprocessing script with the flags of `k-split+gdt+tile-bytes-4m`; '-' where the
 route keeps the GEMM whole.
@@ -38,9 +38,10 @@ from pathlib import Path
 
 import common
 
-from iree_dsa_tuner.ir.k_split import KSplit, k_split_flags, split_for
-from iree_dsa_tuner.recipe import FLAG_PRESETS, k_split_presets
-from iree_dsa_tuner.targets.host import machine_description
+from iree_dsa_tuner.host.routes.k_split import KSplit, k_split_flags, split_for
+from iree_dsa_tuner.host.flag_presets import FLAG_PRESETS
+from iree_dsa_tuner.host.routes.k_split import k_split_presets
+from iree_dsa_tuner.host.target import machine_description
 from iree_dsa_tuner.runners.host import exclusive_timing
 
 # (layer, what, M, K, N): the GEMMs of the three exported pi0 layers (tools/export_lerobot.py).

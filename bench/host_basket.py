@@ -38,7 +38,7 @@ NOISE_FLOOR = 0.03
 def time_with_weights_as_arguments(entry, work: Path, recipe_flags: tuple[str, ...], spec: Path | None,
                                    rounds: int) -> dict:
     """Default vs the recipe on `@main(%a, %b)`, interleaved; medians in us (None if a build failed)."""
-    from iree_dsa_tuner.runners.whole_model import Variant, WholeModelTimer
+    from iree_dsa_tuner.host.whole_model import Variant, WholeModelTimer
     from iree_dsa_tuner.targets import get_target
 
     model = work / f"{entry.name}.args.mlir"
@@ -55,7 +55,7 @@ def time_with_weights_as_arguments(entry, work: Path, recipe_flags: tuple[str, .
 
 
 def run_shape(entry, work: Path, args) -> dict:
-    from iree_dsa_tuner.model_level import tune_recipe
+    from iree_dsa_tuner.host.recipe import tune_recipe
     from iree_dsa_tuner.search.options import TuneOptions
     from iree_dsa_tuner.targets import get_target
 

@@ -202,7 +202,8 @@ def conv_route_presets(artifacts) -> dict | None:
     """The flag presets `tune --target host` gives a model with a batch-1 conv (commands/tune.py):
     IREE's plus the conv route's flags alone and with data tiling (either path); None without such a conv."""
     from iree_dsa_tuner.ir.artifacts import route_batch1_convs
-    from iree_dsa_tuner.recipe import FLAG_PRESETS, route_presets
+    from iree_dsa_tuner.host.flag_presets import FLAG_PRESETS
+    from iree_dsa_tuner.host.routes.batch1_conv import route_presets
 
     _, route = route_batch1_convs(artifacts, say=common.progress)
     if not route:
@@ -218,7 +219,7 @@ def _recipe_name(result) -> str:
 
 def confirm(model: Path, signature, flags: tuple[str, ...], spec: Path | None, rounds: int, work: Path) -> dict:
     """IREE's default vs flags + spec on the whole entry function, interleaved rounds, medians in us."""
-    from iree_dsa_tuner.runners.whole_model import Variant, WholeModelTimer
+    from iree_dsa_tuner.host.whole_model import Variant, WholeModelTimer
     from iree_dsa_tuner.targets import get_target
 
     timer = WholeModelTimer(model, get_target("host").compile_flags, "main", signature, work_dir=work)
@@ -241,7 +242,7 @@ def confirm(model: Path, signature, flags: tuple[str, ...], spec: Path | None, r
 
 def run_op(op: gen.BasketOp, work: Path, args) -> dict:
     from iree_dsa_tuner import compile_model
-    from iree_dsa_tuner.model_level import tune_recipe
+    from iree_dsa_tuner.host.recipe import tune_recipe
     from iree_dsa_tuner.search.options import TuneOptions
     from iree_dsa_tuner.targets import get_target
 

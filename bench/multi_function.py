@@ -37,8 +37,8 @@ from iree_dsa_tuner.ir.artifacts import compile_model
 from iree_dsa_tuner.ir.host_program import read_host_program
 from iree_dsa_tuner.recipe import load_recipe
 from iree_dsa_tuner.runners.dispatch_profile import profile_build
-from iree_dsa_tuner.runners import whole_model
-from iree_dsa_tuner.runners.whole_model import Variant, WholeModelTimer, slower_functions
+from iree_dsa_tuner.host import whole_model
+from iree_dsa_tuner.host.whole_model import Variant, WholeModelTimer, slower_functions
 from iree_dsa_tuner.targets.registry import get_target
 from iree_dsa_tuner.tuning_spec.verify import _function_signatures
 

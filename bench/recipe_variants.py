@@ -10,7 +10,7 @@ SRC's model files, then runs `bench/lerobot_vs_pytorch.py OUT --baseline-recipes
 timed in the same interleaved rounds (the table's `baseline/recipe` above 1: the change is faster).
 
 --tuner-timer R times the two builds instead with `tune`'s own whole-model timer
-(`runners.whole_model.WholeModelTimer`), R interleaved rounds, twice: on the zero-filled inputs
+(`host.whole_model.WholeModelTimer`), R interleaved rounds, twice: on the zero-filled inputs
 `tune` times with, then on the export's saved inputs; prints each median, the noise and whether
 the change beats the recipe beyond it (`beats`, the rule `tune` keeps a spec by).
 
@@ -20,10 +20,10 @@ Changes:
   docs/DATA_TILING.md 10, 11); the spec's own configs stay in it.
 - elementwise-tiles: each elementwise root's workgroup tile that does not divide its loop made to
   divide it (search/estimated.py, docs/ELEMENTWISE.md); the spec's own configs stay in it.
-- k-split: the long-K route's script (ir/k_split.py, both rules; docs/DATA_TILING.md 9) added to
+- k-split: the long-K route's script (host/routes/k_split.py, both rules; docs/DATA_TILING.md 9) added to
   the recipe's flags, its spec kept. Only where the route cuts something on this machine.
 - inner-tiled: the recipe's data tiling lowered through inner_tiled instead of the mmt4d ukernel
-  (docs/DATA_TILING.md 11), on the global path, with the unbatch route's script (ir/unbatch.py) in
+  (docs/DATA_TILING.md 11), on the global path, with the unbatch route's script (host/routes/unbatch.py) in
   place of the recipe's own script where the model has batched GEMMs; its spec kept (its mmt4d
   configs then match nothing; its softmax config still applies).
 """
@@ -41,11 +41,11 @@ from iree_dsa_tuner.flags import (DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG, INN
                                   flags_header)
 from iree_dsa_tuner.compiler import tuning_spec_flags
 from iree_dsa_tuner.ir.artifacts import compile_model, spec_problems
-from iree_dsa_tuner.ir.k_split import input_gemms, k_split_flags, plan_splits
+from iree_dsa_tuner.host.routes.k_split import input_gemms, k_split_flags, plan_splits
 from iree_dsa_tuner.recipe import load_recipe
 from iree_dsa_tuner.search.estimated import divisible_elementwise_configs, estimated_mmt4d_configs
 from iree_dsa_tuner.targets.registry import get_target
-from iree_dsa_tuner.ir.unbatch import unbatch_flags
+from iree_dsa_tuner.host.routes.unbatch import unbatch_flags
 from iree_dsa_tuner.tuning_spec import build_spec
 
 
@@ -126,7 +126,7 @@ CHANGES = {"estimated-spec": with_estimated_spec, "k-split": with_k_split, "inne
 def tuner_timer(source: Path, out: Path, name: str, rounds: int, target) -> None:
     import json
 
-    from iree_dsa_tuner.runners.whole_model import Variant, WholeModelTimer, beats
+    from iree_dsa_tuner.host.whole_model import Variant, WholeModelTimer, beats
 
     record = json.loads((source / f"{name}.json").read_text())
     signature = []

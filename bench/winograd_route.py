@@ -6,7 +6,7 @@ one thread.
                                    [--cpu host] [--rounds 5] [--json OUT]
     python bench/winograd_route.py --quick        (a small two-convolution model, one round)
 
-The route (ir/winograd.py, docs/CONV.md) is two flags: IREE's `iree-linalg-ext-convert-conv2d-to-winograd`
+The route (host/routes/winograd.py, docs/CONV.md) is two flags: IREE's `iree-linalg-ext-convert-conv2d-to-winograd`
 on every 3x3 stride-1 convolution, and `--iree-opt-const-expr-max-size-increase-threshold` raised to the
 model's largest transformed filter, so that the filter transforms of parameter filters run once at load.
 The builds, each on the global data-tiling path with IREE's im2col for the convolutions the pass leaves:
@@ -34,9 +34,8 @@ import common
 
 from iree_dsa_tuner.compiler import compile_to_vmfb
 from iree_dsa_tuner.errors import CompileError
-from iree_dsa_tuner.flags import (CPU_FLAG, GLOBAL_DATA_TILING_FLAG, HOST_FLAGS, IM2COL_FLAG, INNER_TILED_FLAG,
-                                  WINOGRAD_PIPELINE)
-from iree_dsa_tuner.ir.winograd import converts, output_blocks, winograd_flags
+from iree_dsa_tuner.flags import CPU_FLAG, GLOBAL_DATA_TILING_FLAG, HOST_FLAGS, IM2COL_FLAG, INNER_TILED_FLAG
+from iree_dsa_tuner.host.routes.winograd import WINOGRAD_PIPELINE, converts, output_blocks, winograd_flags
 
 BASE = (IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG)
 # Two 3x3 stride-1 convolutions, 60x80 and 15x20 outputs (ACT's layers 1 and 3, fewer channels),

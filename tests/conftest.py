@@ -64,7 +64,7 @@ def pinned_machine(isa: str):
     (`_ISA_FLAGS[isa]`, a 2 GHz clock, `_CACHE_KIB`, host.toml's DRAM bandwidth) instead of this
     machine's /proc/cpuinfo and sysfs. The FMA probe is left as it is (`cpu_description` pins it
     too); call `machine_description.__wrapped__()`, not the lru_cache'd machine's."""
-    from iree_dsa_tuner.targets import host as host_module
+    from iree_dsa_tuner.host import target as host_module
 
     env = {k: v for k, v in os.environ.items() if k != host_module.BANDWIDTH_ENV}
     with mock.patch.object(host_module, "_cpuinfo", lambda: (set(_ISA_FLAGS[isa]), 2000.0)), \
@@ -81,8 +81,8 @@ def pinned_host(isa: str, *, fma_ports: int | None = None):
     `pinned_machine(isa)`, with the FMA probe's answer fixed too (`fma_ports`, or host.toml's
     declared ports when None). The lru_cache'd machine is dropped on the way in and out, so the
     code reads the pinned CPU inside and this machine's again after."""
-    from iree_dsa_tuner.targets import host as host_module
-    from iree_dsa_tuner.targets.fma_probe import FmaReading
+    from iree_dsa_tuner.host import target as host_module
+    from iree_dsa_tuner.host.fma_probe import FmaReading
 
     def reading(flags, declared):
         return FmaReading(fma_ports or declared, None, f"fma_ports {fma_ports} (tests)" if fma_ports else "declared")
@@ -104,8 +104,8 @@ def cpu_description(isa: str, *, cores: int = 1, target_cpu: str | None = None, 
     `--iree-llvmcpu-target-cpu` (default `TARGET_CPU[isa]`), so that IREE's limits agree with the
     description's.
     """
-    from iree_dsa_tuner.targets import host as host_module
-    from iree_dsa_tuner.targets.fma_probe import FmaReading
+    from iree_dsa_tuner.host import target as host_module
+    from iree_dsa_tuner.host.fma_probe import FmaReading
 
     with pinned_machine(isa), \
             mock.patch.object(host_module, "_fma_reading", lambda flags, declared: FmaReading(declared, None, "declared")):
@@ -117,7 +117,7 @@ def cpu_description(isa: str, *, cores: int = 1, target_cpu: str | None = None, 
 
 def cpu_target(isa: str, **kwargs):
     """A HostTarget on `cpu_description(isa, **kwargs)`; its compile flags pin `target_cpu`."""
-    from iree_dsa_tuner.targets.host import HostTarget
+    from iree_dsa_tuner.host.target import HostTarget
 
     return HostTarget(cpu_description(isa, **kwargs))
 
@@ -178,7 +178,7 @@ class _PresetsReached(Exception):
 def presets_a_host_tune_times(model: Path, monkeypatch, target=None, **kwargs) -> tuple[dict, list[str]]:
     """The flag presets `tune` (whole model, host) reaches on `model`, where it is stopped, and its
     progress lines; an empty dict: `tune_recipe`'s own `FLAG_PRESETS` (no route added any)."""
-    import iree_dsa_tuner.model_level as model_level
+    import iree_dsa_tuner.host.recipe as model_level
     from iree_dsa_tuner.model_tuning import tune_model
     from iree_dsa_tuner.search.options import TuneOptions
     from iree_dsa_tuner.targets.registry import get_target

@@ -347,7 +347,6 @@ def test_plurals_come_from_one_helper():
 # Files whose messages still make their own plurals, and why: the two units may import neither
 # `report` nor `core` (docs/layers.toml), and task/ is being reworked apart (issue 45).
 HAND_MADE_PLURALS = {
-    "model_tuning.py": "may import neither report nor core",
     "parameters.py": "may import neither report nor core",
     "task/l2.py": "task/ reworked apart",
 }

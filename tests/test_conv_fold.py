@@ -1,4 +1,4 @@
-"""The batch-fold convolution route (ir/conv_fold.py): which convolutions it folds, its presets, and
+"""The batch-fold convolution route (host/routes/conv_fold.py): which convolutions it folds, its presets, and
 that a folded model computes what the plain one does (real iree-compile and iree.runtime).
 The script's text and what it does to IR: lit_tests/presets/conv_fold_route.test."""
 
@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 
 from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
-from iree_dsa_tuner.ir.conv_fold import (InputConv, conv_fold_flags, folds, input_convs, lane_fill,
-                                         plan_conv_fold_route)
-from iree_dsa_tuner.recipe import conv_fold_presets
+from iree_dsa_tuner.host.routes.conv_fold import (InputConv, conv_fold_flags, conv_fold_presets, folds, input_convs,
+                                                 lane_fill, plan_conv_fold_route)
 
 MODEL = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs" / "conv_batch2_nchw.mlir"
 

@@ -112,7 +112,7 @@ def test_the_searchs_spec_is_verified_with_the_builds_elementwise_roots(monkeypa
     # (it once raised a KeyError after a 5-minute tune of ACT).
     from types import SimpleNamespace
 
-    from iree_dsa_tuner import model_level
+    from iree_dsa_tuner.host import recipe as host_recipe
 
     gemm = SimpleNamespace(dispatch="d_gemm", kind="contraction")
     gather = _problem((64, 3, 3, 60, 80), "d_gather")
@@ -127,10 +127,10 @@ def test_the_searchs_spec_is_verified_with_the_builds_elementwise_roots(monkeypa
         seen["configs"] = set(configs)
         return SimpleNamespace(text="// spec", dropped={})
 
-    monkeypatch.setattr(model_level.search_spec, "build_verified", build_verified)
+    monkeypatch.setattr(host_recipe.search_spec, "build_verified", build_verified)
     config = CompilationConfig("DoubleTilingExpert", (32, 3, 3, 30, 16), (1, 1, 1, 1, 16), (0,) * 5)
     result = SimpleNamespace(dispatches=[SimpleNamespace(dispatch="d_gemm", best_config="winner")])
-    out = model_level.search_spec.with_shared(flagged, result, {"d_gemm"}, {"d_gather": config}, None)
+    out = host_recipe.search_spec.with_shared(flagged, result, {"d_gemm"}, {"d_gather": config}, None)
     assert seen == {"problems": {"d_gemm", "d_gather"}, "configs": {"d_gemm", "d_gather"}}
     assert out == ("spec", "// spec", {"d_gemm", "d_gather"})
 

@@ -122,7 +122,7 @@ def test_the_host_elite_follows_the_register_file(host):
     desc = host.describe().with_changes(cores=1)  # 16 ymm registers of 8 f32 lanes, or 32 zmm of 16
     lanes, registers = desc.mac_n, desc.cpu.vector_registers
     more = desc.with_changes(cpu=replace(desc.cpu, vector_registers=2 * registers))
-    from iree_dsa_tuner.targets.host import host_space
+    from iree_dsa_tuner.host.target import host_space
 
     for shape in (simple_gemm(1, 2048, 2048, "f32"), simple_gemm(64, 256, 256, "f32")):
         few = elite_candidate(host_space(shape, desc), desc).candidate

@@ -15,8 +15,8 @@ import json
 import pytest
 
 from iree_dsa_tuner.core.cache_dir import CACHE_ENV
-from iree_dsa_tuner.targets import fma_probe, host as host_module
-from iree_dsa_tuner.targets.fma_probe import FMA_PORTS_ENV, FmaProbe, read_fma
+from iree_dsa_tuner.host import fma_probe, target as host_module
+from iree_dsa_tuner.host.fma_probe import FMA_PORTS_ENV, FmaProbe, read_fma
 
 from conftest import pinned_machine
 

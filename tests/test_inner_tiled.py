@@ -21,7 +21,7 @@ from iree_dsa_tuner.core.shape import UnsupportedProblem, gemm_shape
 from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG
 from iree_dsa_tuner.ir.artifacts import compile_model
 from iree_dsa_tuner.search.estimated import estimated_mmt4d_configs
-from iree_dsa_tuner.targets.host import HostTarget, mmt4d_shape
+from iree_dsa_tuner.host.target import HostTarget, mmt4d_shape
 from iree_dsa_tuner.tuning_spec.builder import build_spec, prepare_entries
 from iree_dsa_tuner.tuning_spec.reading import read_spec
 

@@ -1,4 +1,4 @@
-"""The long-K route (ir/k_split.py): which reductions are split, into what chunks, and the script
+"""The long-K route (host/routes/k_split.py): which reductions are split, into what chunks, and the script
 and presets it adds. (lit_tests/presets/k_split_route.test shows the script's effect on IR.)"""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from iree_dsa_tuner.compiler import find_tool
 from iree_dsa_tuner.core.problems import ContractionProblem, OperandInfo
 from iree_dsa_tuner.flags import DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG, TRANSFORM_FLAG
 from iree_dsa_tuner.ir.conv_route import user_flags
-from iree_dsa_tuner.ir.k_split import (InputGemm, KSplit, inner_tiled_rows, input_gemms, k_split_script_text,
-                                       plan_k_split_route, plan_splits, plan_summed_splits)
-from iree_dsa_tuner.recipe import FLAG_PRESETS, k_split_presets
+from iree_dsa_tuner.host.routes.k_split import (InputGemm, KSplit, inner_tiled_rows, input_gemms, k_split_presets,
+                                               k_split_script_text, plan_k_split_route, plan_splits, plan_summed_splits)
+from iree_dsa_tuner.host.flag_presets import FLAG_PRESETS
 
 MIB = 1 << 20
 # The two kinds of machine these tests run on: an AVX-512 core with a 2 MiB L2, an AVX2 one with 1 MiB.

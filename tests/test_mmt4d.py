@@ -18,7 +18,7 @@ from iree_dsa_tuner.core.problems import ContractionProblem, OperandInfo, Untuna
 from iree_dsa_tuner.costmodel.funnel import run_funnel
 from iree_dsa_tuner.flags import DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG, global_data_tiling_twin
 from iree_dsa_tuner.ir.artifacts import compile_model
-from iree_dsa_tuner.targets.host import host_estimate, mmt4d_shape
+from iree_dsa_tuner.host.target import host_estimate, mmt4d_shape
 from iree_dsa_tuner.targets.mapping import mmt4d_group_tiles, mmt4d_tile_lists
 
 from conftest import ISAS, cpu_description, cpu_target, matmul_model, write_model
@@ -142,13 +142,13 @@ def test_the_global_twin_swaps_only_the_data_tiling_path():
 
 
 def timed(name, flags, *times_us):
-    from iree_dsa_tuner.runners.whole_model import Variant
+    from iree_dsa_tuner.host.whole_model import Variant
 
     return Variant(name, flags, rounds_us={"main": list(times_us)})
 
 
 def test_a_default_path_recipe_is_searched_on_the_global_path_when_that_is_as_fast(tmp_path):
-    from iree_dsa_tuner.model_level import _search_build
+    from iree_dsa_tuner.host.recipe import _search_build
 
     model = write_model(tmp_path, "mm.mlir", matmul_model(200, 1024, 512))
     target = cpu_target("avx2")  # compiles for haswell
@@ -164,7 +164,7 @@ def test_a_default_path_recipe_is_searched_on_the_global_path_when_that_is_as_fa
                                             (None, "was not timed")])
 def test_a_default_path_recipe_stays_on_its_path_when_the_global_one_is_slower(tmp_path, gdt_times, why):
     # pi0's prefix: gdt+tile-bytes-4m 3.05 s against dt+tile-bytes-4m 2.43 s; no mmt4d tile wins 25% back.
-    from iree_dsa_tuner.model_level import _search_build
+    from iree_dsa_tuner.host.recipe import _search_build
 
     model = write_model(tmp_path, "mm.mlir", matmul_model(200, 1024, 512))
     dt = timed("dt", (DATA_TILING_FLAG,), 100.0, 101.0, 99.0)
@@ -195,7 +195,7 @@ def test_the_estimated_spec_keeps_a_column_panels_rows_together(isa):
                                      (0, 0, 1, 0, 0, 1))
     (config,) = estimated_mmt4d_configs([ffn], target, {ffn.dispatch: iree_default}).values()
     assert config.pipeline == "Mmt4dTilingExpert" and config.distribution[0] >= 3
-    from iree_dsa_tuner.targets.host import HostTarget
+    from iree_dsa_tuner.host.target import HostTarget
 
     desc = cpu_description(isa)
     two_mib = HostTarget(desc.with_changes(cpu=dataclasses.replace(desc.cpu, l2_bytes=2 << 20)))

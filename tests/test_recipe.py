@@ -10,7 +10,7 @@ import pytest
 
 from iree_dsa_tuner.errors import InputError
 from iree_dsa_tuner.recipe import Recipe, load_recipe, model_sha256, recipe_path
-from iree_dsa_tuner.runners.whole_model import MIN_NOISE, Variant, beats, entry_inputs
+from iree_dsa_tuner.host.whole_model import MIN_NOISE, Variant, beats, entry_inputs
 
 
 def constant_weight_model(path, m=1, n=64, k=64, seed=0):
@@ -58,7 +58,7 @@ def test_a_decision_is_kept_only_beyond_the_noise():
 class _ScriptedTimer:
     """WholeModelTimer's settle with timings from a script: {variant name: [time of round 1, 2, ...]}."""
 
-    settle = __import__("iree_dsa_tuner.runners.whole_model", fromlist=["WholeModelTimer"]).WholeModelTimer.settle
+    settle = __import__("iree_dsa_tuner.host.whole_model", fromlist=["WholeModelTimer"]).WholeModelTimer.settle
 
     def __init__(self, script):
         self.script, self.rounds_run = script, 0
@@ -74,7 +74,7 @@ class _ScriptedTimer:
 
 
 def test_a_preset_far_behind_after_one_round_gets_no_more_rounds_and_is_never_chosen():
-    from iree_dsa_tuner.model_level.presets import FAR_BEHIND, choose_preset, drop_far_behind, verdict
+    from iree_dsa_tuner.host.recipe.presets import FAR_BEHIND, choose_preset, drop_far_behind, verdict
 
     default, near, far = timed("default", [100.0]), timed("dt", [60.0]), timed("slow", [60.0 * FAR_BEHIND + 1])
     broken = Variant("broken", error="does not build")
@@ -219,8 +219,8 @@ def test_data_tiling_presets_are_left_out_of_a_model_without_contractions():
     from types import SimpleNamespace
 
     from iree_dsa_tuner.flags import DECOMPOSE_ATTENTION_FLAG, IM2COL_FLAG, uses_data_tiling
-    from iree_dsa_tuner.model_level.presets import presets_that_apply
-    from iree_dsa_tuner.recipe import FLAG_PRESETS
+    from iree_dsa_tuner.host.recipe.presets import presets_that_apply
+    from iree_dsa_tuner.host.flag_presets import FLAG_PRESETS
 
     def model(*kinds, batch1_convs=()):
         return SimpleNamespace(problems=lambda: [SimpleNamespace(kind=k) for k in kinds],
@@ -249,7 +249,8 @@ def test_data_tiling_is_on_with_exactly_one_of_its_two_flags():
     # IREE 3.13 turns data tiling off, silently, when both paths' flags are given
     # (docs/DATA_TILING.md): no preset may carry both, and a recipe with both does not use it.
     from iree_dsa_tuner.flags import DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG, uses_data_tiling
-    from iree_dsa_tuner.recipe import FLAG_PRESETS, route_presets
+    from iree_dsa_tuner.host.flag_presets import FLAG_PRESETS
+    from iree_dsa_tuner.host.routes.batch1_conv import route_presets
 
     assert uses_data_tiling((GLOBAL_DATA_TILING_FLAG,)) and uses_data_tiling(("--x", DATA_TILING_FLAG))
     assert not uses_data_tiling((DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG)) and not uses_data_tiling(())

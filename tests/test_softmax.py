@@ -17,7 +17,7 @@ from iree_dsa_tuner.core.shape import UnsupportedProblem
 from iree_dsa_tuner.costmodel.funnel import run_funnel
 from iree_dsa_tuner.ir import load_problems
 from iree_dsa_tuner.ir.configured import default_configs_from_text, read_configured_dispatches
-from iree_dsa_tuner.targets.host import softmax_shape
+from iree_dsa_tuner.host.target import softmax_shape
 from iree_dsa_tuner.targets.mapping import softmax_group_tiles, softmax_tile_lists
 from iree_dsa_tuner.tuning_spec.builder import build_spec
 from iree_dsa_tuner.tuning_spec.reading import read_spec

@@ -138,7 +138,7 @@ def test_a_build_timed_with_the_spec_is_verified_without_building_again(mlp3, tm
     # The recipe's spec was built into the variant the tune timed: its dumped configurations and
     # vmfb are what verification reads (ACT's tune spent 39 s of its 300 s building it again).
     from iree_dsa_tuner.ir import compile_model
-    from iree_dsa_tuner.runners.whole_model import Variant, WholeModelTimer
+    from iree_dsa_tuner.host.whole_model import Variant, WholeModelTimer
     from iree_dsa_tuner.tuning_spec import verify as verify_module
 
     model, _, spec = mlp3

@@ -17,7 +17,7 @@ from iree_dsa_tuner.costmodel import run_funnel
 from iree_dsa_tuner.report import plots
 from iree_dsa_tuner.space import simple_gemm
 from iree_dsa_tuner.targets import TARGET_PATH_ENV, TargetDescriptionError, get_target, parse_description
-from iree_dsa_tuner.targets.host import HOST_TOML, HostTarget
+from iree_dsa_tuner.host.target import HOST_TOML, HostTarget
 
 HOST_DATA = tomllib.loads(HOST_TOML.read_text())
 CPU_FIELDS = {"clock_mhz", "cores", "fma_ports", "load_ports", "vector_register_bytes", "vector_registers",

@@ -1,4 +1,4 @@
-"""The unbatch route (ir/unbatch.py): which batched GEMMs it rewrites, the script, and the presets
+"""The unbatch route (host/routes/unbatch.py): which batched GEMMs it rewrites, the script, and the presets
 it adds in place of the plain inner-tiled ones. (lit_tests/presets/unbatch_route.test shows the
 script's effect on IR and that real iree-compile then builds inner-tiled data tiling.)"""
 
@@ -9,10 +9,10 @@ from pathlib import Path
 from iree_dsa_tuner.flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, IM2COL_INNER_TILED_PIPELINE,
                                   INNER_TILED_FLAG, TRANSFORM_FLAG)
 from iree_dsa_tuner.ir.conv_route import user_flags, verified_script
-from iree_dsa_tuner.ir.k_split import InputGemm, KSplit
-from iree_dsa_tuner.ir.unbatch import (DATA_TILING_HINT, needs_unbatch, plan_unbatch_route, unbatch_script_text,
-                                       unbatched_batches)
-from iree_dsa_tuner.recipe import FLAG_PRESETS, INNER_TILED_PRESETS, unbatch_presets
+from iree_dsa_tuner.host.routes.k_split import InputGemm, KSplit
+from iree_dsa_tuner.host.routes.unbatch import (DATA_TILING_HINT, needs_unbatch, plan_unbatch_route, unbatch_presets,
+                                               unbatch_script_text, unbatched_batches)
+from iree_dsa_tuner.host.flag_presets import FLAG_PRESETS, INNER_TILED_PRESETS
 
 
 def bmm(batch: int, m: int, n: int, k: int) -> InputGemm:
@@ -101,7 +101,7 @@ def test_the_route_presets_stand_in_for_the_plain_inner_tiled_ones():
     assert presets["unbatch+im2col+gdt+inner-tiled"][1:3] == (IM2COL_INNER_TILED_PIPELINE, "--script")
     assert presets["unbatch+gdt+inner-tiled"][0] == "--hinted"
     assert presets["attn-decomposed+unbatch+gdt+inner-tiled"][:2] == (DECOMPOSE_ATTENTION_FLAG, "--hinted")
-    # With long reductions, one more: the hinted script that also sums K chunks (ir/k_split.py).
+    # With long reductions, one more: the hinted script that also sums K chunks (host/routes/k_split.py).
     assert "unbatch+k-split+gdt+inner-tiled" not in presets
     split = unbatch_presets(("--script",), ("--hinted",), ("--summed",))["unbatch+k-split+gdt+inner-tiled"]
     assert split == ("--summed", GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)

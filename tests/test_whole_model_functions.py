@@ -17,11 +17,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from iree_dsa_tuner import model_level
-from iree_dsa_tuner.model_level import (choose_preset, functions_holding, parse_function_weights, settle_candidate,
+from iree_dsa_tuner.host import recipe as host_recipe
+from iree_dsa_tuner.host.recipe import (choose_preset, functions_holding, parse_function_weights, settle_candidate,
                                         tune_recipe, verdict)
 from iree_dsa_tuner.recipe import Recipe, load_recipe
-from iree_dsa_tuner.runners.whole_model import Variant, beats, slower_functions
+from iree_dsa_tuner.host.whole_model import Variant, beats, slower_functions
 from iree_dsa_tuner.search.options import TuneOptions
 from iree_dsa_tuner.search.results import DispatchResult, TuneResult
 
@@ -103,7 +103,7 @@ def test_function_weights_from_the_command_line():
     assert parse_function_weights(["proj", "@attn_scores=10", "proj"]) == (["proj", "attn_scores"],
                                                                             {"attn_scores": 10.0})
     for bad in ("=2", "proj=x", "proj=0", "proj=-1", "proj=inf"):
-        with pytest.raises(model_level.InputError):
+        with pytest.raises(host_recipe.InputError):
             parse_function_weights([bad])
 
 
@@ -124,7 +124,7 @@ def test_a_recipe_records_every_function_and_its_times(tmp_path):
     path.write_text(old)
     assert load_recipe(path).functions == () and load_recipe(path).whole_model_us == {"default": 5.0}
     path.write_text(recipe.to_toml().replace('functions = ["proj", "attn$async"]', 'functions = "proj"'))
-    with pytest.raises(model_level.InputError, match="key 'functions'"):
+    with pytest.raises(host_recipe.InputError, match="key 'functions'"):
         load_recipe(path)
 
 
@@ -133,7 +133,7 @@ def test_a_recipe_records_every_function_and_its_times(tmp_path):
 class _ScriptedTimer:
     """WholeModelTimer with times from a script: {(flags, has a spec): {function: median}}."""
 
-    settle = model_level.WholeModelTimer.settle
+    settle = host_recipe.WholeModelTimer.settle
 
     def __init__(self, script, entries, tmp_path, clock=None):
         self.script, self.functions, self.weights, self.work_dir = script, list(entries), {}, tmp_path
@@ -170,7 +170,7 @@ VERIFY_S = 5.0
 
 
 class _FakeClock:
-    """`time` for model_level: it moves only when the scripted timer or search says so."""
+    """`time` for host_recipe: it moves only when the scripted timer or search says so."""
 
     def __init__(self):
         self.now = 0.0
@@ -186,9 +186,9 @@ def scripted(monkeypatch, tmp_path):
     artifacts = SimpleNamespace(configured_text="", batch1_convs=[],
                                 problems=lambda: [SimpleNamespace(kind="contraction")], model=TWO_FUNCTIONS,
                                 elementwise_problems=lambda: [])
-    monkeypatch.setattr(model_level, "compile_model", lambda model, flags: artifacts)
-    monkeypatch.setattr(model_level, "_dispatch_calls", lambda text: calls)
-    monkeypatch.setattr(model_level, "_entries", lambda a, functions, c: (
+    monkeypatch.setattr(host_recipe, "compile_model", lambda model, flags: artifacts)
+    monkeypatch.setattr(host_recipe, "_dispatch_calls", lambda text: calls)
+    monkeypatch.setattr(host_recipe, "_entries", lambda a, functions, c: (
         {f: [] for f in (functions or ["proj", "attn_scores"])}, []))
     state = SimpleNamespace(timer=None, tuned=[])
 
@@ -197,7 +197,7 @@ def scripted(monkeypatch, tmp_path):
         # round, the search takes the whole share it is given, and its verification VERIFY_S.
         clock = _FakeClock() if time_budget_s else None
         if clock is not None:
-            monkeypatch.setattr(model_level, "time", clock)
+            monkeypatch.setattr(host_recipe, "time", clock)
         state.clock = clock
 
         def make_timer(model, flags, entries, weights=None):
@@ -215,8 +215,8 @@ def scripted(monkeypatch, tmp_path):
                 result.verify_seconds = VERIFY_S
             return result
 
-        monkeypatch.setattr(model_level, "WholeModelTimer", make_timer)
-        monkeypatch.setattr(model_level, "tune", fake_tune)
+        monkeypatch.setattr(host_recipe, "WholeModelTimer", make_timer)
+        monkeypatch.setattr(host_recipe, "tune", fake_tune)
         target = SimpleNamespace(compile_flags=HASWELL, name="host")
         result = tune_recipe(TWO_FUNCTIONS, target, TuneOptions(time_budget_s=time_budget_s), functions=functions,
                              presets={"default": (), "dt+uk-all": DT_UK})
@@ -247,7 +247,7 @@ def test_the_estimated_spec_is_confirmed_beside_the_searchs_and_kept_only_when_f
     # search/estimated.py: the search's winners plus the estimate's mmt4d distributions, a second
     # candidate; both are timed beside the chosen build on every function, and the estimated one
     # replaces the search's only when it beats it beyond the noise.
-    monkeypatch.setattr(model_level, "estimated_spec", lambda *a: ("spec+estimates", "// spec + estimates",
+    monkeypatch.setattr(host_recipe, "estimated_spec", lambda *a: ("spec+estimates", "// spec + estimates",
                                                                     {"proj_dispatch_0_matmul"}))
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 1400.0, "attn_scores": 182.0},
@@ -269,7 +269,7 @@ def test_the_estimated_spec_is_settled_when_the_searchs_is_no_faster_than_the_ch
     # ACT: the search's spec no faster than the chosen build, the estimated one a little faster but
     # within the noise of both: the estimated one gets the settling rounds (before, the search's
     # did, or nothing did).
-    monkeypatch.setattr(model_level, "estimated_spec", lambda *a: ("spec+estimates", "// spec + estimates",
+    monkeypatch.setattr(host_recipe, "estimated_spec", lambda *a: ("spec+estimates", "// spec + estimates",
                                                                     {"proj_dispatch_0_matmul"}))
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 1400.0, "attn_scores": 182.0},
@@ -282,7 +282,7 @@ def test_the_estimated_spec_is_settled_when_the_searchs_is_no_faster_than_the_ch
 
 
 def test_an_estimated_spec_alone_is_kept_when_the_search_found_nothing(scripted, monkeypatch):
-    monkeypatch.setattr(model_level, "estimated_spec", lambda *a: ("estimates", "// estimates",
+    monkeypatch.setattr(host_recipe, "estimated_spec", lambda *a: ("estimates", "// estimates",
                                                                     {"proj_dispatch_0_matmul"}))
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 1400.0, "attn_scores": 182.0},
@@ -293,13 +293,13 @@ def test_an_estimated_spec_alone_is_kept_when_the_search_found_nothing(scripted,
 
 def test_every_preset_but_the_default_is_timed_with_the_shared_spec_and_the_recipe_keeps_it(
         scripted, monkeypatch, tmp_path):
-    # model_level.shared_spec: the estimate's softmax configs, which no flag changes, so the presets
+    # host_recipe.shared_spec: the estimate's softmax configs, which no flag changes, so the presets
     # are compared on what they do change. IREE's default stays the reference, without it. When
     # the search's spec does not beat the chosen build, the recipe is that build: its flags and the
     # shared spec it was timed with.
-    shared = model_level.presets.PresetSpec(tmp_path / "shared.spec.mlir", "// shared")
-    monkeypatch.setattr(model_level, "shared_spec", lambda *a: shared)
-    monkeypatch.setattr(model_level, "shared_configs", lambda *a: {})
+    shared = host_recipe.presets.PresetSpec(tmp_path / "shared.spec.mlir", "// shared")
+    monkeypatch.setattr(host_recipe, "shared_spec", lambda *a: shared)
+    monkeypatch.setattr(host_recipe, "shared_configs", lambda *a: {})
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
               "dt+uk-all+spec": {"proj": 400.0, "attn_scores": 90.0}}
@@ -313,18 +313,18 @@ def test_every_preset_but_the_default_is_timed_with_the_shared_spec_and_the_reci
 def test_a_spec_the_search_found_gets_the_shared_configs_it_leaves_out(scripted, monkeypatch, tmp_path):
     from iree_dsa_tuner.core.config import CompilationConfig
 
-    shared = model_level.presets.PresetSpec(tmp_path / "shared.spec.mlir", "// shared")
-    monkeypatch.setattr(model_level, "shared_spec", lambda *a: shared)
+    shared = host_recipe.presets.PresetSpec(tmp_path / "shared.spec.mlir", "// shared")
+    monkeypatch.setattr(host_recipe, "shared_spec", lambda *a: shared)
     softmax = CompilationConfig("CPUDoubleTilingExpert", (1, 1, 0), (1, 1, 0), (0, 0, 16))
-    monkeypatch.setattr(model_level, "shared_configs", lambda *a: {"attn_scores_dispatch_1_softmax": softmax})
+    monkeypatch.setattr(host_recipe, "shared_configs", lambda *a: {"attn_scores_dispatch_1_softmax": softmax})
     verified = []
 
     def build_verified(artifacts, problems, winners, progress=None):
         verified.append(dict(winners))
         return SimpleNamespace(text="// spec + shared", dropped={})
 
-    monkeypatch.setattr(model_level.presets, "build_verified", build_verified)
-    monkeypatch.setattr(model_level.search_spec, "build_verified", build_verified)
+    monkeypatch.setattr(host_recipe.presets, "build_verified", build_verified)
+    monkeypatch.setattr(host_recipe.search_spec, "build_verified", build_verified)
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
               "dt+uk-all+spec": {"proj": 200.0, "attn_scores": 90.0}}
@@ -340,12 +340,12 @@ def test_the_shared_spec_holds_a_verified_softmax_config(tmp_path):
 
     base = compile_model(INPUTS / "masked_softmax.mlir", HASWELL)
     notes: list[str] = []
-    shared = model_level.shared_spec(base, cpu_target("avx2"), tmp_path, notes, None)
+    shared = host_recipe.shared_spec(base, cpu_target("avx2"), tmp_path, notes, None)
     assert shared is not None and shared.path.read_text() == shared.text
     assert "transform.iree.match.cast_compatible_dag_from_root" in shared.text and "math.exp" in shared.text
     assert "estimate's config for 1 softmax dispatch," in notes[-1]
     # A model without a softmax has nothing to share.
-    assert model_level.shared_spec(compile_model(TWO_FUNCTIONS, HASWELL), cpu_target("avx2"), tmp_path, [],
+    assert host_recipe.shared_spec(compile_model(TWO_FUNCTIONS, HASWELL), cpu_target("avx2"), tmp_path, [],
                                     None) is None
 
 
@@ -354,11 +354,11 @@ def _own_spec(tmp_path, monkeypatch, name="dt+uk-all"):
     from iree_dsa_tuner.core.config import CompilationConfig
 
     distribution = CompilationConfig("Mmt4dTilingExpert", (4, 1, 0, 0, 0, 0), (1, 1, 0, 16, 16, 0), (0, 0, 1, 0, 0, 1))
-    own = model_level.presets.PresetSpec(tmp_path / "own.spec.mlir", "// own", {"proj_dispatch_0_mmt4d": distribution},
+    own = host_recipe.presets.PresetSpec(tmp_path / "own.spec.mlir", "// own", {"proj_dispatch_0_mmt4d": distribution},
                                  SimpleNamespace(problems=lambda: [], elementwise_problems=lambda: []))
-    monkeypatch.setattr(model_level.presets, "estimated_preset_spec", lambda model, target, preset, *a: own
+    monkeypatch.setattr(host_recipe.presets, "estimated_preset_spec", lambda model, target, preset, *a: own
                         if preset == name else None)
-    monkeypatch.setattr(model_level, "shared_configs", lambda *a: {})
+    monkeypatch.setattr(host_recipe, "shared_configs", lambda *a: {})
     verified = []  # (the configs, the build verified on: None = built again)
 
     def build_verified(artifacts, problems, winners, progress=None, built=None):
@@ -366,8 +366,8 @@ def _own_spec(tmp_path, monkeypatch, name="dt+uk-all"):
         match = SimpleNamespace(to_json=lambda: {"function": "proj", "checked": True, "max_abs_err": 1e-6})
         return SimpleNamespace(text="// own, verified", dropped={}, report=SimpleNamespace(numerics=[match]))
 
-    monkeypatch.setattr(model_level.presets, "build_verified", build_verified)
-    monkeypatch.setattr(model_level.search_spec, "build_verified", build_verified)
+    monkeypatch.setattr(host_recipe.presets, "build_verified", build_verified)
+    monkeypatch.setattr(host_recipe.search_spec, "build_verified", build_verified)
     return own, verified
 
 
@@ -377,7 +377,7 @@ def test_a_preset_with_the_estimates_distributions_ships_them_verified(scripted,
     # build, its spec verified before it is written. The estimated candidate is not built again:
     # the chosen build already has it.
     own, verified = _own_spec(tmp_path, monkeypatch)
-    monkeypatch.setattr(model_level, "estimated_spec", lambda *a: pytest.fail("the chosen build had the estimates"))
+    monkeypatch.setattr(host_recipe, "estimated_spec", lambda *a: pytest.fail("the chosen build had the estimates"))
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 500.0, "attn_scores": 90.0},  # its first round, before the estimates
               (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
@@ -398,7 +398,7 @@ def test_gemms_the_chosen_build_runs_with_the_estimates_distribution_are_not_sea
     # the model each time (pi0's expert 0.92x). The chosen build has them: the search gets the rest.
     own, _ = _own_spec(tmp_path, monkeypatch)
     own.configs["proj_dispatch_0_matmul"] = own.configs.pop("proj_dispatch_0_mmt4d")
-    monkeypatch.setattr(model_level, "estimated_spec", lambda *a: None)
+    monkeypatch.setattr(host_recipe, "estimated_spec", lambda *a: None)
     script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
               (DT_UK, False): {"proj": 500.0, "attn_scores": 90.0},
               (DT_UK, True): {"proj": 400.0, "attn_scores": 90.0},
@@ -446,10 +446,10 @@ def test_the_fastest_inner_tiled_preset_is_rebuilt_with_the_estimates_even_behin
                Variant("gdt+tile-bytes-4m", (GLOBAL_DATA_TILING_FLAG, "--tiles"), rounds_us={"main": [1100.0]}),
                Variant("dt+inner-tiled-twin", (GLOBAL_DATA_TILING_FLAG, "--other"), rounds_us={"main": [1200.0]}),
                inner]
-    monkeypatch.setattr(model_level.presets, "estimated_preset_spec", lambda model, target, name, *a: model_level.presets.PresetSpec(
+    monkeypatch.setattr(host_recipe.presets, "estimated_preset_spec", lambda model, target, name, *a: host_recipe.presets.PresetSpec(
         tmp_path / f"{name}.spec.mlir", "// own", {}, None))
-    monkeypatch.setattr(model_level.presets, "compile_variants", lambda timer, variants, jobs: variants)
-    done = model_level.presets.estimate_contenders(Path("m.mlir"), None, presets, {}, SimpleNamespace(work_dir=tmp_path), 1,
+    monkeypatch.setattr(host_recipe.presets, "compile_variants", lambda timer, variants, jobs: variants)
+    done = host_recipe.presets.estimate_contenders(Path("m.mlir"), None, presets, {}, SimpleNamespace(work_dir=tmp_path), 1,
                                             [], lambda line: None)
     assert [v.name for v in done] == rebuilt
     assert all(v.spec == tmp_path / f"{v.name}.spec.mlir" and v.rounds_us == {} for v in done)
@@ -463,13 +463,13 @@ def test_a_preset_on_the_global_path_gets_the_estimates_distributions(tmp_path):
     # ACT's FFN down projection's shape: IREE's one row tile per workgroup streams the weight per row tile.
     model = write_model(tmp_path, "ffn.mlir", matmul_model(96, 512, 3200))
     target = cpu_target("avx2")
-    own = model_level.presets.estimated_preset_spec(model, target, "gdt", (GLOBAL_DATA_TILING_FLAG,), None, tmp_path)
+    own = host_recipe.presets.estimated_preset_spec(model, target, "gdt", (GLOBAL_DATA_TILING_FLAG,), None, tmp_path)
     (entry, config), = own.configs.items()
     assert "mmt4d" in entry and config.pipeline == "Mmt4dTilingExpert" and config.distribution[0] > 1
     assert own.path.read_text() == own.text and "Mmt4dTilingExpert" in own.text
     # The default path's spec runs before the mmt4d exists; without data tiling there is none.
-    assert model_level.presets.estimated_preset_spec(model, target, "dt", (DATA_TILING_FLAG,), None, tmp_path) is None
-    assert model_level.presets.estimated_preset_spec(model, target, "default", (), None, tmp_path) is None
+    assert host_recipe.presets.estimated_preset_spec(model, target, "dt", (DATA_TILING_FLAG,), None, tmp_path) is None
+    assert host_recipe.presets.estimated_preset_spec(model, target, "default", (), None, tmp_path) is None
 
 
 def test_a_spec_for_a_dispatch_of_the_second_function_is_confirmed_there(scripted):
@@ -512,7 +512,7 @@ FASTER_DT = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
 
 
 def test_the_spec_reserve_counts_the_chosen_builds_and_at_most_one_build_for_numpy():
-    from iree_dsa_tuner.model_level import RESERVE_MARGIN, spec_reserve_s
+    from iree_dsa_tuner.host.recipe import RESERVE_MARGIN, spec_reserve_s
 
     def variant(name, call_s, compile_s):
         return Variant(name, rounds_us={"main": [call_s * 1e6] * 3}, compile_s=compile_s)
@@ -549,9 +549,9 @@ def test_the_presets_the_search_and_the_confirmation_share_one_budget(scripted):
     # A preset round (2 variants x 2 functions) costs 40 s on the fake clock; 400 s in all.
     result, state = scripted(FASTER_DT, ["proj_dispatch_0_matmul"], time_budget_s=400.0)
     assert result.spec_text == "// spec"
-    assert list(result.phases) == list(model_level.PHASES) == ["start", "presets", "search", "verification",
+    assert list(result.phases) == list(host_recipe.PHASES) == ["start", "presets", "search", "verification",
                                                               "confirmation"]
-    assert result.phases["presets"] <= 0.5 * 400.0  # model_level.PRESET_SHARE
+    assert result.phases["presets"] <= 0.5 * 400.0  # host_recipe.PRESET_SHARE
     assert result.phases["verification"] == VERIFY_S
     assert state.search_budget_s > 0
     assert result.seconds == pytest.approx(sum(result.phases.values()))
@@ -576,13 +576,13 @@ def test_a_budget_spent_by_the_first_preset_round_gets_no_more_preset_rounds(scr
 def test_the_host_program_says_which_function_runs_which_dispatch():
     from iree_dsa_tuner.ir.artifacts import compile_model
 
-    calls = model_level._dispatch_calls(compile_model(TWO_FUNCTIONS, HASWELL).configured_text)
+    calls = host_recipe._dispatch_calls(compile_model(TWO_FUNCTIONS, HASWELL).configured_text)
     assert set(calls) == {"proj", "attn_scores"}
     assert [s.split("_dispatch_")[0] for s in calls["proj"]] == ["proj"]
     assert [s.split("_dispatch_")[0] for s in calls["attn_scores"]] == ["attn_scores"]
     # A torch export: @sdpa_block reaches its dispatches through util.call @sdpa_block$async;
     # the weight transpose runs once per projection (4), one executable.
-    calls = model_level._dispatch_calls(compile_model(INPUTS / "torch_sdpa_block.mlir", HASWELL).configured_text)
+    calls = host_recipe._dispatch_calls(compile_model(INPUTS / "torch_sdpa_block.mlir", HASWELL).configured_text)
     assert calls["sdpa_block"] == calls["sdpa_block$async"]
     assert max(calls["sdpa_block"].values()) == 4
 
@@ -631,7 +631,7 @@ def _pinned_us(variant: str, function: str, index: int) -> float:
     return PINNED_US[function] * factor * (0.99, 1.0, 1.01)[index % 3]  # rounds 2% apart
 
 
-class PinnedWholeModelTimer(model_level.WholeModelTimer):
+class PinnedWholeModelTimer(host_recipe.WholeModelTimer):
     """The real timer: every build is compiled and each function run, in rounds, as in a tune. The
     rounds it records are `_pinned_us`'s, so every choice made from them is pinned; what the runs
     really took is kept in `real_us` (variant -> function -> per-call us). That they ran is what
@@ -665,7 +665,7 @@ def test_tune_host_on_two_functions_times_both_keeps_the_default_and_its_spec(tm
 
     target = cpu_target("avx2")
     monkeypatch.setattr(target, "make_runner", lambda artifacts, options: FixedDispatchTimes())
-    monkeypatch.setattr(model_level, "WholeModelTimer", PinnedWholeModelTimer)
+    monkeypatch.setattr(host_recipe, "WholeModelTimer", PinnedWholeModelTimer)
     monkeypatch.setattr(PinnedWholeModelTimer, "real_us", {})
     spec, report = tmp_path / "spec.mlir", tmp_path / "report.json"
     monkeypatch.chdir(tmp_path)
@@ -708,7 +708,7 @@ def test_tune_host_on_two_functions_times_both_keeps_the_default_and_its_spec(tm
     # twice as fast there: kept.
     assert document["spec_candidates"] == ["default+spec"]
     with_spec = variants["default+spec"]
-    calls = model_level._dispatch_calls(compile_model(TWO_FUNCTIONS, target.compile_flags).configured_text)
+    calls = host_recipe._dispatch_calls(compile_model(TWO_FUNCTIONS, target.compile_flags).configured_text)
     assert with_spec.functions == document["spec_functions"] == functions_holding(
         set(tuned), calls, ["proj", "attn_scores"]) == ["proj", "attn_scores"]
     baseline = _variant(document["spec_baseline"])

@@ -1,4 +1,4 @@
-"""The Winograd convolution route (ir/winograd.py): which convolutions it converts, its flags and
+"""The Winograd convolution route (host/routes/winograd.py): which convolutions it converts, its flags and
 preset, and that a converted model computes the convolution with its filters hoisted (real
 iree-compile and iree.runtime, parameters from a seed). What the flags do to IR:
 lit_tests/presets/winograd_route.test."""
@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, HOIST_THRESHOLD_FLAG, IM2COL_FLAG, WINOGRAD_PIPELINE
-from iree_dsa_tuner.ir.conv_fold import InputConv, input_convs
-from iree_dsa_tuner.ir.winograd import (converts, output_blocks, plan_winograd_route, transformed_filter_bytes,
-                                        winograd_flags)
-from iree_dsa_tuner.recipe import winograd_presets
+from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG
+from iree_dsa_tuner.host.routes.conv_fold import InputConv, input_convs
+from iree_dsa_tuner.host.routes.winograd import (HOIST_THRESHOLD_FLAG, WINOGRAD_PIPELINE, converts, output_blocks,
+                                                plan_winograd_route, transformed_filter_bytes, winograd_flags,
+                                                winograd_presets)
 
 MODEL = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs" / "conv_winograd_params.mlir"
 

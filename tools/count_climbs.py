@@ -3,7 +3,7 @@ above the caller's (a callback handed down and called back up), by the layers of
 docs/layers.toml.
 
     python tools/count_climbs.py tune   # TuneOptions from `tune` (the library entry) on a small model, dsa-e1
-    python tools/count_climbs.py recipe # TuneOptions from `model_level.tune_recipe` (`tune --target host`)
+    python tools/count_climbs.py recipe # TuneOptions from `host.recipe.tune_recipe` (`tune --target host`)
     python tools/count_climbs.py task   # the Manifest from `run_task` on torch_expert, tuned afresh
 
 Every Python call inside python/iree_dsa_tuner is watched (sys.setprofile). A call carries the
@@ -99,7 +99,7 @@ def tune_walk():
 
 
 def recipe_walk():
-    from iree_dsa_tuner.model_level import tune_recipe
+    from iree_dsa_tuner.host.recipe import tune_recipe
     from iree_dsa_tuner.search.options import TuneOptions
     from iree_dsa_tuner.targets import get_target
 

@@ -1,5 +1,5 @@
 // Three convolutions over two images (NCHW), as torch-mlir writes them, for the batch-fold route
-// (ir/conv_fold.py): 8 -> 16 channels, 3x3.
+// (host/routes/conv_fold.py): 8 -> 16 channels, 3x3.
 // - @small: 8x8 images, stride 1 -> 6x6 = 36 pixels per image, from zeros. 36 pads to 48 with 16
 //   lanes (40 with 8); two images' 72 pad to 80 (72): the route folds it on AVX-512 and on AVX2.
 // - @strided and @dilated: the same 6x6 output from a 13x13 image with stride 2 (tensor-typed

@@ -1,5 +1,5 @@
 // Convolutions whose filters are parameters (as iree-turbine exports them, externalized), for the
-// Winograd route (ir/winograd.py): NCHW, from zeros.
+// Winograd route (host/routes/winograd.py): NCHW, from zeros.
 // - @conv3x3: 64 -> 128 channels over a 14x14 image, 3x3, stride 1 -> 12x12 output = 2 x 2 blocks of
 //   6x6: converted. Its transformed filter (8 x 8 x 64 x 128 f32, 2 MiB) is 1.8 MB larger than the
 //   filter: above IREE's default hoisting threshold (1 MiB), so only the route's flag hoists it.

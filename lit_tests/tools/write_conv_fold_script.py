@@ -1,4 +1,4 @@
-"""Write the batch-fold route's preprocessing script (ir/conv_fold.py) for a linalg model, verified.
+"""Write the batch-fold route's preprocessing script (host/routes/conv_fold.py) for a linalg model, verified.
 
     %PYTHON write_conv_fold_script.py MODEL.mlir LANES > script.mlir
 
@@ -9,7 +9,7 @@ every machine. Prints nothing when no convolution folds.
 
 import sys
 
-from iree_dsa_tuner.ir.conv_fold import conv_fold_script_text, folds, input_convs
+from iree_dsa_tuner.host.routes.conv_fold import conv_fold_script_text, folds, input_convs
 from iree_dsa_tuner.ir.conv_route import verified_script
 
 model, lanes = sys.argv[1], int(sys.argv[2])

@@ -49,14 +49,6 @@ DECOMPOSE_ATTENTION_FLAG = ("--iree-preprocessing-pass-pipeline=builtin.module(u
 IM2COL_INNER_TILED_PIPELINE = ("--iree-preprocessing-pass-pipeline=builtin.module(util.func("
                                "iree-global-opt-detach-elementwise-from-named-ops))")
 
-# The Winograd route (ir/winograd.py, docs/CONV.md): every 3x3 stride-1 convolution as Winograd
-# F(6x6, 3x3). `replace-all-convs`, because the pipeline runs before any preprocessing script could
-# annotate the chosen ones. The filter transform is hoisted to load time only under a larger
-# size-increase threshold (the route sizes it to the model's largest transformed filter).
-WINOGRAD_PIPELINE = ("--iree-preprocessing-pass-pipeline=builtin.module(util.func("
-                     "iree-linalg-ext-convert-conv2d-to-winograd{replace-all-convs}))")
-HOIST_THRESHOLD_FLAG = "--iree-opt-const-expr-max-size-increase-threshold"
-
 # A spec made under extra flags names them in its header; `verify` reads them back.
 FLAGS_HEADER = "// iree-dsa-tune: flags: "
 
@@ -127,7 +119,7 @@ def not_set_by(flags, given) -> tuple[str, ...]:
 
 __all__ = [
     "CPU_FLAG", "DATA_TILING_FLAG", "DATA_TILING_FLAGS", "GLOBAL_DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "global_data_tiling_twin", "HOST_CPU_FLAG", "HOST_FLAGS",
-    "HOIST_THRESHOLD_FLAG", "IM2COL_FLAG", "IM2COL_INNER_TILED_PIPELINE", "INNER_TILED_FLAG", "TRANSFORM_FLAG", "WINOGRAD_PIPELINE", "check_iree_flags", "flags_header",
+    "IM2COL_FLAG", "IM2COL_INNER_TILED_PIPELINE", "INNER_TILED_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header",
     "not_set_by", "option_name", "read_flags_header", "target_cpu_of", "uses_data_tiling",
     "with_target_cpu",
 ]

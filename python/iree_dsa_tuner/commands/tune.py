@@ -263,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
             if progress is not None:
                 progress(f"ray: {plural(len(workers), 'benchmark worker')} ({', '.join(w.address for w in workers)}), "
                          f"{options.executor.jobs} compile slots")
-        from ..model_level import parse_function_weights
+        from ..host.recipe import parse_function_weights
 
         functions, weights = parse_function_weights(args.function)
         tuning = tune_model(Path(args.model), target, options, db=db, iree_flags=tuple(args.iree_flag),

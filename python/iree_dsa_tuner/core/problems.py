@@ -225,7 +225,7 @@ class InnerTiledProblem(ContractionProblem):
     global data-tiling path, docs/DATA_TILING.md 11): loops M1, N1, K1 (groups `m`, `n`, `k`) over
     inner tiles of `inner_tile` = (M0, N0, K0) elements, which the operand types carry (the A tile
     stacks `intrinsics_m` of the CPU's intrinsic; on AVX-512 f32, 29 x 16 x 1). Its config has one
-    entry per outer loop; the host searches its distribution as an mmt4d's (`targets.host`)."""
+    entry per outer loop; the host searches its distribution as an mmt4d's (`host.target`)."""
 
     inner_tile: tuple[int, int, int] = (1, 1, 1)
 

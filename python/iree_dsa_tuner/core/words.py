@@ -1,5 +1,5 @@
 """Words beside a count, made plural once for every layer: `report` re-exports `plural` for the
-tables and commands, and the lower units (ir, targets, tuning_spec, model_level) write their
+tables and commands, and the lower units (ir, targets, tuning_spec, host) write their
 progress lines and notes with it too."""
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ class ModelArtifacts:
                 # Data tiling's default path: the spec sees the encoded op, which then becomes an
                 # mmt4d, and a config on it is dropped or fails to build (IREE 3.13,
                 # docs/DATA_TILING.md 1). On the global path the dispatch holds the mmt4d itself
-                # and its distribution tiles are searched (`targets.host.mmt4d_space`).
+                # and its distribution tiles are searched (`host.target.mmt4d_space`).
                 out.append(UntunableDispatch(
                     p.dispatch, f"{p.op_name}: data tiling (--iree-opt-data-tiling) lowers it as an mmt4d after a "
                                 "spec is applied, so no spec can set its tiles; under --iree-global-opt-data-tiling "

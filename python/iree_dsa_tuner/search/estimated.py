@@ -7,11 +7,11 @@ The mmt4d distribution decides how often the weight is streamed: IREE's default 
 workgroup one row tile and one column tile, and workgroups run column tiles fastest, so an 82-row
 GEMM streams its whole weight once per 16-row tile. ACT's FFN down projection (82 x 3200 -> 512)
 took 4.2 ms alone and 6.85 ms a call in the model (`bench/perf_attribution.py`). The host estimate
-(`targets.host.mmt4d_estimate`) models those re-reads, so its best distribution keeps the rows of a
+(`host.target.mmt4d_estimate`) models those re-reads, so its best distribution keeps the rows of a
 column panel together; alone it measured within 2% of IREE's, on the model ACT ran 190 -> 155 ms
 with every mmt4d dispatch given all its row tiles per workgroup (2026-12-02,
 `bench/lerobot_vs_pytorch.py --baseline-recipes`). Such a spec is one more candidate the whole
-model confirms (`model_level`); nothing here is kept on the estimate's word alone.
+model confirms (`host.recipe`); nothing here is kept on the estimate's word alone.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def estimated_softmax_configs(problems, target, defaults: dict[str, CompilationC
                               wanted: set[str] | None = None) -> dict[str, CompilationConfig]:
     """The estimate's config for each softmax dispatch: a dispatch no flag preset changes, whose
     IREE default is 20-40x slower than the estimate's pick (docs/SOFTMAX.md), so the presets are
-    compared with it set (`model_level.tune_recipe`)."""
+    compared with it set (`host.recipe.tune_recipe`)."""
     return estimated_configs(problems, target, defaults, lambda p: getattr(p, "kind", "") == "softmax", wanted)
 
 
@@ -76,7 +76,7 @@ def divisible_elementwise_configs(problems, defaults: dict[str, CompilationConfi
     divide its loop has a dynamic size, and IREE 3.13's CPU codegen then copies the whole tile
     element by element (ACT's first im2col gather, 80 output columns in tiles of 32: 13 ms of a
     121 ms call; tiles of 16, 3.3x faster alone, ACT 115 -> 107 ms). The vector tiles stay; the
-    whole model confirms the result like any estimate (`model_level`)."""
+    whole model confirms the result like any estimate (`host.recipe`)."""
     out: dict[str, CompilationConfig] = {}
     # The spec matches the op, not the dispatch: every dispatch holding the same op gets the config,
     # so an op IREE configures differently in two dispatches (fused with a pack in one) is left alone.

@@ -99,11 +99,19 @@ class Target(abc.ABC):
     # whole-model timing decides the route (the host's recipe) leaves it off here.
     always_routes_batch1_convs: bool = False
     # Whether tuning a model means searching whole-model flags and a spec confirmed by timing every
-    # entry function (`model_level`), rather than dispatch by dispatch (`model_tuning.tune_model`).
+    # entry function (`tune_whole_model`), rather than dispatch by dispatch (`model_tuning.tune_model`).
     tunes_whole_model: bool = False
     # Whether the runner times candidates on a real machine (so a cluster's machines can time them);
     # a simulated target measures in this process.
     measures_on_hardware: bool = False
+
+    def tune_whole_model(self, model, options, *, db=None, routes: bool = True, functions=None, weights=None,
+                         rounds: int = 3, parameters=None, progress=None):
+        """Tune `model` as a whole on a target that `tunes_whole_model` (the host's recipe: flags, its
+        compile routes among them, and a spec, each confirmed by timing every entry function);
+        returns a `model_tuning.ModelTuning`. `routes=False` takes no compile route; `functions`,
+        `weights` and `rounds` are the whole-model timing's; `parameters` the model's weight archives."""
+        raise NotImplementedError(f"target {self.name!r} tunes dispatch by dispatch, not the whole model")
 
     def estimate_untunable(self, traffic) -> tuple[float, str] | None:
         """(us, how) for one call of a dispatch with no tunable root op, from its `DispatchTraffic`.

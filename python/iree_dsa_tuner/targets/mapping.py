@@ -139,7 +139,7 @@ def attention_loop_types(shape: GemmShape) -> tuple[str, ...]:
 # ---- softmax (linalg.softmax, decomposed by IREE; DoubleTilingExpert on its root) ----------
 #
 # The root is the sum of exp(x - max) over the softmax dimension; its loops are the softmax
-# operand's. By role (`targets.host.softmax_shape`: parallel loops "m", the softmax dimension "k"):
+# operand's. By role (`host.target.softmax_shape`: parallel loops "m", the softmax dimension "k"):
 # - distribution: the row tile split over the parallel loops, inner first (whole inner rows
 #   for tiles above the innermost extent); 0 for the reduction loop (never split);
 # - vector_common_parallel: the vector rows on the innermost parallel loop (within its
@@ -191,7 +191,7 @@ def softmax_group_tiles(shape: GemmShape, config: CompilationConfig) -> dict[str
 # pipeline tiles and distributes with `distribution`, then hands each inner tile to the mmt4d
 # ukernel, which takes the whole K. So only the distribution over M1 and N1 is a choice;
 # the other levels are IREE's own, always: one inner tile per vector step over the whole K0.
-# `targets.host.mmt4d_shape` gives the loops roles m, n, k (outer) and m0, n0, k0 (inner).
+# `host.target.mmt4d_shape` gives the loops roles m, n, k (outer) and m0, n0, k0 (inner).
 MMT4D_PIPELINE = "Mmt4dTilingExpert"
 
 

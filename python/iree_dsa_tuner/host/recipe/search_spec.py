@@ -3,13 +3,13 @@ set, and with the estimate's distribution for every other mmt4d dispatch the tim
 
 from __future__ import annotations
 
-from ..core.config import CompilationConfig
-from ..core.problems import RootOpProblem
-from ..ir.artifacts import spec_problems
-from ..search.estimated import divisible_elementwise_configs, estimated_mmt4d_configs, estimated_softmax_configs
-from ..search.options import TuneOptions
-from ..search.results import TuneResult
-from ..tuning_spec.verify import build_verified
+from ...core.config import CompilationConfig
+from ...core.problems import RootOpProblem
+from ...ir.artifacts import spec_problems
+from ...search.estimated import divisible_elementwise_configs, estimated_mmt4d_configs, estimated_softmax_configs
+from ...search.options import TuneOptions
+from ...search.results import TuneResult
+from ...tuning_spec.verify import build_verified
 
 
 def shared_configs(flagged, target, in_spec: set[str]) -> dict[str, CompilationConfig]:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..compiler import compile_to_vmfb, find_tool, first_error_line, tuning_spec_flags
 from ..errors import CompileError, InputError
-from .host import exclusive_timing
+from ..runners.host import exclusive_timing
 
 _TIME_UNIT_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 # Below this relative difference two medians are the same whatever the rounds say.

@@ -1,10 +1,10 @@
 """Host model-level tuning: a recipe (whole-model flags + per-dispatch spec), each decision timed
 on the whole model, which is every entry function of the module.
 
-1. Every flag preset (`recipe.FLAG_PRESETS`) is compiled and each entry function timed in
+1. Every flag preset (`host.flag_presets.FLAG_PRESETS`) is compiled and each entry function timed in
    interleaved rounds beside IREE's default; a preset is chosen only when no function gets
    slower beyond its noise and the weighted total gets faster beyond the noise
-   (`runners.whole_model.beats`). One function is not the model: on a four-function module,
+   (`host.whole_model.beats`). One function is not the model: on a four-function module,
    data tiling with ukernels sped the timed projection up and made an attention-score batch
    matmul in another function 0.55x as fast. Every preset but the default is built with the
    estimate's softmax configs (`shared_spec`): no flag changes a softmax, and its untuned time
@@ -34,17 +34,18 @@ from pathlib import Path
 from textwrap import shorten
 from typing import Callable
 
-from ..core.selection import select_dispatches
-from ..core.words import plural
-from ..errors import CompileError, InputError
-from ..flags import global_data_tiling_twin, target_cpu_of
-from ..ir.artifacts import compile_model
-from ..ir.host_program import read_host_program
-from ..pipeline import tune
-from ..recipe import FLAG_PRESETS, Recipe, model_sha256
-from ..runners.whole_model import Variant, WholeModelTimer, beats
-from ..search.options import TuneOptions
-from ..search.results import TuneResult
+from ...core.selection import select_dispatches
+from ...core.words import plural
+from ...errors import CompileError, InputError
+from ...flags import global_data_tiling_twin, target_cpu_of
+from ...ir.artifacts import compile_model
+from ...ir.host_program import read_host_program
+from ...pipeline import tune
+from ...recipe import Recipe, model_sha256
+from ..flag_presets import FLAG_PRESETS
+from ..whole_model import Variant, WholeModelTimer, beats
+from ...search.options import TuneOptions
+from ...search.results import TuneResult
 from .presets import (choose_preset, compile_variants, drop_far_behind, estimate_contenders, estimated_distributions,
                       presets_that_apply, settle_candidate, shared_spec, verdict, verified_preset_spec)
 from .search_spec import estimated_spec, has_mmt4d, shared_configs, with_shared
@@ -142,7 +143,7 @@ def _entries(artifacts, functions: list[str] | None, calls: dict[str, dict[str, 
     only when it runs dispatches no timed function runs (torch's `$async` twin runs what its
     sync twin runs: leaving it out loses nothing).
     """
-    from ..tuning_spec.verify import _function_signatures
+    from ...tuning_spec.verify import _function_signatures
 
     signatures, _, _ = _function_signatures(artifacts)
     if functions:
@@ -176,7 +177,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
     times each counts in the model's total (default 1); `parameters`: the archives its weights
     are read from (default: random ones from `options.seed` when it reads any); `started`: the
     `time.perf_counter()` the caller's tune began at (the time budget counts from it)."""
-    from ..parameters import resolve_parameters
+    from ...parameters import resolve_parameters
 
     t0 = time.perf_counter() if started is None else started
     total_budget_s = options.time_budget_s  # the whole tune's; `options` gets the search's share below
@@ -508,6 +509,6 @@ def _target_cpu(target) -> str:
 
 def _tuned_on(target) -> dict:
     """The machine the recipe's timings come from, when it compiles for this machine's CPU."""
-    from ..core.fingerprint import host_cpu_model, host_vector_isa
+    from ...core.fingerprint import host_cpu_model, host_vector_isa
 
     return {"cpu": host_cpu_model(), "vector_isa": host_vector_isa()} if _target_cpu(target) == "host" else {}

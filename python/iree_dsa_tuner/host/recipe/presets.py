@@ -9,16 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from textwrap import shorten
 
-from ..core.config import CompilationConfig
-from ..core.problems import RootOpProblem
-from ..core.words import plural
-from ..errors import CompileError, InputError
-from ..flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, uses_data_tiling
-from ..ir.artifacts import compile_model, spec_problems
-from ..runners.whole_model import Variant, beats, slower_functions
-from ..search.estimated import divisible_elementwise_configs, estimated_mmt4d_configs, estimated_softmax_configs
-from ..tuning_spec import build_spec
-from ..tuning_spec.verify import build_verified
+from ...core.config import CompilationConfig
+from ...core.problems import RootOpProblem
+from ...core.words import plural
+from ...errors import CompileError, InputError
+from ...flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, uses_data_tiling
+from ...ir.artifacts import compile_model, spec_problems
+from ..whole_model import Variant, beats, slower_functions
+from ...search.estimated import divisible_elementwise_configs, estimated_mmt4d_configs, estimated_softmax_configs
+from ...tuning_spec import build_spec
+from ...tuning_spec.verify import build_verified
 
 
 # ---- decisions on timings ----------------------------------------------------------------

@@ -14,7 +14,7 @@ The split is a preprocessing transform script (`--iree-preprocessing-transform-s
 each `linalg.matmul` / `linalg.batch_matmul` with one of the long reductions this model has is
 tiled along K and the loop unrolled, so every chunk is a dispatch of its own with static shapes.
 It changes the whole build, so it is a route: its flags compete as presets in the host recipe
-(`model_tuning`), and a spec tuned under it is valid only with them.
+(`host.routes`), and a spec tuned under it is valid only with them.
 
 Which GEMMs: the route reads them in the model's input form (`--compile-to=input`: the ops the
 script will meet, with their real shapes), not in the dispatches, where IREE has already folded a
@@ -56,9 +56,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.problems import ContractionProblem, element_bits
-from ..flags import TRANSFORM_FLAG
-from .conv_route import ConvRoute, dim_is, foreach_match_main, script_file, structured_matcher, verified_script
+from ...core.problems import ContractionProblem, element_bits
+from ...core.words import plural
+from ...flags import GLOBAL_DATA_TILING_FLAG, TRANSFORM_FLAG
+from ...ir.conv_route import ConvRoute, dim_is, foreach_match_main, script_file, structured_matcher, verified_script
+from ..flag_presets import TILE_BYTES_4M
 
 WHAT = "long-K split route (docs/DATA_TILING.md 9)"
 
@@ -257,7 +259,7 @@ def k_split_script_text(splits: list[KSplit]) -> str:
 
 def summed_split_lines(splits: list[KSplit]) -> tuple[list[str], list[str]]:
     """The long-K cut for inner-tiled data tiling, as lines of a preprocessing script that runs after
-    the unbatch route's rewrite (ir/unbatch.py; its script takes them): (the named sequences, their
+    the unbatch route's rewrite (unbatch.py; its script takes them): (the named sequences, their
     `@match -> @action` pairs). Each `linalg.matmul` with one of these reductions becomes `pieces`
     matmuls that each start from their own zeros, summed after. Inner-tiled builds no GEMM that
     accumulates into another's result, so the in-order chunks above do not build with it
@@ -308,6 +310,28 @@ def plan_k_split_route(gemms, problems, cpu, directory: Path, taken_flags: tuple
     return route
 
 
-__all__ = ["InputGemm", "KSplit", "WHAT", "inner_tiled_rows", "input_gemms", "k_split_flags", "k_split_script_text",
+def plan(planning) -> ConvRoute:
+    """The route for the model's input-form GEMMs, on its CPU (`plan_k_split_route`)."""
+    route = plan_k_split_route(planning.gemms, planning.plain.problems(), planning.cpu, planning.directory)
+    if route:
+        planning.say(f"{route.what} for {plural(len(route.dispatches), 'dispatch')}: {route.notes[0]}")
+    return route
+
+
+def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
+    return k_split_presets(route.flags)
+
+
+def k_split_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The preset the long-K route adds (this module): its script on the global data-tiling path
+    with the large mmt4d tiles its model won with (pi0's prefix layer, the one such model so far).
+    The split is for data-tiled kernels, so there is none without data tiling; on the default path
+    IREE 3.13 does not build it (the pack of a weight slice gets a 1x512x16 f32 vector: "large vector
+    sizes" on the prefix layer, 2026-12-01)."""
+    return {"k-split+gdt+tile-bytes-4m": tuple(route_flags) + (GLOBAL_DATA_TILING_FLAG, TILE_BYTES_4M)}
+
+
+__all__ = ["InputGemm", "KSplit", "WHAT", "inner_tiled_rows", "input_gemms", "k_split_flags", "k_split_presets",
+           "k_split_script_text", "plan", "presets",
            "panel_pair_bytes", "plan_k_split_route", "plan_splits", "plan_summed_splits", "row_block_split", "split_for",
            "summed_split_lines"]

@@ -24,7 +24,7 @@ filter stays a global that const-eval packs once (the call is inlined: behind a 
 repacked the filter on every run, 0.6 ms of the encoder's 22). Which convolutions fold: those over
 more than one image whose folded N fills the lanes better than one image's (`folds`); the others
 keep IREE's im2col. The route changes the whole build, so it competes as presets
-(`recipe.conv_fold_presets`), each confirmed by timing the whole model.
+(`conv_fold_presets`), each confirmed by timing the whole model.
 """
 
 from __future__ import annotations
@@ -33,9 +33,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.words import plural
-from ..flags import TRANSFORM_FLAG
-from .conv_route import ConvRoute, script_file, verified_script
+from ...core.words import plural
+from ... import flags
+from ...flags import TRANSFORM_FLAG
+from ...ir.conv_route import ConvRoute, script_file, verified_script
 
 WHAT = "batch-fold convolution route (docs/CONV.md)"
 SCRIPT_PREFIX = "conv-fold-"
@@ -279,5 +280,30 @@ def _element_bytes(element: str) -> int:
     return 4 if element == "f32" else 2
 
 
-__all__ = ["InputConv", "WHAT", "conv_fold_flags", "conv_fold_script_text", "folds", "input_convs", "lane_fill",
-           "plan_conv_fold_route"]
+def plan(planning) -> ConvRoute:
+    """The route for the model's input-form convolutions, on its CPU (`plan_conv_fold_route`)."""
+    route = plan_conv_fold_route(planning.convs, planning.cpu, planning.directory)
+    if route:
+        planning.say(f"{route.what}: {route.notes[0]}")
+    return route
+
+
+def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
+    """Inner-tiled does not build beside batched GEMMs (the unbatch route's presets stand in)."""
+    return conv_fold_presets(route.flags, inner_tiled=not planning.planned.get("unbatch"))
+
+
+def conv_fold_presets(route_flags: tuple[str, ...], inner_tiled: bool = True) -> dict[str, tuple[str, ...]]:
+    """The presets the batch-fold convolution route adds (this module): its script with IREE's
+    im2col for the convolutions it leaves, on the global data-tiling path, with inner-tiled (the
+    encoder's im2col winner) and without (`inner_tiled=False` where inner-tiled cannot build).
+    The folded GEMMs are for data-tiled kernels (their N padded to the lanes), so there is no preset
+    without data tiling."""
+    presets = {"im2col+conv-fold+gdt": (flags.IM2COL_FLAG,) + tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG,)}
+    if inner_tiled:
+        presets["im2col+conv-fold+gdt+inner-tiled"] = presets["im2col+conv-fold+gdt"] + (flags.INNER_TILED_FLAG,)
+    return presets
+
+
+__all__ = ["InputConv", "WHAT", "conv_fold_flags", "conv_fold_presets", "conv_fold_script_text", "folds", "input_convs",
+           "lane_fill", "plan", "plan_conv_fold_route", "presets"]

@@ -20,24 +20,31 @@ Two things make it pay, and IREE gives both as flags, so the route is flags only
 The price: the transformed filters stay resident, 64/9 of the converted filters' bytes (ACT's 13 converted convolutions: 231 MB more),
 and are streamed every call; a convolution with few 6x6 blocks (ACT's layer 4: 4 blocks) reuses each
 transformed weight only that often. So the route does not choose convolutions: it competes as a preset
-(`recipe.winograd_presets`) that the whole model's timing keeps or drops (ACT: 1.34x im2col + data tiling;
+(`winograd_presets`) that the whole model's timing keeps or drops (ACT: 1.34x im2col + data tiling;
 Diffusion Policy's encoder, 96x96 images: 21.0 ms against its recipe's 18.4, dropped; docs/PERFORMANCE.md 4q).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
-from .. import flags
-from ..core.words import plural
+from ... import flags
+from ...core.words import plural
 from .conv_fold import InputConv
-from .conv_route import ConvRoute
+from ...ir.conv_route import ConvRoute
 
 WHAT = "Winograd convolution route (docs/CONV.md)"
 OUTPUT_TILE = 6  # IREE 3.13's one output tile size for 3x3 filters
 INPUT_TILE = OUTPUT_TILE + 3 - 1
 _ELEMENT_BYTES = {"f32": 4}  # F(6x6, 3x3)'s constants lose too much in 16-bit floats
+
+# The route's flags: every 3x3 stride-1 convolution as Winograd F(6x6, 3x3). `replace-all-convs`,
+# because the pipeline runs before any preprocessing script could annotate the chosen ones. The
+# filter transform is hoisted to load time only under a larger size-increase threshold (the route
+# sizes it to the model's largest transformed filter).
+WINOGRAD_PIPELINE = ("--iree-preprocessing-pass-pipeline=builtin.module(util.func("
+                     "iree-linalg-ext-convert-conv2d-to-winograd{replace-all-convs}))")
+HOIST_THRESHOLD_FLAG = "--iree-opt-const-expr-max-size-increase-threshold"
 
 
 def converts(conv: InputConv) -> bool:
@@ -66,7 +73,7 @@ def winograd_flags(convs: list[InputConv]) -> tuple[str, ...]:
         return ()
     mib = 1 << 20
     threshold = -(-max(transformed_filter_bytes(c) for c in chosen) // mib) * mib
-    return (flags.WINOGRAD_PIPELINE, f"{flags.HOIST_THRESHOLD_FLAG}={threshold}")
+    return (WINOGRAD_PIPELINE, f"{HOIST_THRESHOLD_FLAG}={threshold}")
 
 
 def plan_winograd_route(convs: list[InputConv]) -> ConvRoute:
@@ -84,4 +91,26 @@ def plan_winograd_route(convs: list[InputConv]) -> ConvRoute:
     return route
 
 
-__all__ = ["WHAT", "converts", "output_blocks", "plan_winograd_route", "transformed_filter_bytes", "winograd_flags"]
+def plan(planning) -> ConvRoute:
+    """The route for the model's input-form convolutions (`plan_winograd_route`)."""
+    route = plan_winograd_route(planning.convs)
+    if route:
+        planning.say(f"{route.what}: {route.notes[0]}")
+    return route
+
+
+def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
+    return winograd_presets(route.flags)
+
+
+def winograd_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The preset the Winograd route adds (this module): its flags with IREE's im2col for the
+    convolutions it leaves (strided, 1x1, 7x7), on the global data-tiling path (ACT's winner, 1.31x
+    its previous unbatch+im2col+gdt+inner-tiled recipe side by side, docs/PERFORMANCE.md 4q). Not inner-tiled: IREE 3.13 does not materialize the Winograd
+    batch GEMM's encodings under it ("failed to legalize linalg.batch_matmul"). Not beside the unbatch
+    route's presets either: both set the preprocessing pipeline, and iree-compile keeps one."""
+    return {"im2col+winograd+gdt": (flags.IM2COL_FLAG,) + tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG,)}
+
+
+__all__ = ["HOIST_THRESHOLD_FLAG", "WHAT", "WINOGRAD_PIPELINE", "converts", "output_blocks", "plan", "plan_winograd_route", "presets", "transformed_filter_bytes",
+           "winograd_flags", "winograd_presets"]

@@ -29,7 +29,7 @@ written for the batches this model has (read from its input form, `k_split.input
 
 A batch_matmul of one-row products (ACT's linear layers: 82 tokens of one row each against a
 broadcast weight) is left alone: IREE folds it into one GEMM over the tokens itself. The route
-changes the whole build, so it competes as a preset (`recipe.unbatch_presets`), with the
+changes the whole build, so it competes as a preset (`unbatch_presets`), with the
 inner-tiled flag and the global data-tiling path it exists for.
 
 The hinted script (step 4, docs/DATA_TILING.md 13) also marks what inner-tiled can build: every
@@ -46,10 +46,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.words import plural
-from ..flags import TRANSFORM_FLAG
-from .conv_route import ConvRoute, dim_is, script_file, structured_matcher, verified_script
-from .k_split import summed_split_lines
+from ...core.words import plural
+from ... import flags
+from ...flags import TRANSFORM_FLAG
+from ...ir.conv_route import ConvRoute, dim_is, script_file, structured_matcher, verified_script
+from ..flag_presets import INNER_TILED_PRESETS
+from .k_split import plan_summed_splits, summed_split_lines
 
 WHAT = "unbatch route for inner-tiled data tiling (docs/DATA_TILING.md 11)"
 
@@ -201,4 +203,60 @@ def plan_unbatch_route(gemms, directory: Path, taken_flags: tuple[str, ...] = ()
     return route
 
 
-__all__ = ["DATA_TILING_HINT", "WHAT", "needs_unbatch", "plan_unbatch_route", "unbatch_flags", "unbatch_script_text", "unbatched_batches"]
+# The plain inner-tiled presets do not build on a model with batched GEMMs: this route's presets
+# stand in for them when it is taken.
+REPLACES = INNER_TILED_PRESETS
+
+
+def plan(planning) -> ConvRoute:
+    """The route for the model's input-form GEMMs (`plan_unbatch_route`)."""
+    route = plan_unbatch_route(planning.gemms, planning.directory)
+    if route:
+        planning.say(f"{route.what}: {route.notes[0]}")
+    return route
+
+
+def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
+    """`unbatch_presets` with the hinted scripts. With long reductions too (the long-K route taken),
+    one script does both (iree-compile takes one): the K chunks summed after, which inner-tiled
+    builds where the in-order ones do not. A row block above the L2 (k_split rule 3) is cut in
+    every hinted script: it is for the inner-tiled kernel, which every preset using the hinted
+    script builds."""
+    gemms, cpu, directory = planning.gemms, planning.cpu, planning.directory
+    row_splits = plan_summed_splits(gemms, cpu, long_k=False) if cpu is not None else []
+    splits = plan_summed_splits(gemms, cpu) if planning.planned.get("k_split") else []
+    added = unbatch_presets(route.flags, unbatch_flags(gemms, directory, hinted=True, splits=row_splits),
+                            unbatch_flags(gemms, directory, hinted=True, splits=splits) if splits else ())
+    if row_splits:
+        planning.say("inner-tiled row blocks above the L2, cut in the hinted script: "
+                     + ", ".join(f"K {s.k} (N {s.n}) in {s.pieces} chunks of {s.chunk}" for s in row_splits))
+    return added
+
+
+def unbatch_presets(route_flags: tuple[str, ...], hinted_flags: tuple[str, ...] = (),
+                    split_flags: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
+    """The presets the unbatch route adds (this module): its script under inner-tiled data tiling
+    on the global path, with im2col too, and with attention decomposed (each dropped by
+    `presets_that_apply` on a model without a convolution, or an attention op). They stand in for
+    `INNER_TILED_PRESETS`, which do not build on a model with batched GEMMs.
+
+    `hinted_flags` name the script that also marks the GEMMs inner-tiled can build (step 4 of
+    this module): without it, a decomposed attention's batched products fail the build (SigLIP's
+    layer). im2col's GEMMs come after the script and carry no mark, so its preset keeps the plain one,
+    with the convolutions' bias detached (`flags.IM2COL_INNER_TILED_PIPELINE`).
+    `split_flags` name the hinted script that also cuts the long-K route's reductions into chunks
+    summed after (`k_split.summed_split_lines`): the long-K route for inner-tiled data tiling (pi0's
+    prefix layer, docs/DATA_TILING.md 13)."""
+    hinted = tuple(hinted_flags or route_flags)
+    tail = (flags.GLOBAL_DATA_TILING_FLAG, flags.INNER_TILED_FLAG)
+    presets = {"unbatch+gdt+inner-tiled": hinted + tail,
+               "unbatch+im2col+gdt+inner-tiled": (flags.IM2COL_FLAG, flags.IM2COL_INNER_TILED_PIPELINE)
+                                                 + tuple(route_flags) + tail,
+               "attn-decomposed+unbatch+gdt+inner-tiled": (flags.DECOMPOSE_ATTENTION_FLAG,) + hinted + tail}
+    if split_flags:
+        presets["unbatch+k-split+gdt+inner-tiled"] = tuple(split_flags) + tail
+    return presets
+
+
+__all__ = ["DATA_TILING_HINT", "REPLACES", "WHAT", "needs_unbatch", "plan", "plan_unbatch_route", "presets", "unbatch_flags",
+           "unbatch_presets", "unbatch_script_text", "unbatched_batches"]

@@ -27,9 +27,9 @@ from ..core.problems import element_bits
 from ..costmodel.estimate import Estimate
 from ..space.space import CandidateSpace, group_ladder, tile_ladder
 from ..core.config import CompilationConfig, ConfigError
-from .base import Target
+from ..targets.base import Target
 from ..description import TargetDescription, parse_description, read_description_data
-from .mapping import (
+from ..targets.mapping import (
     ATTENTION_PIPELINE,
     MMT4D_PIPELINE,
     mmt4d_group_tiles,
@@ -44,7 +44,7 @@ from .mapping import (
     loop_types,
     tile_lists,
 )
-from .registry import files_of_kind, load_files
+from ..targets.registry import files_of_kind, load_files
 from .fma_probe import FmaReading, read_fma
 from ..core.fingerprint import host_cpu_model
 
@@ -556,6 +556,29 @@ class HostTarget(Target):
     @property
     def estimator(self):
         return host_estimate
+
+    def tune_whole_model(self, model, options, *, db=None, routes: bool = True, functions=None, weights=None,
+                         rounds: int = 3, parameters=None, progress=None):
+        """The host recipe (`host.recipe.tune_recipe`): whole-model flag presets, the compile routes'
+        among them (`host.routes`: a batch-1 conv route, the long-K split, ...), then a spec for the
+        dispatches the chosen flags leave tunable; each decision confirmed by timing every entry
+        function. The report's spec is only one the whole model confirmed."""
+        from ..model_tuning import ModelTuning
+        from . import recipe
+        from .routes import plan_routes
+
+        started = time.perf_counter()  # --time-budget covers the routes' compile too
+        # A batch-1 conv is tunable only under the route's flags, a long reduction cut into chunks
+        # builds faster, ...: the routes' flags compete as presets.
+        taken, presets = plan_routes(model, self, progress) if routes else ([], None)
+        extra = {"parameters": parameters} if parameters is not None else {}
+        result = recipe.tune_recipe(model, self, options, db=db, rounds=rounds, functions=functions or None,
+                                    weights=weights, progress=progress, presets=presets, started=started, **extra)
+        report = result.tune_result
+        report.spec_text = result.spec_text  # only a spec the whole model confirmed
+        if result.spec_numerics:  # the recipe's own estimated spec: what its verification compared
+            report.numerics = result.spec_numerics
+        return ModelTuning(report, taken, result, tuple(result.recipe.flags))
 
 
 def provide_targets(search_paths=()) -> list:
