@@ -75,6 +75,7 @@ class CpuModel:
     l3_bytes: int  # shared by the cores (0: none)
     # [cpu_model]: the register-blocking model's terms.
     fma_latency_cycles: float  # dependent-chain latency of one FMA
+    l2_latency_cycles: float  # load-to-use latency of an L2 hit (a streamed row that misses the L1d)
     loop_overhead_cycles: float  # per innermost vector_reduction iteration
     unroll_budget: float  # vector FMAs in one unrolled step before code size hurts
     remainder_penalty: float  # a vector tile that does not divide its loop
@@ -504,6 +505,7 @@ def _cpu_model(r: _Reader, **cpu) -> CpuModel:
     return CpuModel(
         **cpu,
         fma_latency_cycles=r.number("cpu_model.fma_latency_cycles"),
+        l2_latency_cycles=r.number("cpu_model.l2_latency_cycles"),
         loop_overhead_cycles=r.number("cpu_model.loop_overhead_cycles", allow_zero=True),
         unroll_budget=r.number("cpu_model.unroll_budget"),
         remainder_penalty=r.number("cpu_model.remainder_penalty"),

@@ -9,7 +9,8 @@ stream from the cache hierarchy. Per candidate, vectorised:
   vec_m x vec_n register tile and
     cycles = max(accumulators / FMA ports, loads / load ports, FMA latency)
   (accumulators = vec_m * ceil(vec_n / lanes); loads = B vectors + A
-  broadcasts; the latency floor is the dependent chain on each accumulator),
+  broadcasts; the latency floor is the dependent chain on each accumulator,
+  plus an L2 hit when [K,N] weights stream a K x vec_n slab too big for the L1d),
   times a spill penalty when accumulators + operands exceed the registers,
   a remainder penalty when the vector tile does not divide its loop, and an
   unroll penalty when one step's FMAs exceed the I-cache friendly budget;
@@ -91,8 +92,13 @@ def cpu_estimate(shape: GemmShape, desc: TargetDescription, cols: dict[str, np.n
         spill = 1.0 + (spill_penalty - 1.0) * np.log2(np.maximum(live / registers, 1.0))
     else:
         loads = vn_regs + vm
-        cycles_per_k = np.maximum.reduce([accumulators / fma_ports, loads / load_ports,
-                                          np.full(accumulators.shape, latency)])
+        # [K,N]: a step reads one row of B's K x vector_n slab (and vector_m elements of A's
+        # rows). When slab and rows do not fit the L1d together the row is an L2 hit, and one
+        # accumulator's chain waits for it on every step: only enough independent accumulators
+        # hide it (few-row, few-register tiles do not).
+        slab_bytes = k_in * (vn * shape.rhs_bytes + vm * shape.lhs_bytes)
+        chain = np.where(slab_bytes > model.l1d_bytes, latency + model.l2_latency_cycles, latency)
+        cycles_per_k = np.maximum.reduce([accumulators / fma_ports, loads / load_ports, chain])
         spill = np.where(accumulators + vn_regs + 1 > registers, spill_penalty, 1.0)
     cycles_per_k = cycles_per_k * spill
     # Remainders anywhere (vector tile in the distribution tile, distribution
