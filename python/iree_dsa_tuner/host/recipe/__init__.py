@@ -15,7 +15,8 @@ on the whole model, which is every entry function of the module.
    contraction a DoubleTilingExpert spec could set there (docs/PERFORMANCE.md).
 3. Those dispatches are tuned (`pipeline.tune`); the spec is kept only when it beats the build
    without it on the functions that call its dispatches (read from the host program), timed
-   again in interleaved rounds. A function that calls none of them runs the same code either
+   again in interleaved rounds. When it makes some of those functions slower, the spec without
+   their dispatches is confirmed the same way (the others keep their win). A function that calls none of them runs the same code either
    way; timing only it would hide the spec's win (a verified 10.9x conv spec was dropped
    because the one function timed did not contain the conv).
 
@@ -43,7 +44,7 @@ from ...ir.host_program import read_host_program
 from ...pipeline import tune
 from ...recipe import Recipe, model_sha256
 from ..flag_presets import FLAG_PRESETS
-from ..whole_model import Variant, WholeModelTimer, beats
+from ..whole_model import Variant, WholeModelTimer, beats, slower_functions
 from ...search.options import TuneOptions
 from ...search.results import TuneResult
 from .presets import (choose_preset, compile_variants, drop_far_behind, estimate_contenders, estimated_distributions,
@@ -382,6 +383,25 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             per_round = (time.perf_counter() - t_confirm) / confirm_rounds
             most_rounds = confirm_rounds + rounds_that_fit(3 * rounds - confirm_rounds, confirm_end, per_round)
             kept = timer.settle(with_spec, incumbent, most_rounds=most_rounds)
+            if not kept and with_spec.name == f"{search_name}+spec":
+                lesser = _spec_less_slowed(with_spec, incumbent, flagged, result, in_spec, shared_here, calls,
+                                           spec_functions, progress)
+                if lesser is not None:
+                    v = Variant(f"{search_name}+{lesser[0]}", search_flags,
+                                spec=timer.work_dir / f"candidate.{lesser[0]}.mlir")
+                    v.spec.write_text(lesser[1])
+                    timer.compile(v)
+                    say(f"confirming the spec without the dispatches of "
+                        f"{_functions_text(sorted(slower_functions(with_spec, incumbent)))} (slower with them)")
+                    timer.time([incumbent, v], confirm_rounds, functions=spec_functions)
+                    variants.append(v)
+                    rivals.append(v)
+                    candidates.append(lesser)
+                    if timer.settle(v, incumbent, most_rounds=most_rounds):
+                        notes.append(f"the spec made {_functions_text(sorted(slower_functions(with_spec, incumbent)))} "
+                                     f"slower: kept without the dispatches they run ({verdict(with_spec, incumbent)} "
+                                     "with them)")
+                        with_spec, kept = v, True
             for v in rivals:
                 verdicts[v.name] = (f"{verdict(v, incumbent)} (against {best.name}'s build timed "
                                     f"again beside it on {_functions_text(spec_functions)})")
@@ -414,6 +434,23 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                             [v.name for v in variants[len(presets):]], spec_numerics)
     finally:
         timer.close()
+
+
+def _spec_less_slowed(with_spec: Variant, incumbent: Variant, flagged, result: TuneResult, in_spec: set[str],
+                      shared_here: dict, calls: dict[str, dict[str, int]], spec_functions: list[str],
+                      progress) -> tuple[str, str, set[str]] | None:
+    """("spec-less", text, dispatches): the search's spec without the dispatches of the functions
+    it made slower beyond the noise, when another function it runs was not slowed and keeps a
+    dispatch of its own; else None. One function's slowdown need not cost the others their win
+    (a multi-function module: the chunk projection's 2x win was refused whole because the MLP in
+    another function ran 11% slower with its own tuned dispatches)."""
+    slowed = slower_functions(with_spec, incumbent)
+    if not slowed or not [f for f in spec_functions if f not in slowed]:
+        return None
+    drop = {symbol for f in slowed for symbol in calls.get(f, {})}
+    if not in_spec - drop:
+        return None
+    return with_shared(flagged, result, in_spec, shared_here, progress, without=drop, name="spec-less")
 
 
 # Of --time-budget, the share by which the flag presets' rounds after the first must end.

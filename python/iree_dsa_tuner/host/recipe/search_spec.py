@@ -21,15 +21,20 @@ def shared_configs(flagged, target, in_spec: set[str]) -> dict[str, CompilationC
 
 
 def with_shared(flagged, result: TuneResult, in_spec: set[str], shared_here: dict[str, CompilationConfig],
-                 progress) -> tuple[str, str, set[str]] | None:
-    """("spec", text, dispatches): the search's spec, with the shared configs it leaves out."""
-    if not shared_here:
-        return "spec", result.spec_text, in_spec
+                 progress, *, without: set[str] = frozenset(), name: str = "spec") -> tuple[str, str, set[str]] | None:
+    """(`name`, text, dispatches): the search's spec, with the shared configs it leaves out, less
+    the dispatches in `without` (those of a function the whole spec made slower); None when none
+    of the search's winners is left."""
+    if not shared_here and not without:
+        return name, result.spec_text, in_spec
     problems = spec_problems(flagged)
-    winners = {d.dispatch: d.best_config for d in result.dispatches if d.dispatch in in_spec}
-    verified = build_verified(flagged, problems, {**shared_here, **winners}, progress)
-    kept = (set(winners) | set(shared_here)) - set(verified.dropped)
-    return ("spec", verified.text, kept) if verified.text and kept & in_spec else None
+    winners = {d.dispatch: d.best_config for d in result.dispatches if d.dispatch in in_spec - without}
+    shared = {d: c for d, c in shared_here.items() if d not in without}
+    if not winners:
+        return None
+    verified = build_verified(flagged, problems, {**shared, **winners}, progress)
+    kept = (set(winners) | set(shared)) - set(verified.dropped)
+    return (name, verified.text, kept) if verified.text and kept & set(winners) else None
 
 
 def has_mmt4d(built) -> bool:
