@@ -43,7 +43,7 @@ def main() -> None:
             t0 = time.perf_counter()
             cols = space.columns()
             t1 = time.perf_counter()
-            result = run_funnel(space, desc, columns=cols)
+            result = run_funnel(space, desc, columns=cols, estimator=target.estimator)
             t2 = time.perf_counter()
             enum_times.append(t1 - t0)
             funnel_times.append(t2 - t1)

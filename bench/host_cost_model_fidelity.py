@@ -1,4 +1,4 @@
-"""How well the host's L0 model (costmodel/cpu.py) ranks real dispatch times, per weight layout.
+"""How well the host's L0 model (host/costmodel.py) ranks real dispatch times, per weight layout.
 
     python bench/host_cost_model_fidelity.py [--shape f32_nk_1x2048x2048 ...] [--sample 12] [--json OUT]
     python bench/host_cost_model_fidelity.py --rescore OUT.json   # the stored times, today's estimates

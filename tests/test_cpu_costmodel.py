@@ -1,4 +1,4 @@
-"""The host's L0 model (costmodel/cpu.py) on transposed-B ([N,K]) matvecs.
+"""The host's L0 model (host/costmodel.py) on transposed-B ([N,K]) matvecs.
 
 The orderings asserted here are the ones measured on an AVX2 EPYC with
 bench/host_cost_model_fidelity.py (docs/PERFORMANCE.md section 6): IREE's own
@@ -19,7 +19,7 @@ import pytest
 
 from conftest import cpu_description
 from iree_dsa_tuner.core.shape import GemmShape
-from iree_dsa_tuner.costmodel.cpu import cpu_estimate
+from iree_dsa_tuner.host.costmodel import cpu_estimate
 
 ISAS = {"avx2": (8, 16), "avx512": (16, 32)}  # f32 lanes, vector registers
 

@@ -199,7 +199,7 @@ def test_configs_are_legal_for_llvm_cpu_and_round_trip(name):
     desc = target.describe()
     for shape in [simple_gemm(1, 256, 256, "i8"), simple_gemm(50, 1024, 4096, "i8", has_consumer=True),
                   simple_gemm(1, 2048, 2048, "i8", "i4", has_consumer=True), simple_gemm(256, 512, 512, "bf16", batch=2)]:
-        result = run_funnel(target.space(shape), desc)
+        result = run_funnel(target.space(shape), desc, estimator=target.estimator)
         assert result.survivor_count > 0
         for survivor in result.survivors(25):
             config = target.to_config(shape, survivor.candidate)

@@ -86,7 +86,7 @@ class CpuModel:
     shuffle_ports: int  # vector shuffles (permutes, inserts) per cycle
     prefetch_streams: int  # concurrent sequential streams the hardware prefetcher follows
     attention_efficiency: float  # fraction of f32 peak IREE's CPU attention reaches (sizes benchmark runs)
-    attention_qk_cycles_per_mac: float  # attention terms per KV step (costmodel/cpu.py, fitted)
+    attention_qk_cycles_per_mac: float  # attention terms per KV step (host/costmodel.py, fitted)
     attention_pv_cycles_per_mac: float
     attention_rescale_cycles: float
     attention_step_cycles: float

@@ -25,7 +25,6 @@ import numpy as np
 from ..core.candidate import KNOBS, TilingCandidate
 from ..space.space import CandidateSpace
 from ..description import TargetDescription
-from .cpu import cpu_estimate
 from .estimate import Estimate, estimate
 from .geometry import TileGeometry
 from .kind import tile_geometry
@@ -210,8 +209,9 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
                columns: dict[str, np.ndarray] | None = None, dispatch: str = "", estimator=None) -> FunnelResult:
     """Prune `space` stage by stage; `estimator` is the target's L0 model (`Target.estimator`).
 
-    Without one, the description picks it: a CPU (one with a register-blocking model) by its register
-    blocking, an accelerator with a scratchpad by its tiles, DMA and MAC array.
+    Without one, an accelerator with a scratchpad is estimated by its tiles, DMA and MAC array
+    (`costmodel.estimate`); a CPU's register-blocking model belongs to the host target
+    (`host.costmodel`), so a CPU description needs its target's estimator.
     """
     t0 = time.perf_counter()
     shape = space.shape
@@ -220,7 +220,9 @@ def run_funnel(space: CandidateSpace, desc: TargetDescription,
     geo = tile_geometry(shape, desc, cols)
     cpu = desc.cpu is not None  # caches and registers, not a scratchpad: register blocking costs it
     if estimator is None:
-        estimator = cpu_estimate if cpu else estimate
+        if cpu:
+            raise ValueError(f"{desc.name} is a CPU: pass its target's L0 model (estimator=target.estimator)")
+        estimator = estimate
     est = estimator(shape, desc, cols, geo)
     code = np.zeros(n, dtype=np.int16)
     alive = np.ones(n, dtype=bool)

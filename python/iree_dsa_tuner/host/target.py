@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.candidate import TilingCandidate
-from ..costmodel.cpu import cpu_estimate
+from .costmodel import cpu_estimate
 from ..core.shape import GemmShape, attention_shape, gemm_shape
 from ..core.problems import element_bits
 from ..costmodel.estimate import Estimate

@@ -28,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.shape import GemmShape
+from ..costmodel.estimate import Estimate
+from ..costmodel.geometry import ceil_div
 from ..description import TargetDescription
-from .estimate import Estimate
-from .geometry import ceil_div
 
 _F32 = 4
 _CACHE_LINE_BYTES = 64  # every x86-64 part
