@@ -7,7 +7,7 @@ MODEL (default lit_tests/inputs/policy_functions.mlir: attention scores, an acti
 projection, an int8 GEMM, a temporal conv and a Gemma MLP) is tuned for this machine's CPU with
 `iree-dsa-tune tune --target host` (its wall time is the tuning time), or its recipe is loaded with
 --recipe. Then IREE's default build and the recipe's build are timed on every public function in
-the same interleaved rounds (`runners.whole_model.WholeModelTimer`: one thread, local-sync,
+the same interleaved rounds (`host.whole_model.WholeModelTimer`: one thread, local-sync,
 zero-filled inputs; per round the median of 3 repetitions, then the median over rounds). Per
 function it prints both medians, their ratio, the target (issue 46: attn_scores >= 1.3x,
 chunk_proj >= 2.3x; every other function: not slower beyond the noise, `slower_functions`) and

@@ -60,7 +60,7 @@ TARGET_CPU = {"avx2": "haswell", "avx512": "cooperlake"}
 
 @contextlib.contextmanager
 def pinned_machine(isa: str):
-    """While it is open, `targets.host.machine_description` reads an AVX2-like or AVX-512-like CPU
+    """While it is open, `host.target.machine_description` reads an AVX2-like or AVX-512-like CPU
     (`_ISA_FLAGS[isa]`, a 2 GHz clock, `_CACHE_KIB`, host.toml's DRAM bandwidth) instead of this
     machine's /proc/cpuinfo and sysfs. The FMA probe is left as it is (`cpu_description` pins it
     too); call `machine_description.__wrapped__()`, not the lru_cache'd machine's."""
@@ -98,7 +98,7 @@ def pinned_host(isa: str, *, fma_ports: int | None = None):
 def cpu_description(isa: str, *, cores: int = 1, target_cpu: str | None = None, **changes):
     """The host target's description for an AVX2-like or AVX-512-like CPU, whatever this machine is.
 
-    Built by the same code as the machine's (`targets.host.machine_description`, which writes
+    Built by the same code as the machine's (`host.target.machine_description`, which writes
     host.toml's `[cpu]` fields) from fixed /proc/cpuinfo flags, a 2 GHz clock, 48 KiB L1d, 1 MiB
     L2 and 32 MiB L3, host.toml's DRAM bandwidth and `cores` cores. `target_cpu` is its
     `--iree-llvmcpu-target-cpu` (default `TARGET_CPU[isa]`), so that IREE's limits agree with the
@@ -178,7 +178,7 @@ class _PresetsReached(Exception):
 def presets_a_host_tune_times(model: Path, monkeypatch, target=None, **kwargs) -> tuple[dict, list[str]]:
     """The flag presets `tune` (whole model, host) reaches on `model`, where it is stopped, and its
     progress lines; an empty dict: `tune_recipe`'s own `FLAG_PRESETS` (no route added any)."""
-    import iree_dsa_tuner.host.recipe as model_level
+    import iree_dsa_tuner.host.recipe as host_recipe
     from iree_dsa_tuner.model_tuning import tune_model
     from iree_dsa_tuner.search.options import TuneOptions
     from iree_dsa_tuner.targets.registry import get_target
@@ -190,7 +190,7 @@ def presets_a_host_tune_times(model: Path, monkeypatch, target=None, **kwargs) -
         seen.update(presets or {})
         raise _PresetsReached
 
-    monkeypatch.setattr(model_level, "tune_recipe", capture)
+    monkeypatch.setattr(host_recipe, "tune_recipe", capture)
     try:
         tune_model(model, target or get_target("host"), TuneOptions(), progress=said.append, **kwargs)
     except _PresetsReached:
