@@ -338,3 +338,20 @@ def test_a_recipe_names_the_script_beside_it_by_name_and_moves_with_it(tmp_path)
     (moved / "m.spec.unbatch.mlir").unlink()
     with pytest.raises(InputError, match=r"key 'flags': no such file: .*m\.spec\.unbatch\.mlir"):
         load_recipe(moved / "m.spec.recipe.toml")
+
+
+def test_every_route_module_of_the_host_package_is_planned_and_timed_in_its_ranks():
+    """A new route is only its own module: the host's routes are found by listing host/routes/,
+    planned in PLAN_RANK order (a route after the ones whose plan it reads) and their presets timed
+    in PRESET_RANK order."""
+    import pkgutil
+
+    from iree_dsa_tuner.host import routes
+
+    names = lambda modules: [m.__name__.rpartition(".")[2] for m in modules]  # noqa: E731
+    found = {info.name for info in pkgutil.iter_modules(routes.__path__)} - {"planning"}
+    assert set(names(routes.ROUTES)) == found
+    assert names(routes.ROUTES) == ["batch1_conv", "k_split", "unbatch", "conv_fold", "winograd"]
+    assert names(routes.PRESET_ORDER) == ["batch1_conv", "conv_fold", "winograd", "k_split", "unbatch"]
+    plan_order = names(routes.ROUTES)
+    assert plan_order.index("k_split") < plan_order.index("unbatch") < plan_order.index("conv_fold")

@@ -5,22 +5,36 @@ Each route is one module of this package with the same two functions:
 - `plan(planning: RoutePlanning) -> ir.conv_route.ConvRoute`: the route for this model (falsy when
   it does not apply; its notes say why when that is worth saying), with its progress lines;
 - `presets(route, planning) -> {name: flags}`: the presets it adds when taken;
-and, optionally, `REPLACES`: the recipe's own presets (`host.flag_presets`) its presets stand in for
-when it is taken (they cannot build then).
-A route that depends on another reads that one's plan from `planning.planned` (by module name), so
-`ROUTES` plans them in order. A new route is a new module plus its line in `ROUTES` and
-`PRESET_ORDER`.
+its two ranks, `PLAN_RANK` (the order routes are planned in, and listed in a tune's report)
+and `PRESET_RANK` (the order their presets are timed in). A route that depends on another reads
+that one's plan from `planning.planned` (by module name) and ranks after it. The routes are
+found by listing this package: a new route is a new module (and its tests), nothing else.
+Optionally a route names in `REPLACES` the recipe's own presets (`host.flag_presets`) its presets
+stand in for when it is taken (they cannot build then).
 """
 
 from __future__ import annotations
 
-from . import batch1_conv, conv_fold, k_split, unbatch, winograd
+import importlib
+import pkgutil
+
 from .planning import RoutePlanning
 
+
+def _route_modules() -> list:
+    """Every module of this package that is a route (has `plan` and `presets`)."""
+    found = []
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if callable(getattr(module, "plan", None)) and callable(getattr(module, "presets", None)):
+            found.append(module)
+    return found
+
+
 # The order the routes are planned in (and listed in a tune's report) ...
-ROUTES = (batch1_conv, k_split, unbatch, conv_fold, winograd)
+ROUTES = tuple(sorted(_route_modules(), key=lambda m: (m.PLAN_RANK, m.__name__)))
 # ... and the order their presets are timed in.
-PRESET_ORDER = (batch1_conv, conv_fold, winograd, k_split, unbatch)
+PRESET_ORDER = tuple(sorted(ROUTES, key=lambda m: (m.PRESET_RANK, m.__name__)))
 
 
 def _name(route_module) -> str:

@@ -9,6 +9,12 @@ from ... import flags
 from ...ir.artifacts import route_batch1_convs
 
 
+# Where this route stands among the host's routes (host/routes/__init__.py): planned,
+# then its presets timed, each in rank order.
+PLAN_RANK = 10
+PRESET_RANK = 10
+
+
 def plan(planning):
     """The route for the model's refused batch-1 convolutions (falsy when there is none)."""
     _, route = route_batch1_convs(planning.plain, say=planning.progress)

@@ -280,6 +280,12 @@ def _element_bytes(element: str) -> int:
     return 4 if element == "f32" else 2
 
 
+# Where this route stands among the host's routes (host/routes/__init__.py): planned after unbatch (it reads planned['unbatch']),
+# then its presets timed, each in rank order.
+PLAN_RANK = 40
+PRESET_RANK = 20
+
+
 def plan(planning) -> ConvRoute:
     """The route for the model's input-form convolutions, on its CPU (`plan_conv_fold_route`)."""
     route = plan_conv_fold_route(planning.convs, planning.cpu, planning.directory)

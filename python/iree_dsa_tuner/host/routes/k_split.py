@@ -310,6 +310,12 @@ def plan_k_split_route(gemms, problems, cpu, directory: Path, taken_flags: tuple
     return route
 
 
+# Where this route stands among the host's routes (host/routes/__init__.py): planned,
+# then its presets timed, each in rank order.
+PLAN_RANK = 20
+PRESET_RANK = 40
+
+
 def plan(planning) -> ConvRoute:
     """The route for the model's input-form GEMMs, on its CPU (`plan_k_split_route`)."""
     route = plan_k_split_route(planning.gemms, planning.plain.problems(), planning.cpu, planning.directory)

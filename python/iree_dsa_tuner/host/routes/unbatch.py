@@ -208,6 +208,12 @@ def plan_unbatch_route(gemms, directory: Path, taken_flags: tuple[str, ...] = ()
 REPLACES = INNER_TILED_PRESETS
 
 
+# Where this route stands among the host's routes (host/routes/__init__.py): planned after k_split (it reads planned['k_split']),
+# then its presets timed, each in rank order.
+PLAN_RANK = 30
+PRESET_RANK = 50
+
+
 def plan(planning) -> ConvRoute:
     """The route for the model's input-form GEMMs (`plan_unbatch_route`)."""
     route = plan_unbatch_route(planning.gemms, planning.directory)

@@ -91,6 +91,12 @@ def plan_winograd_route(convs: list[InputConv]) -> ConvRoute:
     return route
 
 
+# Where this route stands among the host's routes (host/routes/__init__.py): planned,
+# then its presets timed, each in rank order.
+PLAN_RANK = 50
+PRESET_RANK = 30
+
+
 def plan(planning) -> ConvRoute:
     """The route for the model's input-form convolutions (`plan_winograd_route`)."""
     route = plan_winograd_route(planning.convs)
