@@ -17,7 +17,8 @@ def artifact_cache(tmp_path_factory):
     """Compiled-model artifacts go to one directory for the whole session, never ~/.cache.
 
     That directory is $IREE_DSA_CACHE_DIR when it is set (CI exports one for pytest and lit,
-    so a model both compile is compiled once per run), else a new one of this session. The
+    so a model both compile is compiled once per run), else a new one of this session, shared by
+    its xdist workers (pyproject.toml runs the suite on two: each compiles a model once). The
     cache is keyed by the model's bytes, the flags and the IREE version, and entries are
     renamed into place whole, so sessions and processes may share it; the tests expect a
     warm cache as much as a cold one (no test counts compiles in the shared cache).
@@ -25,7 +26,12 @@ def artifact_cache(tmp_path_factory):
     from iree_dsa_tuner.ir.artifacts import CACHE_ENV
 
     previous = os.environ.get(CACHE_ENV)
-    os.environ[CACHE_ENV] = previous or str(tmp_path_factory.mktemp("artifact-cache"))
+    if not previous:
+        base = tmp_path_factory.getbasetemp()
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            base = base.parent  # the workers' common directory
+        (base / "artifact-cache").mkdir(parents=True, exist_ok=True)
+    os.environ[CACHE_ENV] = previous or str(base / "artifact-cache")
     yield Path(os.environ[CACHE_ENV])
     if previous is None:
         os.environ.pop(CACHE_ENV, None)
