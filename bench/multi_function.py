@@ -90,7 +90,7 @@ def dispatch_flops(artifacts) -> dict[str, int]:
 def dominant_dispatches(model: Path, target, recipe, functions: list[str]) -> dict[str, dict]:
     """Per function in `functions`: the dispatch that takes most of its time in the recipe's build,
     with its time alone under IREE's default build and the recipe's, and its GFLOP/s."""
-    flags = tuple(recipe.flags)
+    flags = recipe.build_flags()
     built = compile_model(model, target.compile_flags + flags)
     program = read_host_program(built.configured_text)
     default_built = compile_model(model, target.compile_flags)
@@ -163,7 +163,7 @@ def main(argv=None) -> int:
     signatures, _, _ = _function_signatures(compile_model(args.model, target.compile_flags))
     timer = CpuTimeRecorder(args.model, target.compile_flags, signatures, work_dir=Path(tmp.name) / "timer")
     default = timer.compile(Variant("IREE default"))
-    built = timer.compile(Variant("recipe", tuple(recipe.flags), spec=recipe.spec_path()))
+    built = timer.compile(Variant("recipe", recipe.build_flags(), spec=recipe.spec_path()))
     for v in (default, built):
         if v.error:
             raise SystemExit(f"{v.name} does not build: {v.error}")

@@ -53,12 +53,12 @@ def _with_more_configs(recipe, model: Path, out: Path, target, choose, what: str
     """The recipe's spec plus `choose(problems, defaults, wanted)`'s configs for the dispatches it
     leaves at IREE's default; the spec's own configs kept (read from the build with it: what it
     changed)."""
-    built = compile_model(model, target.compile_flags + tuple(recipe.flags))
+    built = compile_model(model, target.compile_flags + recipe.build_flags())
     problems = spec_problems(built)
     defaults = built.default_configs()
     kept = {}
     if recipe.spec:
-        with_spec = compile_model(model, target.compile_flags + tuple(recipe.flags)
+        with_spec = compile_model(model, target.compile_flags + recipe.build_flags()
                                   + tuning_spec_flags(recipe.spec_path()))
         kept = {d: c for d, c in with_spec.default_configs().items() if defaults.get(d) != c}
     wanted = {p.dispatch for p in problems if not p.dispatch.startswith("_initializer")} - set(kept)
@@ -92,7 +92,7 @@ def with_elementwise_tiles(recipe, model: Path, out: Path, target) -> str:
 def with_k_split(recipe, model: Path, out: Path, target) -> str:
     if any(f.startswith(TRANSFORM_FLAG) for f in recipe.flags):
         return "already has a preprocessing script: skipped"
-    built = compile_model(model, target.compile_flags + tuple(recipe.flags))
+    built = compile_model(model, target.compile_flags + recipe.build_flags())
     splits = plan_splits(input_gemms(built.input_text()), target.describe().cpu)
     if not splits:
         return "the route cuts nothing here: skipped"
@@ -139,7 +139,7 @@ def tuner_timer(source: Path, out: Path, name: str, rounds: int, target) -> None
     builds = []
     for label, path in (("recipe", source / f"{name}.spec.recipe.toml"), ("changed", out / f"{name}.spec.recipe.toml")):
         recipe = load_recipe(path)
-        builds.append(timer.compile(Variant(label, tuple(recipe.flags), spec=recipe.spec_path())))
+        builds.append(timer.compile(Variant(label, recipe.build_flags(), spec=recipe.spec_path())))
     saved = [f"--input=@{source / i['file']}" for i in record["iree_inputs"]]
     for inputs in ("zeros", "saved"):
         if inputs == "saved":

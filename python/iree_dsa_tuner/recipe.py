@@ -163,12 +163,17 @@ class Recipe:
             raise InputError(f"{self.path}: the recipe was tuned for other model bytes than {model} "
                              f"(model_sha256 differs); tune this model again")
 
+    def build_flags(self) -> tuple[str, ...]:
+        """`flags` as iree-compile takes them: a route's transform script, stored by its name beside
+        the recipe, resolved against the recipe's directory (its spec's flags not included)."""
+        return self._script_flags(name_beside=False)
+
     def compile_flags(self) -> tuple[str, ...]:
         """The flags this recipe adds to the host's (its spec's flags included)."""
         from .compiler import tuning_spec_flags
 
         spec = self.spec_path()
-        return self._script_flags(name_beside=False) + (tuning_spec_flags(spec) if spec is not None else ())
+        return self.build_flags() + (tuning_spec_flags(spec) if spec is not None else ())
 
 
 def load_recipe(path: str | Path) -> Recipe:
