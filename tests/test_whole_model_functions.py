@@ -760,3 +760,28 @@ def test_a_spec_that_slows_one_function_is_kept_without_that_functions_dispatche
         assert "the spec made @attn_scores slower: kept without the dispatches they run" in notes
     else:
         assert "not kept" in notes and result.recipe.variant == "default"
+
+
+def test_the_spec_loses_one_slowed_functions_dispatches_at_a_time_until_it_is_kept(scripted, monkeypatch):
+    # Three functions: with the whole spec @attn_scores is slower; without its dispatch @mlp turns
+    # out slower (on a shared machine, noise can do that); without both, @proj keeps its win.
+    calls = {"proj": {"proj_dispatch_0_matmul": 1}, "attn_scores": {"attn_scores_dispatch_0_batch_matmul": 1},
+             "mlp": {"mlp_dispatch_0_matmul": 1}}
+    monkeypatch.setattr(host_recipe, "_dispatch_calls", lambda text: calls)
+    monkeypatch.setattr(host_recipe, "_entries", lambda a, functions, c: ({f: [] for f in calls}, []))
+    built = []
+
+    def build_verified(artifacts, problems, winners, progress=None):
+        built.append(set(winners))
+        return SimpleNamespace(text=f"// {len(built)}", dropped={})
+
+    monkeypatch.setattr(host_recipe.search_spec, "build_verified", build_verified)
+    plain = {"proj": 1000.0, "attn_scores": 100.0, "mlp": 100.0}
+    script = {((), False): plain, (DT_UK, False): {**plain, "proj": 1400.0},
+              "default+spec": {"proj": 92.0, "attn_scores": 130.0, "mlp": 100.0},
+              "default+spec-less": {"proj": 92.0, "attn_scores": 100.0, "mlp": 130.0},
+              "default+spec-less2": {"proj": 92.0, "attn_scores": 100.0, "mlp": 100.0}}
+    result, state = scripted(script, [d for f in calls.values() for d in f])
+    assert built == [{"proj_dispatch_0_matmul", "mlp_dispatch_0_matmul"}, {"proj_dispatch_0_matmul"}]
+    assert result.spec_text == "// 2" and result.recipe.variant == "default+spec-less2"
+    assert "the spec made @attn_scores, @mlp slower: kept without the dispatches they run" in " ".join(result.notes)

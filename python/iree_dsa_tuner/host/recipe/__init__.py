@@ -384,24 +384,36 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
             most_rounds = confirm_rounds + rounds_that_fit(3 * rounds - confirm_rounds, confirm_end, per_round)
             kept = timer.settle(with_spec, incumbent, most_rounds=most_rounds)
             if not kept and with_spec.name == f"{search_name}+spec":
-                lesser = _spec_less_slowed(with_spec, incumbent, flagged, result, in_spec, shared_here, calls,
-                                           spec_functions, progress)
-                if lesser is not None:
-                    v = Variant(f"{search_name}+{lesser[0]}", search_flags,
-                                spec=timer.work_dir / f"candidate.{lesser[0]}.mlir")
+                # Leave out the dispatches of the functions the spec made slower, and confirm what
+                # is left the same way; again while another function turns out slower (each round
+                # leaves out one more function's, never all of them).
+                left_out: set[str] = set()
+                attempt = with_spec
+                for step in range(1, len(spec_functions)):
+                    slowed = set(slower_functions(attempt, incumbent))
+                    if not slowed or slowed <= left_out:
+                        break  # refused on the total, not on a function: leaving one out would not help
+                    left_out |= slowed
+                    name = "spec-less" if step == 1 else f"spec-less{step}"
+                    lesser = _spec_without(left_out, flagged, result, in_spec, shared_here, calls, spec_functions,
+                                           progress, name)
+                    if lesser is None:
+                        break
+                    v = Variant(f"{search_name}+{name}", search_flags, spec=timer.work_dir / f"candidate.{name}.mlir")
                     v.spec.write_text(lesser[1])
                     timer.compile(v)
-                    say(f"confirming the spec without the dispatches of "
-                        f"{_functions_text(sorted(slower_functions(with_spec, incumbent)))} (slower with them)")
+                    say(f"confirming the spec without the dispatches of {_functions_text(sorted(left_out))} "
+                        "(slower with them)")
                     timer.time([incumbent, v], confirm_rounds, functions=spec_functions)
                     variants.append(v)
                     rivals.append(v)
                     candidates.append(lesser)
                     if timer.settle(v, incumbent, most_rounds=most_rounds):
-                        notes.append(f"the spec made {_functions_text(sorted(slower_functions(with_spec, incumbent)))} "
-                                     f"slower: kept without the dispatches they run ({verdict(with_spec, incumbent)} "
-                                     "with them)")
+                        notes.append(f"the spec made {_functions_text(sorted(left_out))} slower: kept without the "
+                                     f"dispatches they run ({verdict(with_spec, incumbent)} with them)")
                         with_spec, kept = v, True
+                        break
+                    attempt = v
             for v in rivals:
                 verdicts[v.name] = (f"{verdict(v, incumbent)} (against {best.name}'s build timed "
                                     f"again beside it on {_functions_text(spec_functions)})")
@@ -436,21 +448,20 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
         timer.close()
 
 
-def _spec_less_slowed(with_spec: Variant, incumbent: Variant, flagged, result: TuneResult, in_spec: set[str],
-                      shared_here: dict, calls: dict[str, dict[str, int]], spec_functions: list[str],
-                      progress) -> tuple[str, str, set[str]] | None:
-    """("spec-less", text, dispatches): the search's spec without the dispatches of the functions
-    it made slower beyond the noise, when another function it runs was not slowed and keeps a
+def _spec_without(left_out: set[str], flagged, result: TuneResult, in_spec: set[str], shared_here: dict,
+                  calls: dict[str, dict[str, int]], spec_functions: list[str], progress,
+                  name: str) -> tuple[str, str, set[str]] | None:
+    """(`name`, text, dispatches): the search's spec without the dispatches of the functions in
+    `left_out` (those it made slower beyond the noise), when another function it runs keeps a
     dispatch of its own; else None. One function's slowdown need not cost the others their win
     (a multi-function module: the chunk projection's 2x win was refused whole because the MLP in
     another function ran 11% slower with its own tuned dispatches)."""
-    slowed = slower_functions(with_spec, incumbent)
-    if not slowed or not [f for f in spec_functions if f not in slowed]:
+    if not [f for f in spec_functions if f not in left_out]:
         return None
-    drop = {symbol for f in slowed for symbol in calls.get(f, {})}
+    drop = {symbol for f in left_out for symbol in calls.get(f, {})}
     if not in_spec - drop:
         return None
-    return with_shared(flagged, result, in_spec, shared_here, progress, without=drop, name="spec-less")
+    return with_shared(flagged, result, in_spec, shared_here, progress, without=drop, name=name)
 
 
 # Of --time-budget, the share by which the flag presets' rounds after the first must end.
