@@ -17,6 +17,13 @@ DRIFT_THRESHOLD = 0.10
 WIN_MARGIN = 0.01
 
 
+def relative_spread(times: list[float]) -> float:
+    """2 x the median absolute deviation of `times` over their median (0 for a zero median): a
+    spread one run slowed by a neighbour does not widen."""
+    median = statistics.median(times)
+    return 2.0 * statistics.median(abs(t - median) for t in times) / median if median else 0.0
+
+
 @dataclass
 class Measurement:
     """One candidate timed (or failed) on one dispatch.
@@ -57,10 +64,7 @@ class Measurement:
         their median (robust to one repetition a neighbour slowed). 0 when the runner kept fewer
         than 3 repetition times: a deterministic simulator's."""
         times = self.details.get("times_us") or []
-        if len(times) < 3:
-            return 0.0
-        median = statistics.median(times)
-        return 2.0 * statistics.median(abs(t - median) for t in times) / median if median else 0.0
+        return relative_spread(times) if len(times) >= 3 else 0.0
 
     @staticmethod
     def failure(status: str, reason: str, *, runner: str = "") -> "Measurement":

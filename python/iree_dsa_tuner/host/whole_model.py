@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..compiler import compile_to_vmfb, find_tool, first_error_line, tuning_spec_flags
+from ..core.measurement import relative_spread
 from ..errors import CompileError, InputError
 from ..runners.host import exclusive_timing
 
@@ -40,11 +41,7 @@ def _relative_noise(times_us: list[float]) -> float:
     """
     if len(times_us) < 2:
         return MIN_NOISE
-    median = statistics.median(times_us)
-    if not median:
-        return MIN_NOISE
-    mad = statistics.median(abs(t - median) for t in times_us)
-    return max(MIN_NOISE, 2.0 * mad / median)
+    return max(MIN_NOISE, relative_spread(times_us))
 
 
 @dataclass
