@@ -227,3 +227,15 @@ def test_dsa_config_carries_knobs_in_translation_info():
     assert f"iree_dsa.quant_block = {best.quant_block} : i64" in text
     assert "#iree_cpu.pipeline<DoubleTilingExpert>" in text
     assert np.all([k.startswith("iree_dsa.") for k, _ in target.to_config(shape, best).extra])
+
+
+def test_only_the_host_tunes_the_whole_model_and_a_dsa_asked_to_says_why():
+    """`model_tuning.tune_model` asks a target whose `tunes_whole_model` is set to tune the whole
+    model; any other target is tuned dispatch by dispatch, and asking it anyway is a clear error."""
+    from iree_dsa_tuner.search.options import TuneOptions
+
+    assert get_target("host").tunes_whole_model
+    dsa = get_target("dsa-e1")
+    assert not dsa.tunes_whole_model
+    with pytest.raises(NotImplementedError, match="target 'dsa-e1' tunes dispatch by dispatch, not the whole model"):
+        dsa.tune_whole_model("model.mlir", TuneOptions())
