@@ -139,6 +139,18 @@ def benchmark_ms(vmfb: Path, directory: Path, record: dict, repetitions: int,
 COMPILE_MODES = ("default", "freezing")  # tools/export_lerobot.py --compile MODE
 
 
+# PyTorch's own ISA caps, set when $IREE_DSA_HOST_ISA caps IREE's host (core/host_isa.py), so both
+# sides run code of one ISA: ATen's kernels and inductor's code (ATEN_CPU_CAPABILITY), oneDNN's
+# convolutions and linears (ONEDNN_MAX_CPU_ISA) and MKL's GEMMs (MKL_ENABLE_INSTRUCTIONS).
+TORCH_ISA_ENV = {"avx2": {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"}}
+
+
+def torch_isa_env() -> dict:
+    from iree_dsa_tuner.core.host_isa import host_isa_cap
+
+    return TORCH_ISA_ENV.get(host_isa_cap() or "", {})
+
+
 def torch_ms(python: str, record: dict, runs: int, threads: int = 1, compile_mode: str | None = None) -> dict:
     """PyTorch on the same seeded model, in the torch + lerobot environment, on `threads` threads: eager,
     and with `compile_mode` torch.compile (inductor) in that mode too, their calls interleaved. The
@@ -154,7 +166,7 @@ def torch_ms(python: str, record: dict, runs: int, threads: int = 1, compile_mod
         argv += ["--act-image", f"{image[1]}x{image[2]}"]
     with exclusive_timing():
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
-                              env={**os.environ, "HF_HUB_OFFLINE": "1"})
+                              env={**os.environ, "HF_HUB_OFFLINE": "1", **torch_isa_env()})
     if proc.returncode != 0:
         raise RuntimeError(f"PyTorch timing failed ({proc.returncode}): {proc.stderr.strip()[-800:]}")
     line = [x for x in proc.stdout.splitlines() if x.startswith("{")][-1]
@@ -327,7 +339,9 @@ def machine_line(rows: list[dict], target_cpu: str, load: tuple[float, float] | 
     caps = sorted({r["pytorch_cpu_capability"] for r in rows if r.get("pytorch_cpu_capability")})
     torch_isa = f"; PyTorch's CPU capability {', '.join(caps)}" if caps else ""
     shared = f"; 1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end" if load else ""
-    return (f"Machine: {host_cpu_model()}{fam}, widest vector ISA {host_vector_isa()}, "
+    from iree_dsa_tuner.core.host_isa import cap_note
+
+    return (f"Machine: {host_cpu_model()}{fam}, widest vector ISA {host_vector_isa()}{cap_note()}, "
             f"{os.cpu_count()} logical CPUs{shared}; IREE --iree-llvmcpu-target-cpu={target_cpu}{torch_isa}.")
 
 
@@ -335,17 +349,20 @@ DOCS = REPO / "docs" / "PERFORMANCE.md"
 BEGIN, END = "<!-- bench/lerobot_vs_pytorch.py begin -->", "<!-- bench/lerobot_vs_pytorch.py end -->"
 
 
-def markers(threads: int = 1) -> tuple[str, str]:
-    if threads == 1:
+def markers(threads: int = 1, isa: str | None = None) -> tuple[str, str]:
+    """The block's markers: one pair per thread count, and per ISA cap ($IREE_DSA_HOST_ISA)."""
+    if threads == 1 and not isa:
         return BEGIN, END
-    return (f"<!-- bench/lerobot_vs_pytorch.py threads={threads} begin -->",
-            f"<!-- bench/lerobot_vs_pytorch.py threads={threads} end -->")
+    tag = " ".join(([f"threads={threads}"] if threads != 1 else []) + ([f"isa={isa}"] if isa else []))
+    return f"<!-- bench/lerobot_vs_pytorch.py {tag} begin -->", f"<!-- bench/lerobot_vs_pytorch.py {tag} end -->"
 
 
 def write_docs(text: str, how: str, threads: int = 1) -> None:
     """The table between the markers in docs/PERFORMANCE.md, replaced whole (the prose around it stays);
     each thread count has its own pair of markers."""
-    begin, end = markers(threads)
+    from iree_dsa_tuner.core.host_isa import host_isa_cap
+
+    begin, end = markers(threads, host_isa_cap())
     doc = DOCS.read_text()
     if begin not in doc or end not in doc:
         raise SystemExit(f"{DOCS}: no {begin} ... {end} markers to write between")
@@ -360,7 +377,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", help="these model names only")
     ap.add_argument("--repetitions", type=int, default=5, help="calls timed per round (one call each)")
     ap.add_argument("--rounds", type=int, default=1)
-    ap.add_argument("--target-cpu", default="host")
+    ap.add_argument("--target-cpu", default=None,
+                    help="IREE's --iree-llvmcpu-target-cpu (default host, or x86-64-v3 under $IREE_DSA_HOST_ISA=avx2)")
     ap.add_argument("--no-check", action="store_true", help="skip the numerics against PyTorch")
     ap.add_argument("--no-recipe", action="store_true", help="ignore recipes beside the models")
     ap.add_argument("--json", type=Path, help="write the rows here")
@@ -377,6 +395,10 @@ def main(argv=None) -> int:
                     help="threads on each side (default 1: IREE local-sync; N: IREE's task device with "
                          "--task_topology_max_group_count=N; PyTorch torch.set_num_threads(N))")
     args = ap.parse_args(argv)
+    if args.target_cpu is None:
+        from iree_dsa_tuner.core.host_isa import host_target_cpu
+
+        args.target_cpu = host_target_cpu()
     if args.torch_compile is None:
         args.torch_compile = list(COMPILE_MODES) if args.torch_python else []
     if args.threads < 1:

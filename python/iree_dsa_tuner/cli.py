@@ -11,6 +11,7 @@ import importlib
 import sys
 
 from .commands.common import HelpFormatter
+from .core.host_isa import host_isa_cap
 from .errors import TunerError
 
 _COMMANDS = ("demo", "inspect", "spec", "verify", "link", "targets", "funnel", "tune", "compile", "profile", "task", "quantize",
@@ -62,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        host_isa_cap()  # a bad $IREE_DSA_HOST_ISA is one line here, before any command reads the host
         return int(args.func(args) or 0)
     except TunerError as e:
         if args.debug:

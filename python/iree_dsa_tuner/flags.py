@@ -10,10 +10,21 @@ from __future__ import annotations
 
 import shlex
 
+from .core.host_isa import host_target_cpu
 from .errors import InputError
 
 CPU_FLAG = "--iree-llvmcpu-target-cpu="
-HOST_CPU_FLAG = CPU_FLAG + "host"
+
+
+def _host_cpu() -> str:
+    try:
+        return host_target_cpu()
+    except InputError:  # a bad $IREE_DSA_HOST_ISA: the CLI and the host target say so in one line
+        return "host"
+
+
+# `host`, or the ISA level $IREE_DSA_HOST_ISA caps this machine at (core/host_isa.py).
+HOST_CPU_FLAG = CPU_FLAG + _host_cpu()
 # llvm-cpu on this machine's CPU: the base every target's flags are made from.
 HOST_FLAGS = (
     "--iree-hal-target-device=local",

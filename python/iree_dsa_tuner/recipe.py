@@ -46,6 +46,7 @@ from pathlib import Path
 
 from . import flags
 from .core.fingerprint import host_cpu_model, host_vector_isa
+from .core.host_isa import may_be_a_host
 from .errors import InputError
 from .tomlfile import read_toml
 
@@ -137,7 +138,7 @@ class Recipe:
     def machine_note(self, cpu: str | None = None, vector_isa: str | None = None) -> str:
         """One line when this machine is not the one the recipe was tuned on ("" when it is, when
         the recipe does not say, or when it compiles for a named CPU rather than the host)."""
-        if self.target_cpu != "host" or not self.tuned_on.get("cpu"):
+        if not may_be_a_host(self.target_cpu) or not self.tuned_on.get("cpu"):
             return ""
         here = {"cpu": cpu or host_cpu_model(), "vector_isa": vector_isa or host_vector_isa()}
         there = {"cpu": self.tuned_on.get("cpu", ""), "vector_isa": self.tuned_on.get("vector_isa", "unknown")}

@@ -64,13 +64,20 @@ def host_cpu_model(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
     return platform.processor() or platform.machine() or "unknown-cpu"
 
 
-def host_isa_flags(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
-    """The CPU's feature flags, sorted (same model name, other microcode or VM: other flags)."""
+_CPUINFO = "/proc/cpuinfo"
+
+
+def host_isa_flags(cpuinfo: str | Path = _CPUINFO) -> str:
+    """The CPU's feature flags, sorted (same model name, other microcode or VM: other flags). This
+    machine's (the default file) are capped at $IREE_DSA_HOST_ISA's level (core/host_isa.py)."""
+    from .host_isa import capped_flags
+
     try:
         for line in Path(cpuinfo).read_text(errors="replace").splitlines():
             key, _, value = line.partition(":")
             if key.strip() in ("flags", "Features"):
-                return " ".join(sorted(value.split()))
+                flags = set(value.split())
+                return " ".join(sorted(capped_flags(flags) if str(cpuinfo) == _CPUINFO else flags))
     except OSError:
         pass
     return ""
@@ -87,8 +94,11 @@ def host_vector_isa(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
 
 
 def _compiles_for_this_cpu(description: dict) -> bool:
-    """`--iree-llvmcpu-target-cpu=host`: the code (and its timings) depend on the machine."""
-    return description.get("iree_target_cpu") == "host"
+    """`--iree-llvmcpu-target-cpu=host` (or the level $IREE_DSA_HOST_ISA caps this machine at):
+    the code (and its timings) depend on the machine."""
+    from .host_isa import is_this_cpu
+
+    return is_this_cpu(str(description.get("iree_target_cpu")))
 
 
 def target_fingerprint(description, extra: str = "") -> str:

@@ -47,6 +47,7 @@ from ..targets.mapping import (
 from ..targets.registry import files_of_kind, load_files
 from .fma_probe import FmaReading, read_fma
 from ..core.fingerprint import host_cpu_model
+from ..core.host_isa import cap_note, capped_flags, host_target_cpu
 
 HOST_TOML = Path(__file__).with_name("host.toml")
 BANDWIDTH_ENV = "IREE_DSA_HOST_BANDWIDTH_GBPS"
@@ -73,7 +74,7 @@ def _cpuinfo() -> tuple[set[str], float | None]:
         key, _, value = line.partition(":")
         key = key.strip()
         if key in ("flags", "Features") and not flags:
-            flags = set(value.split())
+            flags = capped_flags(set(value.split()))
         elif key == "cpu MHz" and mhz is None:
             try:
                 mhz = float(value)
@@ -126,6 +127,7 @@ def machine_description() -> TargetDescription:
     flags, mhz = _cpuinfo()
     knobs = data.get("host_space", {})
     cpu = data["cpu"]
+    data["iree"]["target_cpu"] = host_target_cpu()  # `host`, or the level $IREE_DSA_HOST_ISA caps it at
 
     vector_bytes = next((b for flag, b in _VECTOR_BYTES_BY_FLAG if flag in flags), None)
     if vector_bytes is not None:
@@ -151,7 +153,7 @@ def machine_description() -> TargetDescription:
         size = _cache_kib(level)
         if size:
             cpu[key] = size
-    source = f"{HOST_TOML} + /proc/cpuinfo" + (f" + {fma.source}" if fma else "")
+    source = f"{HOST_TOML} + /proc/cpuinfo{cap_note()}" + (f" + {fma.source}" if fma else "")
     if os.environ.get(BANDWIDTH_ENV):
         cpu["dram_bandwidth_gbps"] = float(os.environ[BANDWIDTH_ENV])
         source += f" + ${BANDWIDTH_ENV}"

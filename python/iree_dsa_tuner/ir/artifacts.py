@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..compiler import check_input_file, compile_to_vmfb, run_iree_tool
-from ..flags import FUSE_DEQUANTISATION_FLAG, HOST_CPU_FLAG, HOST_FLAGS
+from ..core.host_isa import is_this_cpu
+from ..flags import FUSE_DEQUANTISATION_FLAG, HOST_FLAGS, target_cpu_of
 from ..core.cache_dir import CACHE_ENV, cache_root  # noqa: F401  (CACHE_ENV: tests and callers name it here)
 from ..core.config import CompilationConfig
 from ..core.fingerprint import host_cpu_model, host_isa_flags, iree_version
@@ -50,7 +51,7 @@ def model_key(model: Path, target_flags: tuple[str, ...]) -> str:
     digest = hashlib.sha256()
     digest.update(model.read_bytes())
     digest.update(json.dumps([list(target_flags), iree_version(), _LAYOUT]).encode())
-    if HOST_CPU_FLAG in target_flags:
+    if is_this_cpu(target_cpu_of(target_flags) or ""):
         # `target-cpu=host` compiles for whatever CPU this is: a cache shared between machines
         # (CI's, a network home) must not hand one CPU's configs to another.
         digest.update(json.dumps([host_cpu_model(), host_isa_flags()]).encode())

@@ -559,4 +559,6 @@ def _tuned_on(target) -> dict:
     """The machine the recipe's timings come from, when it compiles for this machine's CPU."""
     from ...core.fingerprint import host_cpu_model, host_vector_isa
 
-    return {"cpu": host_cpu_model(), "vector_isa": host_vector_isa()} if _target_cpu(target) == "host" else {}
+    from ...core.host_isa import is_this_cpu
+
+    return {"cpu": host_cpu_model(), "vector_isa": host_vector_isa()} if is_this_cpu(_target_cpu(target)) else {}
