@@ -81,6 +81,33 @@ def test_the_weighted_total_must_get_faster_beyond_the_noise():
     assert heavy.median_us == pytest.approx(10000 + 100 * 100)
 
 
+def paired(name, **rounds):
+    """A variant timed in the timer's rounds 1, 2, 3, ...: paired("dt", proj=[...])."""
+    return Variant(name, rounds_us={f: list(t) for f, t in rounds.items()},
+                   round_ids={f: list(range(1, len(t) + 1)) for f, t in rounds.items()})
+
+
+def test_rounds_shared_with_the_incumbent_are_compared_round_by_round():
+    # A neighbour's load drifts both builds from 100 to 200 us across the rounds; the candidate is
+    # 2x faster in every round. Median against median, the drift is the noise and hides the win.
+    drift = [100.0, 150.0, 200.0]
+    default, faster = timed("default", proj=drift), timed("dt", proj=[t / 2 for t in drift])
+    assert not beats(faster, default)
+    default, faster = paired("default", proj=drift), paired("dt", proj=[t / 2 for t in drift])
+    assert beats(faster, default)
+    # The same drift hides a function 1.3x slower in every round: paired, it vetoes.
+    slower = paired("dt", proj=[t / 2 for t in drift], attn=[1.3 * t for t in drift])
+    default = paired("default", proj=drift, attn=drift)
+    assert set(slower_functions(slower, default)) == {"attn"} and not beats(slower, default)
+    assert not slower_functions(timed("dt", attn=[1.3 * t for t in drift]), timed("default", attn=drift))
+    # Ratios that disagree from round to round are noise, however far apart the medians.
+    unsteady = paired("dt", proj=[60.0, 180.0, 180.0])  # 0.6x, 1.2x, 0.9x
+    assert not beats(unsteady, paired("default", proj=drift))
+    # Rounds the two do not share are not paired: each variant's own spread decides.
+    elsewhere = Variant("dt", rounds_us={"proj": [t / 2 for t in drift]}, round_ids={"proj": [7, 8, 9]})
+    assert not beats(elsewhere, paired("default", proj=drift))
+
+
 def test_a_variant_not_timed_on_every_function_of_the_incumbent_does_not_beat_it():
     default = timed("default", proj=around(1000), attn_scores=around(100))
     assert not beats(timed("half", proj=around(100)), default)

@@ -9,6 +9,12 @@ when it reads its weights from them). A module has several entry functions, and 
 that speeds one can slow another (data tiling with ukernels made an 8x256x64 batch matmul
 0.55x as fast while it sped a projection up), so a variant is better only when no function
 gets slower beyond its noise and the weighted total gets faster beyond the noise.
+
+Rounds are interleaved, so two variants timed in the same rounds are compared round by round: the
+noise is then the spread of the per-round ratios, not of each variant's own times. A neighbour
+that slows one round slows both sides of it alike, so its load cancels in the ratio; compared
+median to median, a drift from 100 to 200 us across rounds made a steady 2x win "within the
+noise". With fewer than MIN_PAIRED_ROUNDS shared rounds, each variant's own spread is the noise.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from ..runners.host import exclusive_timing
 _TIME_UNIT_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 # Below this relative difference two medians are the same whatever the rounds say.
 MIN_NOISE = 0.02
+# Shared rounds from which two variants are compared round by round (their ratios' spread).
+MIN_PAIRED_ROUNDS = 3
 
 
 def _relative_noise(times_us: list[float]) -> float:
@@ -60,6 +68,9 @@ class Variant:
     vmfb: Path | None = None
     error: str = ""
     rounds_us: dict[str, list[float]] = field(default_factory=dict)
+    # Per function, which of the timer's rounds each of `rounds_us` came from (pairs rounds of two
+    # variants; empty for times not from a WholeModelTimer round).
+    round_ids: dict[str, list[int]] = field(default_factory=dict)
     weights: dict[str, float] = field(default_factory=dict)
     dropped: str = ""  # why it got no more rounds (far behind the fastest after the first): never chosen
     compile_s: float | None = None  # what building it took (beside the other builds of its batch)
@@ -128,25 +139,59 @@ def _margin(candidate: Variant, incumbent: Variant, function: str) -> float:
     return max(candidate.function_noise(function), incumbent.function_noise(function))
 
 
+def _by_round(v: Variant, function: str) -> dict[int, float]:
+    ids, times = v.round_ids.get(function, []), v.rounds_us.get(function, [])
+    return dict(zip(ids, times)) if len(ids) == len(times) else {}
+
+
+def paired_ratio(candidate: Variant, incumbent: Variant, functions: list[str]) -> tuple[float, float] | None:
+    """(median, noise) of candidate / incumbent over the rounds both were timed in on every one of
+    `functions` (their weighted totals per round), the noise being the ratios' spread (2 x MAD /
+    median, at least MIN_NOISE); None below MIN_PAIRED_ROUNDS shared rounds."""
+    mine = {f: _by_round(candidate, f) for f in functions}
+    theirs = {f: _by_round(incumbent, f) for f in functions}
+    shared = set.intersection(*(set(mine[f]) & set(theirs[f]) for f in functions)) if functions else set()
+    if len(shared) < MIN_PAIRED_ROUNDS:
+        return None
+    ratios = []
+    for r in sorted(shared):
+        total = sum(incumbent.weight(f) * theirs[f][r] for f in functions)
+        if total <= 0:
+            return None
+        ratios.append(sum(candidate.weight(f) * mine[f][r] for f in functions) / total)
+    return statistics.median(ratios), max(MIN_NOISE, relative_spread(ratios))
+
+
 def slower_functions(candidate: Variant, incumbent: Variant) -> dict[str, float]:
-    """The functions `candidate` makes slower beyond the noise of both: {function: candidate/incumbent time}."""
+    """The functions `candidate` makes slower beyond the noise: {function: candidate/incumbent time}.
+    Round by round where they share rounds (the module docstring), else beyond the noise of both."""
     out = {}
     for f in incumbent.functions:
         mine, theirs = candidate.function_median_us(f), incumbent.function_median_us(f)
-        if mine is not None and theirs and mine > theirs * (1.0 + _margin(candidate, incumbent, f)):
+        if mine is None or not theirs:
+            continue
+        paired = paired_ratio(candidate, incumbent, [f])
+        if paired is not None:
+            if paired[0] > 1.0 + paired[1]:
+                out[f] = paired[0]
+        elif mine > theirs * (1.0 + _margin(candidate, incumbent, f)):
             out[f] = mine / theirs
     return out
 
 
 def beats(candidate: Variant, incumbent: Variant) -> bool:
     """The only way a model-level decision is kept: on every function the incumbent was timed on,
-    the candidate was timed too, none got slower beyond the noise of both, and the weighted
-    total got faster beyond the noise of both totals."""
+    the candidate was timed too, none got slower beyond the noise, and the weighted total got
+    faster beyond the noise (round by round where they share rounds, else beyond the noise of
+    both totals)."""
     functions = incumbent.functions
     if candidate.error or incumbent.error or candidate.dropped or not functions:
         return False
     if any(candidate.function_median_us(f) is None for f in functions) or slower_functions(candidate, incumbent):
         return False
+    paired = paired_ratio(candidate, incumbent, functions)
+    if paired is not None:
+        return paired[0] < 1.0 - paired[1]
     mine, theirs = candidate.total_us(functions), incumbent.total_us(functions)
     margin = max(candidate.total_noise(functions), incumbent.total_noise(functions))
     return mine < theirs * (1.0 - margin)
@@ -211,6 +256,7 @@ class WholeModelTimer:
         self.parameter_flags = parameters.runtime_flags() if parameters is not None else ()
         self._iterations: dict[str, int] = {}
         self._repetitions: dict[str, int] = {}
+        self._round = 0  # rounds timed so far: each time of a round carries its number (Variant.round_ids)
 
     def compile(self, variant: Variant) -> Variant:
         key = hashlib.sha256(json.dumps([variant.flags, str(variant.spec)]).encode()).hexdigest()[:12]
@@ -263,6 +309,7 @@ class WholeModelTimer:
         for v in variants:
             v.weights = dict(self.weights)
         for _ in range(rounds):
+            self._round += 1
             for function in functions:
                 while function not in self._iterations:  # calls per repetition: about `seconds_per_call`
                     ready = [v for v in variants if v.vmfb is not None and not v.error]
@@ -281,6 +328,7 @@ class WholeModelTimer:
                     try:
                         v.rounds_us.setdefault(function, []).append(
                             self._run(v.vmfb, function, self._iterations[function]))
+                        v.round_ids.setdefault(function, []).append(self._round)
                     except (RuntimeError, subprocess.TimeoutExpired) as e:
                         v.error = f"timing @{function} failed: {e}"
         return variants

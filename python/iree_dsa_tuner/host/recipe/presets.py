@@ -221,7 +221,7 @@ def estimate_contenders(model: Path, target, contenders: list[Variant], spec_of:
             notes.append(f"preset {v.name} with the estimate's distributions does not build "
                          f"({shorten(trial.error, 200)}): kept without them")
             continue
-        v.spec, v.vmfb, v.compile_s, v.rounds_us = trial.spec, trial.vmfb, trial.compile_s, {}
+        v.spec, v.vmfb, v.compile_s, v.rounds_us, v.round_ids = trial.spec, trial.vmfb, trial.compile_s, {}, {}
         v.configurations = trial.configurations
         spec_of[v.name] = own
         done.append(v)
