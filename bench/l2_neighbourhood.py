@@ -31,7 +31,7 @@ from common import emit_report
 from iree_dsa_tuner.core.config import CompilationConfig
 from iree_dsa_tuner.report import format_table
 from iree_dsa_tuner.search.options import TuneOptions
-from iree_dsa_tuner.search.proposers import _moves
+from iree_dsa_tuner.search.proposers import neighbours
 from iree_dsa_tuner.targets import get_target
 from iree_dsa_tuner.task.manifest import load_manifest
 from iree_dsa_tuner.task.run import _ops, run_task
@@ -46,9 +46,8 @@ def neighbourhood(target, problem, start) -> list[tuple[float, float, str, objec
     """(simulated s, static s, move, candidate) for every neighbour of `start` that can run."""
     from iree_dsa_plugin.eventsim import simulate
 
-    m = int(getattr(problem, "M", 0) or start.tile_m)
     seen, out = {start}, []
-    for kind, cand in _moves(start, m) + target.l2_moves(problem, start):
+    for kind, cand in neighbours(problem, target, start):
         if cand in seen or target.check_knobs(cand):
             continue
         seen.add(cand)

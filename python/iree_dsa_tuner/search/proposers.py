@@ -79,6 +79,15 @@ def _moves(c: TilingCandidate, m: int) -> list[tuple[str, TilingCandidate]]:
     return [(k, x) for k, x in out if x != c]
 
 
+def neighbours(problem, target, start: TilingCandidate, m: int | None = None) -> list[tuple[str, TilingCandidate]]:
+    """(kind, candidate): every move L2 proposes from `start`, the generic ones and the target's own
+    (`target.l2_moves`), before any legality check. `m`: the rows a row band may grow to (default
+    the problem's M, else `start`'s M tile)."""
+    m = m or int(getattr(problem, "M", 0) or start.tile_m)
+    target_moves = getattr(target, "l2_moves", None)
+    return _moves(start, m) + (target_moves(problem, start) if target_moves else [])
+
+
 class ScheduleMoves(TaskProposer):
     """Mutations of the best measured and the elite configs (the module docstring)."""
 
@@ -107,10 +116,8 @@ class ScheduleMoves(TaskProposer):
                 seen.add(target.from_config(problem, CompilationConfig.from_json(h["config"])))
             except Exception:
                 continue
-        target_moves = getattr(target, "l2_moves", None)
         for start in starts:
-            found = _moves(start, m) + (target_moves(problem, start) if target_moves else [])
-            for kind, cand in found:
+            for kind, cand in neighbours(problem, target, start, m):
                 if cand not in seen and cand not in moves and not target.check_knobs(cand):
                     moves[cand] = kind
         if not moves:
@@ -169,4 +176,4 @@ class CommandProposer(TaskProposer):
         return answer
 
 
-__all__ = ["CommandProposer", "ProposalContext", "ScheduleMoves", "TaskProposer", "op_class"]
+__all__ = ["CommandProposer", "ProposalContext", "ScheduleMoves", "TaskProposer", "neighbours", "op_class"]
