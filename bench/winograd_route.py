@@ -1,9 +1,10 @@
 """The Winograd route, taken apart: a model built with im2col (with and without inner-tiled), with
-IREE's Winograd pass alone, and with the route (the pass plus the hoisting threshold), interleaved,
-one thread.
+IREE's Winograd pass alone, with the route (the pass plus the hoisting threshold) on every 3x3
+convolution, and with its selective presets (only the convolutions with many output blocks),
+interleaved, one thread.
 
     python bench/winograd_route.py MODEL.mlir [--parameters SCOPE=FILE.irpa] [--input ARG ...]
-                                   [--cpu host] [--rounds 5] [--json OUT]
+                                   [--cpu CPU] [--rounds 5] [--json OUT]
     python bench/winograd_route.py --quick        (a small two-convolution model, one round)
 
 The route (host/routes/winograd.py, docs/CONV.md) is two flags: IREE's `iree-linalg-ext-convert-conv2d-to-winograd`
@@ -14,9 +15,16 @@ The builds, each on the global data-tiling path with IREE's im2col for the convo
 - `im2col`: im2col + global data tiling (the route's baseline: the same build without the pass);
 - `im2col+inner-tiled`: the same with inner-tiled data tiling (which the Winograd build cannot use:
   IREE 3.13 does not materialize its batch GEMM's encodings under it);
+- `conv-fold+inner-tiled`: the batch-fold route's preset with inner-tiled, where it folds any
+  convolution (the Diffusion Policy encoder's recipe without Winograd);
 - `winograd, default threshold`: the pass with IREE's default hoisting threshold (1 MiB);
-- `winograd route`: the pass with the route's threshold (the preset `im2col+winograd+gdt`).
+- `winograd route`: the pass with the route's threshold (the preset `im2col+winograd+gdt`);
+- `im2col+winograd-bT[+conv-fold]+gdt`: the route's selective presets, as the tuner plans them for
+  this machine (`selective_presets`: the 3x3 convolutions with at least T 6x6 output blocks converted
+  by a preprocessing script, the rest folded where the batch-fold route folds them).
 
+`--cpu` defaults to the code this machine's host readings compile (`host`, or x86-64-v3 under
+`IREE_DSA_HOST_ISA=avx2`); the selective presets' folds use the host description's lanes.
 Medians of each round's median of 3 repetitions, over interleaved rounds. ACT (its 240x320 camera):
 
     python bench/winograd_route.py /work/lerobot-out/act.mlir --parameters model=/work/lerobot-out/act.irpa \\
@@ -34,8 +42,12 @@ import common
 
 from iree_dsa_tuner.compiler import compile_to_vmfb
 from iree_dsa_tuner.errors import CompileError
-from iree_dsa_tuner.flags import CPU_FLAG, GLOBAL_DATA_TILING_FLAG, HOST_FLAGS, IM2COL_FLAG, INNER_TILED_FLAG
-from iree_dsa_tuner.host.routes.winograd import WINOGRAD_PIPELINE, converts, output_blocks, winograd_flags
+from iree_dsa_tuner.flags import CPU_FLAG, GLOBAL_DATA_TILING_FLAG, HOST_FLAGS, IM2COL_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
+from iree_dsa_tuner.core.host_isa import host_target_cpu
+from iree_dsa_tuner.host.routes.conv_fold import conv_fold_flags, folded_convs
+from iree_dsa_tuner.host.routes.winograd import (WINOGRAD_PIPELINE, converts, output_blocks, selective_presets,
+                                                 winograd_flags)
+from iree_dsa_tuner.host.target import machine_description
 
 BASE = (IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG)
 # Two 3x3 stride-1 convolutions, 60x80 and 15x20 outputs (ACT's layers 1 and 3, fewer channels),
@@ -61,10 +73,17 @@ func.func @main(%x: tensor<1x32x62x82xf32>, %y: tensor<1x64x17x22xf32>) -> (tens
 QUICK_INPUTS = ["--input=1x32x62x82xf32=1", "--input=1x64x17x22xf32=1"]
 
 
+def _short(flag: str) -> str:
+    """A flag for the table: a script named by its file name (it lives in a temporary directory)."""
+    name, _, value = flag.partition("=")
+    return f"{name}={Path(value).name}" if name == TRANSFORM_FLAG else flag
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     common.add_model_arguments(parser, "a model with 3x3 stride-1 convolutions", iterations=5)
-    parser.add_argument("--cpu", default="host", help="--iree-llvmcpu-target-cpu (default host)")
+    parser.add_argument("--cpu", default=host_target_cpu(),
+                        help=f"--iree-llvmcpu-target-cpu (default {host_target_cpu()}: this machine's host code)")
     args = parser.parse_args(argv)
     if not args.quick and not args.model:
         parser.error("give MODEL.mlir, or --quick")
@@ -74,7 +93,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         model, inputs = common.model_and_inputs(args, work, QUICK_MODEL, QUICK_INPUTS)
-        convs = [c for c in common.model_input_convs(model) if converts(c)]
+        convs = [c for c in common.model_input_convs(model) if converts(c)]  # what the route converts
         route = winograd_flags(convs)
         if not route:
             print(f"{model.name}: no 3x3 stride-1 f32 convolution: nothing for the route to do")
@@ -82,9 +101,15 @@ def main(argv=None) -> int:
         common.progress(f"{len(convs)} convolution shape(s) convert: "
                         + ", ".join(f"{c.filter_shape[1]}->{c.filter_shape[0]} ch, {output_blocks(c)} blocks"
                                     for c in convs) + f"; route flags: {' '.join(route[1:])}")
-        variants = {"im2col": BASE, "im2col+inner-tiled": BASE + (INNER_TILED_FLAG,),
-                    "winograd, default threshold": (IM2COL_FLAG, WINOGRAD_PIPELINE, GLOBAL_DATA_TILING_FLAG),
-                    "winograd route": (IM2COL_FLAG, *route, GLOBAL_DATA_TILING_FLAG)}
+        all_convs = common.model_input_convs(model)
+        cpu = machine_description().cpu
+        variants = {"im2col": BASE, "im2col+inner-tiled": BASE + (INNER_TILED_FLAG,)}
+        if folded_convs(all_convs, cpu):
+            variants["conv-fold+inner-tiled"] = (IM2COL_FLAG, *conv_fold_flags(folded_convs(all_convs, cpu), work),
+                                                 GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)
+        variants.update({"winograd, default threshold": (IM2COL_FLAG, WINOGRAD_PIPELINE, GLOBAL_DATA_TILING_FLAG),
+                         "winograd route": (IM2COL_FLAG, *route, GLOBAL_DATA_TILING_FLAG)})
+        variants.update(selective_presets(all_convs, cpu, work))
         target = HOST_FLAGS[:-1] + (f"{CPU_FLAG}{args.cpu}",)
         builds, failed = {}, {}
         for name, flags in variants.items():
@@ -108,7 +133,7 @@ def main(argv=None) -> int:
                     vmfb, inputs, iterations=args.iterations, function=args.function)))
     us = {name: common.median(values) for name, values in samples.items()}
     rows = [[name, common.fmt(us[name], ".0f"), common.fmt(us[name] / us["winograd route"], ".2f", "x"),
-             " ".join(variants[name])] if name in us else [name, "-", "-", f"does not build: {failed[name]}"]
+             " ".join(_short(f) for f in variants[name])] if name in us else [name, "-", "-", f"does not build: {failed[name]}"]
             for name in variants]
     common.print_table(["build", "us", "this / route", "flags (beside the target's)"], rows,
                        title=f"{model.name} on {args.cpu}; median of {rounds} interleaved round(s)")

@@ -1,7 +1,7 @@
 """The Winograd convolution route (host/routes/winograd.py): which convolutions it converts, its flags and
-preset, and that a converted model computes the convolution with its filters hoisted (real
-iree-compile and iree.runtime, parameters from a seed). What the flags do to IR:
-lit_tests/presets/winograd_route.test."""
+presets (every 3x3 convolution, and the selective ones), and that a converted model computes the
+convolution with its filters hoisted (real iree-compile and iree.runtime, parameters from a seed).
+What the flags and scripts do to IR: lit_tests/presets/winograd_route.test, winograd_selective.test."""
 
 from __future__ import annotations
 
@@ -10,13 +10,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG
+from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, TRANSFORM_FLAG
 from iree_dsa_tuner.host.routes.conv_fold import InputConv, input_convs
-from iree_dsa_tuner.host.routes.winograd import (HOIST_THRESHOLD_FLAG, WINOGRAD_PIPELINE, converts, output_blocks,
-                                                plan_winograd_route, transformed_filter_bytes, winograd_flags,
+from iree_dsa_tuner.host.routes.winograd import (HOIST_THRESHOLD_FLAG, WINOGRAD_ATTRIBUTE, WINOGRAD_PIPELINE, converts,
+                                                output_blocks, plan_winograd_route, selective_presets,
+                                                selective_thresholds, transformed_filter_bytes, winograd_flags,
                                                 winograd_presets)
 
-MODEL = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs" / "conv_winograd_params.mlir"
+INPUTS = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs"
+MODEL = INPUTS / "conv_winograd_params.mlir"
+# Two images: @large's 3x3 convolution has 8 output blocks, @small's 2 (lit_tests/presets/winograd_selective.test).
+TWO_IMAGES = INPUTS / "conv_batch2_nchw.mlir"
 
 
 def conv(c: int, f: int, image: tuple[int, int], *, kernel: int = 3, stride: int = 1, dilation: int = 1,
@@ -69,6 +73,97 @@ def test_the_route_plans_from_the_models_convolutions():
 def test_the_preset_is_the_route_with_im2col_on_the_global_data_tiling_path():
     assert winograd_presets(("--a", "--b")) == {
         "im2col+winograd+gdt": (IM2COL_FLAG, "--a", "--b", GLOBAL_DATA_TILING_FLAG)}
+
+
+class Lanes:
+    """A CPU description with only the vector width the batch-fold route reads."""
+
+    def __init__(self, lanes: int):
+        self.vector_register_bytes = 4 * lanes
+
+
+def test_selective_thresholds_leave_out_the_tiers_with_fewest_blocks():
+    # The Diffusion Policy encoder's 3x3 stride-1 convolutions (two 96x96 images): 32, 8, 2 and 2 blocks.
+    encoder = [conv(64, 64, (24, 24), batch=2), conv(128, 128, (12, 12), batch=2), conv(256, 256, (6, 6), batch=2),
+               conv(512, 512, (3, 3), batch=2), conv(64, 128, (12, 12), batch=2, stride=2)]
+    assert selective_thresholds(encoder) == [8, 32]
+    # ACT's (one 240x320 camera): 140, 35, 12 and 4 blocks; at most two selective presets.
+    act = [conv(64, 64, (60, 80)), conv(128, 128, (30, 40)), conv(256, 256, (15, 20)), conv(512, 512, (8, 10))]
+    assert selective_thresholds(act) == [12, 35]
+    assert selective_thresholds(act, most=1) == [12]
+    # One tier: the all-convolutions preset is the only choice.
+    assert selective_thresholds([conv(64, 64, (60, 80)), conv(32, 32, (60, 80))]) == []
+    # A convolution the script cannot match (its accumulator is not zeros) is no tier.
+    biased = InputConv((1, 64, 62, 82), (64, 64, 3, 3), (1, 1), (1, 1), "f32", False)
+    assert selective_thresholds([biased, conv(512, 512, (8, 10))]) == []
+
+
+def test_a_selective_preset_marks_the_chosen_convolutions_and_folds_the_rest(tmp_path):
+    convs = input_convs(TWO_IMAGES.read_text())
+    presets = selective_presets(convs, Lanes(8), tmp_path)
+    assert list(presets) == ["im2col+winograd-b8+conv-fold+gdt"]
+    im2col, script, hoist, gdt = presets["im2col+winograd-b8+conv-fold+gdt"]
+    assert (im2col, gdt) == (IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG)
+    assert hoist == f"{HOIST_THRESHOLD_FLAG}={1 << 20}"  # 8 x 8 x 8 x 16 f32: IREE's default already hoists it
+    name, _, path = script.partition("=")
+    text = Path(path).read_text()
+    assert name == TRANSFORM_FLAG and Path(path).parent == tmp_path
+    # @large (14x14 inputs) is marked; @small, @strided and @dilated are folded; @bias is neither.
+    assert text.count(f'"{WINOGRAD_ATTRIBUTE}"') == 1 and "@tag_3_b2_c8_14x14_f16_3x3_s1x1_d1x1_f32_here" in text
+    assert sorted(line.split("@fold_")[1].split("(")[0] for line in text.splitlines()
+                  if "util.func private @fold_" in line) == [
+        "0_b2_c8_8x8_f16_3x3_s1x1_d1x1_f32", "1_b2_c8_10x10_f16_3x3_s1x1_d2x2_f32", "2_b2_c8_13x13_f16_3x3_s2x2_d1x1_f32"]
+    # The same plan gives the same file (content-addressed), so a recipe's flags name its script.
+    assert selective_presets(convs, Lanes(8), tmp_path) == presets
+    # Without a CPU description nothing folds, and the preset says so in its name.
+    assert list(selective_presets(convs, None, tmp_path)) == ["im2col+winograd-b8+gdt"]
+
+
+def test_the_selective_build_computes_every_convolution(tmp_path):
+    """conv_batch2_nchw built under the selective preset (for haswell, which every x86-64 runner
+    executes): the Winograd-converted @large, the folded @small and the untouched @bias match a
+    direct NumPy convolution."""
+    import iree.compiler as ic
+    import iree.runtime as rt
+
+    from conftest import TARGET_CPU
+
+    flags = selective_presets(input_convs(TWO_IMAGES.read_text()), Lanes(8), tmp_path)["im2col+winograd-b8+conv-fold+gdt"]
+    vmfb = ic.compile_file(str(TWO_IMAGES), extra_args=[
+        "--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+        f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", *flags])
+    module = rt.load_vm_flatbuffer(vmfb, driver="local-task")
+    rng = np.random.default_rng(23)
+
+    def direct(x, w, bias=None):
+        f, _, kh, kw = w.shape
+        oh, ow = x.shape[2] - kh + 1, x.shape[3] - kw + 1
+        out = np.zeros((x.shape[0], f, oh, ow))
+        for i in range(kh):
+            for j in range(kw):
+                out += np.einsum("bchw,fc->bfhw", x[:, :, i:i + oh, j:j + ow].astype(np.float64), w[:, :, i, j])
+        return out if bias is None else out + bias[None, :, None, None]
+
+    for name, size in (("large", 14), ("small", 8), ("bias", 8)):
+        x = rng.standard_normal((2, 8, size, size), dtype=np.float32)
+        w = rng.standard_normal((16, 8, 3, 3), dtype=np.float32)
+        args = (x, w) if name != "bias" else (x, w, rng.standard_normal(16, dtype=np.float32))
+        got = np.asarray(module[name](*args))
+        ref = direct(*args)
+        # F(6x6, 3x3) in f32 rounds more than a direct sum: relative to the output's largest magnitude.
+        assert np.abs(got - ref).max() / np.abs(ref).max() < 1e-4, name
+
+
+@pytest.mark.parametrize("isa", ("avx2", "avx512"))
+def test_tune_offers_the_selective_preset_with_the_fold_of_its_isas_lanes(tmp_path, monkeypatch, isa):
+    from conftest import cpu_target, presets_a_host_tune_times, write_model
+
+    model = write_model(tmp_path, "two_images.mlir", TWO_IMAGES.read_text())
+    presets, _ = presets_a_host_tune_times(model, monkeypatch, cpu_target(isa))
+    # Both lane counts fold @small, @strided and @dilated (docs/CONV.md), so both ISAs get the same preset.
+    selective = {name: flags for name, flags in presets.items() if "winograd-b" in name}
+    assert list(selective) == ["im2col+winograd-b8+conv-fold+gdt"]
+    assert "im2col+winograd+gdt" in presets
 
 
 @pytest.mark.parametrize("isa", ("avx2", "avx512"))

@@ -192,8 +192,9 @@ def _fold_function(conv: InputConv, name: str) -> list[str]:
     ]
 
 
-def _matcher(conv: InputConv, name: str) -> list[str]:
-    """`@match_NAME`: the convolution with these exact types and attributes, from a zero fill."""
+def _match_sequence(conv: InputConv, name: str) -> list[str]:
+    """`@match_NAME`: the convolution with these exact types and attributes, from a zero fill; it
+    yields the convolution's operands and its result."""
     e = conv.element_type
     t_in, t_w, t_out = _tensor(conv.input_shape, e), _tensor(conv.filter_shape, e), _tensor(conv.output_shape, e)
     return [
@@ -209,6 +210,12 @@ def _matcher(conv: InputConv, name: str) -> list[str]:
         "    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)",
         "    transform.yield %ins, %out : !transform.any_value, !transform.any_value",
         "  }",
+    ]
+
+
+def _fold_action(name: str) -> list[str]:
+    """`@fold_NAME_here`: the matched convolution replaced by its inlined `@fold_NAME` function."""
+    return [
         f"  transform.named_sequence @fold_{name}_here(%ins: !transform.any_value {{transform.readonly}},"
         " %out: !transform.any_value {transform.readonly}) {",
         "    %conv = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op",
@@ -223,32 +230,70 @@ def _matcher(conv: InputConv, name: str) -> list[str]:
     ]
 
 
-def conv_fold_script_text(convs: list[InputConv]) -> str:
-    """The preprocessing transform script that folds these convolutions (module doc)."""
-    convs = sorted(set(convs))
-    lines = ["// Batched NCHW convolutions -> one im2col GEMM over every image's pixels (iree-dsa-tune, docs/CONV.md).",
+def _tag_action(name: str, attribute: str) -> list[str]:
+    """`@tag_NAME_here`: the matched convolution marked with the unit attribute `attribute`."""
+    return [
+        f"  transform.named_sequence @tag_{name}_here(%ins: !transform.any_value {{transform.readonly}},"
+        " %out: !transform.any_value {transform.readonly}) {",
+        "    %conv = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op",
+        f"    transform.annotate %conv \"{attribute}\" : !transform.any_op",
+        "    transform.yield",
+        "  }",
+    ]
+
+
+def conv_script_text(folded: list[InputConv], tagged: list[InputConv] = (), attribute: str = "",
+                     passes: tuple[str, ...] = (), header: str = "") -> str:
+    """A preprocessing transform script over a model's convolutions: each of `folded` becomes one
+    GEMM over all its images' pixels (module doc); each of `tagged` (none of them folded) is marked
+    with the unit attribute `attribute`, and then the registered `passes` run on every function
+    (a pass that acts on marked convolutions only, like IREE's Winograd conversion; none when
+    nothing is marked)."""
+    folded, tagged = sorted(set(folded)), sorted(set(tagged))
+    passes = tuple(passes) if tagged else ()
+    if set(folded) & set(tagged):
+        raise ValueError("a convolution cannot be both folded and tagged")
+    lines = [header or "// Batched NCHW convolutions -> one im2col GEMM over every image's pixels (iree-dsa-tune, docs/CONV.md).",
              "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
              "module attributes {transform.with_named_sequence} {"]
     # Numbered too: two convolutions may differ only in how their attributes are written.
-    names = [f"{i}_{conv.name}" for i, conv in enumerate(convs)]
-    for conv, name in zip(convs, names):
-        lines += _fold_function(conv, name) + _matcher(conv, name)
-    pairs = ", ".join(f"@match_{name} -> @fold_{name}_here" for name in names)
+    pairs = []
+    for i, conv in enumerate(folded):
+        name = f"{i}_{conv.name}"
+        lines += _fold_function(conv, name) + _match_sequence(conv, name) + _fold_action(name)
+        pairs.append(f"@match_{name} -> @fold_{name}_here")
+    for i, conv in enumerate(tagged, start=len(folded)):
+        name = f"{i}_{conv.name}"
+        lines += _match_sequence(conv, name) + _tag_action(name, attribute)
+        pairs.append(f"@match_{name} -> @tag_{name}_here")
     lines += ["  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.consumed}) {",
               "    %funcs = transform.structured.match ops{[\"util.func\", \"func.func\"]} in %module"
               " : (!transform.any_op) -> !transform.any_op",
               "    transform.foreach %funcs : !transform.any_op {",
               "    ^bb0(%func: !transform.any_op):",
-              f"      %folded = transform.foreach_match in %func {pairs} : (!transform.any_op) -> !transform.any_op",
+              f"      %folded = transform.foreach_match in %func {', '.join(pairs)} : (!transform.any_op) -> !transform.any_op",
               "    }",
               # The replaced convolutions are dead: gone before IREE's own im2col looks for convolutions.
-              "    transform.apply_dce to %module : !transform.any_op",
-              # And so are the functions once inlined: without this IREE compiles them too.
-              "    %pruned = transform.apply_registered_pass \"symbol-dce\" to %module : (!transform.any_op) -> !transform.any_op",
+              "    transform.apply_dce to %module : !transform.any_op"]
+    handle = "%funcs_now"  # matched again: the rewrites above invalidated %funcs
+    if passes:
+        lines.append("    %funcs_now = transform.structured.match ops{[\"util.func\", \"func.func\"]} in %module"
+                     " : (!transform.any_op) -> !transform.any_op")
+    for i, name in enumerate(passes):  # function passes: run on each function, not on the module
+        lines.append(f"    %passed{i} = transform.apply_registered_pass \"{name}\" to {handle}"
+                     " : (!transform.any_op) -> !transform.any_op")
+        handle = f"%passed{i}"
+    # And so are the functions once inlined: without this IREE compiles them too.
+    lines += ["    %pruned = transform.apply_registered_pass \"symbol-dce\" to %module : (!transform.any_op) -> !transform.any_op",
               "    transform.yield",
               "  }",
               "}"]
     return "\n".join(lines) + "\n"
+
+
+def conv_fold_script_text(convs: list[InputConv]) -> str:
+    """The preprocessing transform script that folds these convolutions (module doc)."""
+    return conv_script_text(convs)
 
 
 def conv_fold_flags(convs: list[InputConv], directory: Path) -> tuple[str, ...]:
@@ -264,9 +309,7 @@ def plan_conv_fold_route(convs: list[InputConv], cpu, directory: Path) -> ConvRo
     """The route for a model with these `InputConv`s on a CPU described by `cpu` (its vector width
     gives the lanes N is padded to); empty: no convolution folds."""
     route = ConvRoute(what=WHAT, key="conv_fold_route")
-    if cpu is None:
-        return route
-    chosen = [c for c in convs if folds(c, max(1, cpu.vector_register_bytes // _element_bytes(c.element_type)))]
+    chosen = folded_convs(convs, cpu)
     if not chosen:
         return route
     route.flags = conv_fold_flags(chosen, directory)
@@ -274,6 +317,14 @@ def plan_conv_fold_route(convs: list[InputConv], cpu, directory: Path) -> ConvRo
     route.notes.append(f"{plural(len(chosen), 'convolution shape')} as one GEMM each over all images' pixels, "
                        "images x M x N x K: " + ", ".join(g + (f" ({n} shapes)" if n > 1 else "") for g, n in gemms.items()))
     return route
+
+
+def folded_convs(convs: list[InputConv], cpu) -> list[InputConv]:
+    """Those of `convs` the route folds on a CPU described by `cpu` (its vector width gives the
+    lanes N is padded to); none without a CPU model."""
+    if cpu is None:
+        return []
+    return [c for c in convs if folds(c, max(1, cpu.vector_register_bytes // _element_bytes(c.element_type)))]
 
 
 def _element_bytes(element: str) -> int:
@@ -311,5 +362,5 @@ def conv_fold_presets(route_flags: tuple[str, ...], inner_tiled: bool = True) ->
     return presets
 
 
-__all__ = ["InputConv", "WHAT", "conv_fold_flags", "conv_fold_presets", "conv_fold_script_text", "folds", "input_convs",
+__all__ = ["InputConv", "WHAT", "conv_fold_flags", "conv_fold_presets", "conv_fold_script_text", "conv_script_text", "folded_convs", "folds", "input_convs",
            "lane_fill", "plan", "plan_conv_fold_route", "presets"]

@@ -28,10 +28,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from pathlib import Path
+
 from ... import flags
 from ...core.words import plural
-from .conv_fold import InputConv
-from ...ir.conv_route import ConvRoute
+from .conv_fold import InputConv, conv_script_text, folded_convs
+from ...ir.conv_route import ConvRoute, script_file, verified_script
 
 WHAT = "Winograd convolution route (docs/CONV.md)"
 OUTPUT_TILE = 6  # IREE 3.13's one output tile size for 3x3 filters
@@ -42,9 +44,15 @@ _ELEMENT_BYTES = {"f32": 4}  # F(6x6, 3x3)'s constants lose too much in 16-bit f
 # because the pipeline runs before any preprocessing script could annotate the chosen ones. The
 # filter transform is hoisted to load time only under a larger size-increase threshold (the route
 # sizes it to the model's largest transformed filter).
-WINOGRAD_PIPELINE = ("--iree-preprocessing-pass-pipeline=builtin.module(util.func("
-                     "iree-linalg-ext-convert-conv2d-to-winograd{replace-all-convs}))")
+WINOGRAD_PASS = "iree-linalg-ext-convert-conv2d-to-winograd"
+WINOGRAD_PIPELINE = f"--iree-preprocessing-pass-pipeline=builtin.module(util.func({WINOGRAD_PASS}{{replace-all-convs}}))"
 HOIST_THRESHOLD_FLAG = "--iree-opt-const-expr-max-size-increase-threshold"
+# Without `replace-all-convs` IREE's pass converts only the convolutions carrying this unit attribute.
+WINOGRAD_ATTRIBUTE = "__winograd_conv"
+SCRIPT_PREFIX = "winograd-"
+# The selective presets beside the all-convolutions one (`selective_thresholds`): each costs a
+# whole-model build and its timing in the tune's budget.
+SELECTIVE_PRESETS = 2
 
 
 def converts(conv: InputConv) -> bool:
@@ -66,14 +74,56 @@ def transformed_filter_bytes(conv: InputConv) -> int:
     return INPUT_TILE * INPUT_TILE * c * f * _ELEMENT_BYTES[conv.element_type]
 
 
+def hoist_threshold_flag(chosen: list[InputConv]) -> str:
+    """The hoisting threshold that lets the largest of these convolutions' filter transforms run at load."""
+    mib = 1 << 20
+    threshold = -(-max(transformed_filter_bytes(c) for c in chosen) // mib) * mib
+    return f"{HOIST_THRESHOLD_FLAG}={threshold}"
+
+
 def winograd_flags(convs: list[InputConv]) -> tuple[str, ...]:
     """The iree-compile flags of the route for a model with these convolutions; () when none converts."""
     chosen = [c for c in convs if converts(c)]
     if not chosen:
         return ()
-    mib = 1 << 20
-    threshold = -(-max(transformed_filter_bytes(c) for c in chosen) // mib) * mib
-    return (WINOGRAD_PIPELINE, f"{HOIST_THRESHOLD_FLAG}={threshold}")
+    return (WINOGRAD_PIPELINE, hoist_threshold_flag(chosen))
+
+
+def selective_thresholds(convs: list[InputConv], most: int = SELECTIVE_PRESETS) -> list[int]:
+    """The output-block counts from which the selective presets convert (ascending).
+
+    A convolution with few 6x6 output blocks reuses each transformed weight that few times, and its
+    transformed filter is 64/9 of the filter's bytes: it is where Winograd loses (the encoder's layers
+    3-4 on 96x96 images: 2 blocks, against 32 in layer 1). So the candidates leave out the convolutions
+    with the fewest blocks, one tier of block counts at a time; the whole model's timing chooses among
+    them and the all-convolutions preset. Only convolutions the script can match (a zero-filled
+    accumulator) count; the lowest tier is the all-convolutions preset's."""
+    tiers = sorted({output_blocks(c) for c in convs if converts(c) and c.from_zeros})
+    return tiers[1:1 + most]
+
+
+def selective_script_text(chosen: list[InputConv], folded: list[InputConv]) -> str:
+    """The preprocessing script that marks `chosen` for IREE's Winograd pass and runs it, and folds
+    `folded` (the batch-fold route's GEMMs, `conv_fold`)."""
+    header = ("// Chosen 3x3 convolutions -> Winograd F(6x6,3x3) (IREE's pass on the marked ones); "
+              "batched convolutions -> one GEMM over every image's pixels (iree-dsa-tune, docs/CONV.md).")
+    return conv_script_text(folded, chosen, WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,), header=header)
+
+
+def selective_presets(convs: list[InputConv], cpu, directory: Path) -> dict[str, tuple[str, ...]]:
+    """The selective presets (`selective_thresholds`): `im2col+winograd-bT[+conv-fold]+gdt` converts
+    the 3x3 convolutions with at least T output blocks, folds those of the rest the batch-fold route
+    folds on `cpu`, and leaves the others to IREE's im2col. One preprocessing script does both
+    (iree-compile takes one)."""
+    presets = {}
+    for threshold in selective_thresholds(convs):
+        chosen = [c for c in convs if converts(c) and c.from_zeros and output_blocks(c) >= threshold]
+        folded = [c for c in folded_convs(convs, cpu) if c not in chosen]
+        text = verified_script(selective_script_text(chosen, folded), "selective Winograd")
+        name = f"im2col+winograd-b{threshold}" + ("+conv-fold" if folded else "") + "+gdt"
+        presets[name] = (flags.IM2COL_FLAG, f"{flags.TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}",
+                         hoist_threshold_flag(chosen), flags.GLOBAL_DATA_TILING_FLAG)
+    return presets
 
 
 def plan_winograd_route(convs: list[InputConv]) -> ConvRoute:
@@ -106,7 +156,7 @@ def plan(planning) -> ConvRoute:
 
 
 def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
-    return winograd_presets(route.flags)
+    return dict(winograd_presets(route.flags), **selective_presets(planning.convs, planning.cpu, planning.directory))
 
 
 def winograd_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
@@ -118,5 +168,6 @@ def winograd_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]
     return {"im2col+winograd+gdt": (flags.IM2COL_FLAG,) + tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG,)}
 
 
-__all__ = ["HOIST_THRESHOLD_FLAG", "WHAT", "WINOGRAD_PIPELINE", "converts", "output_blocks", "plan", "plan_winograd_route", "presets", "transformed_filter_bytes",
-           "winograd_flags", "winograd_presets"]
+__all__ = ["HOIST_THRESHOLD_FLAG", "SELECTIVE_PRESETS", "WHAT", "WINOGRAD_ATTRIBUTE", "WINOGRAD_PASS", "WINOGRAD_PIPELINE", "converts",
+           "hoist_threshold_flag", "output_blocks", "plan", "plan_winograd_route", "presets", "selective_presets",
+           "selective_script_text", "selective_thresholds", "transformed_filter_bytes", "winograd_flags", "winograd_presets"]
