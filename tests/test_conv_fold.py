@@ -117,29 +117,3 @@ def test_the_folded_model_computes_what_the_plain_one_does(tmp_path):
                 patch = x[:, :, h:h + 6 * stride:stride, w_:w_ + 6 * stride:stride]
                 ref += np.einsum("bchw,fc->bfhw", patch, w[:, :, kh, kw])
         np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4)
-
-
-def test_the_shipped_encoder_recipe_script_is_what_the_route_writes_for_the_committed_export(tmp_path):
-    """The encoder's shipped recipe (docs/PERFORMANCE.md 4b, 4p) names the batch-fold script; it is
-    the one the route writes today for the committed export on a 16-lane (AVX-512) CPU, so a change
-    to the route that would change the shipped build fails here."""
-    import iree.compiler as ic
-
-    from conftest import cpu_description
-
-    from iree_dsa_tuner.recipe import load_recipe
-
-    lerobot = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs" / "lerobot"
-    recipe = load_recipe(lerobot / "recipes" / "diffusion_encoder.spec.recipe.toml")
-    assert recipe.variant == "im2col+conv-fold+gdt+inner-tiled"
-    shipped = [f for f in recipe.flags if f.startswith(TRANSFORM_FLAG + "=")]
-    # Named beside the recipe, so the recipe builds wherever the repository is.
-    assert shipped == [f"{TRANSFORM_FLAG}=diffusion_encoder.spec.conv-fold.mlir"]
-    assert f"{TRANSFORM_FLAG}={lerobot / 'recipes' / 'diffusion_encoder.spec.conv-fold.mlir'}" in recipe.compile_flags()
-    text = ic.compile_file(str(lerobot / "diffusion_encoder.mlir"), target_backends=["llvm-cpu"],
-                           extra_args=["--compile-to=input"]).decode()
-    route = plan_conv_fold_route(input_convs(text), cpu_description("avx512").cpu, tmp_path)
-    written = Path(route.flags[0].split("=", 1)[1]).read_text()
-    assert written == (lerobot / "recipes" / "diffusion_encoder.spec.conv-fold.mlir").read_text()
-    # Layer 3's five convolutions (three shapes): 2 images x 36 pixels each.
-    assert written.count("cast_compatible_dag_from_root") == 3 and "tensor<256x72xf32>" in written

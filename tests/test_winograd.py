@@ -87,6 +87,7 @@ def test_selective_thresholds_leave_out_the_tiers_with_fewest_blocks():
     encoder = [conv(64, 64, (24, 24), batch=2), conv(128, 128, (12, 12), batch=2), conv(256, 256, (6, 6), batch=2),
                conv(512, 512, (3, 3), batch=2), conv(64, 128, (12, 12), batch=2, stride=2)]
     assert selective_thresholds(encoder) == [8, 32]
+    assert plan_winograd_route(encoder).notes[0].endswith("; also only those of at least 8 or 32 blocks (selective presets)")
     # ACT's (one 240x320 camera): 140, 35, 12 and 4 blocks; at most two selective presets.
     act = [conv(64, 64, (60, 80)), conv(128, 128, (30, 40)), conv(256, 256, (15, 20)), conv(512, 512, (8, 10))]
     assert selective_thresholds(act) == [12, 35]
@@ -152,6 +153,39 @@ def test_the_selective_build_computes_every_convolution(tmp_path):
         ref = direct(*args)
         # F(6x6, 3x3) in f32 rounds more than a direct sum: relative to the output's largest magnitude.
         assert np.abs(got - ref).max() / np.abs(ref).max() < 1e-4, name
+
+
+@pytest.mark.parametrize("isa, directory, folded", [("avx512", "", 3), ("avx2", "avx2", 6)])
+def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_committed_export(isa, directory, folded,
+                                                                                             tmp_path):
+    """The encoder's shipped recipes (docs/PERFORMANCE.md 4b and 4t) name a selective Winograd
+    script beside them; it is the one the route writes today for the committed export on that ISA's
+    lanes, so a change to the route that would change a shipped build fails here."""
+    import iree.compiler as ic
+
+    from conftest import cpu_description
+
+    from iree_dsa_tuner.recipe import load_recipe
+
+    lerobot = INPUTS / "lerobot"
+    recipes = lerobot / "recipes" / directory
+    recipe = load_recipe(recipes / "diffusion_encoder.spec.recipe.toml")
+    assert recipe.variant.startswith("im2col+winograd-b8+conv-fold+gdt")
+    shipped = [f for f in recipe.flags if f.startswith(TRANSFORM_FLAG + "=")]
+    # Named beside the recipe, so the recipe builds wherever the repository is.
+    assert shipped == [f"{TRANSFORM_FLAG}=diffusion_encoder.spec.winograd.mlir"]
+    assert f"{TRANSFORM_FLAG}={recipes / 'diffusion_encoder.spec.winograd.mlir'}" in recipe.compile_flags()
+    text = ic.compile_file(str(lerobot / "diffusion_encoder.mlir"), target_backends=["llvm-cpu"],
+                           extra_args=["--compile-to=input"]).decode()
+    presets = selective_presets(input_convs(text), cpu_description(isa).cpu, tmp_path)
+    flags = presets["im2col+winograd-b8+conv-fold+gdt"]
+    assert [f for f in recipe.flags if f != shipped[0]] == [f for f in flags if not f.startswith(TRANSFORM_FLAG)]
+    written = Path(next(f for f in flags if f.startswith(TRANSFORM_FLAG)).split("=", 1)[1]).read_text()
+    assert written == (recipes / "diffusion_encoder.spec.winograd.mlir").read_text()
+    # Layers 1-2's 3x3 convolutions (32 and 8 blocks) marked; layers 3-4 folded (AVX-512's 16 lanes
+    # fold layer 3's three shapes, AVX2's 8 layer 4's too).
+    assert written.count(f'"{WINOGRAD_ATTRIBUTE}"') == 2
+    assert written.count("cast_compatible_dag_from_root") == 2 + folded
 
 
 @pytest.mark.parametrize("isa", ("avx2", "avx512"))

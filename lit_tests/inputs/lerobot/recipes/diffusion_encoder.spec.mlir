@@ -1,45 +1,57 @@
 // iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)
 // with them, or the spec silently applies to nothing (docs/CONV.md):
-// iree-dsa-tune: flags: --iree-global-opt-use-im2col-for-convs --iree-preprocessing-transform-spec-filename=/work/lerobot-out/diffusion_encoder.spec.conv-fold.mlir --iree-global-opt-data-tiling --iree-llvmcpu-enable-inner-tiled
+// iree-dsa-tune: flags: --iree-global-opt-use-im2col-for-convs --iree-preprocessing-transform-spec-filename=/work/avx512-new/diffusion_encoder.spec.winograd.mlir --iree-opt-const-expr-max-size-increase-threshold=4194304 --iree-global-opt-data-tiling
 module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%arg0: !transform.any_op {transform.readonly}, %arg1: !transform.any_param {transform.readonly}) {
     transform.annotate %arg0 "compilation_info" = %arg1 : !transform.any_op, !transform.any_param
     transform.yield 
   }
-  transform.named_sequence @match_main_async_dispatch_34_fill_9x5x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<9x1152x29x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<5x1152x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<9x5x29x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [9, 5, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
+  transform.named_sequence @match_main_async_dispatch_8_batch_mmt4d_64x2x4x64x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [64] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [2, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [4, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [64, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_39_fill_9x5x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<9x2304x29x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<5x2304x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<9x5x29x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [9, 5, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
+  transform.named_sequence @match_main_async_dispatch_37_batch_mmt4d_64x1x8x128x8x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [64] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [1, 8] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [8, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [128, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 1, 8, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_42_fill_9x5x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<9x128x29x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<5x128x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<9x5x29x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [9, 5, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
+  transform.named_sequence @match_main_async_dispatch_58_mmt4d_5x16x1152x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [5, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [16, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [1152, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [5, 8, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_71_softmax_64x9xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_63_mmt4d_5x16x2304x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [5, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [16, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [2304, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [5, 2, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_66_mmt4d_5x16x128x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [5, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [16, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [128, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [5, 16, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_95_softmax_64x9xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
     %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
     ^bb0(%arg1: tensor<64x9xf32>, %arg2: tensor<64xf32>, %arg3: tensor<64xf32>):
@@ -59,12 +71,34 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 0], vector_common_parallel = [2, 0], vector_reduction = [0, 9]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
+  transform.named_sequence @match_main_async_dispatch_97_mmt4d_1x4x9x2x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [1, 2] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [4, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [9, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 2, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_100_mmt4d_1x4x64x2x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [1, 2] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [4, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [64, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 2, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
   transform.named_sequence @__kernel_config(%arg0: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {iree_codegen.tuning_spec_entrypoint} {
     %updated_root = transform.foreach_match in %arg0 
-        @match_main_async_dispatch_34_fill_9x5x29x1x16_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_39_fill_9x5x29x1x16_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_42_fill_9x5x29x1x16_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_71_softmax_64x9xf32_dispatch_tensor_store -> @apply_op_config : (!transform.any_op) -> !transform.any_op
+        @match_main_async_dispatch_8_batch_mmt4d_64x2x4x64x16x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_37_batch_mmt4d_64x1x8x128x8x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_58_mmt4d_5x16x1152x16x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_63_mmt4d_5x16x2304x16x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_66_mmt4d_5x16x128x16x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_95_softmax_64x9xf32_dispatch_tensor_store -> @apply_op_config, 
+        @match_main_async_dispatch_97_mmt4d_1x4x9x2x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_100_mmt4d_1x4x64x2x16x1_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
     transform.yield %updated_root : !transform.any_op
   }
 }

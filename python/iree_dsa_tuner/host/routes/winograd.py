@@ -7,9 +7,9 @@ per input channel, output channel and output pixel. IREE 3.13 has Winograd F(6x6
 transformed inputs, and the product is 64 batched GEMMs of [tiles x C] x [C x F], 36 * 9 / 64 = 5.1x
 fewer multiply-adds. ACT's ResNet-18 backbone (a 240x320 camera: layer 1 at 60x80 pixels) is that case.
 
-Two things make it pay, and IREE gives both as flags, so the route is flags only (no script):
+Two things make it pay, and IREE gives both as flags:
 - the pass itself, in the preprocessing pipeline with `replace-all-convs` (without it, the pass
-  converts only convolutions a transform script annotated, and the pipeline runs before any script);
+  converts only convolutions marked `__winograd_conv`, and the pipeline runs before any script);
 - the filter transform hoisted into the module's initializer. The filters are parameters, so const-eval
   cannot fold the transform, and IREE's hoisting refuses an expression whose result is much larger than
   its inputs: the transformed filter is 64/9 = 7.1x the filter. Left in the function, ACT's layer-4 filter
@@ -17,11 +17,14 @@ Two things make it pay, and IREE gives both as flags, so the route is flags only
   `--iree-opt-const-expr-max-size-increase-threshold` to the largest transformed filter of the model, so
   they are computed once at load, and no larger expression is let through.
 
-The price: the transformed filters stay resident, 64/9 of the converted filters' bytes (ACT's 13 converted convolutions: 231 MB more),
-and are streamed every call; a convolution with few 6x6 blocks (ACT's layer 4: 4 blocks) reuses each
-transformed weight only that often. So the route does not choose convolutions: it competes as a preset
-(`winograd_presets`) that the whole model's timing keeps or drops (ACT: 1.34x im2col + data tiling;
-Diffusion Policy's encoder, 96x96 images: 21.0 ms against its recipe's 18.4, dropped; docs/PERFORMANCE.md 4q).
+The price: the transformed filters stay resident, 64/9 of the converted filters' bytes (ACT's 13 converted
+convolutions: 231 MB more), and are streamed every call; a convolution with few 6x6 blocks (ACT's layer 4:
+4 blocks; the Diffusion Policy encoder's layers 3-4: 2) reuses each transformed weight only that often.
+So beside the all-convolutions preset (`winograd_presets`) the route offers selective ones
+(`selective_presets`): a preprocessing script marks the convolutions with the most blocks, runs the pass
+itself, and folds the batched convolutions it leaves (the batch-fold route, `conv_fold`). The whole
+model's timing keeps or drops each (the encoder: layers 1-2 converted, 16.8 ms against 24.1 for all and
+17.9 for the fold alone; ACT keeps all; docs/CONV.md).
 """
 
 from __future__ import annotations
@@ -40,10 +43,11 @@ OUTPUT_TILE = 6  # IREE 3.13's one output tile size for 3x3 filters
 INPUT_TILE = OUTPUT_TILE + 3 - 1
 _ELEMENT_BYTES = {"f32": 4}  # F(6x6, 3x3)'s constants lose too much in 16-bit floats
 
-# The route's flags: every 3x3 stride-1 convolution as Winograd F(6x6, 3x3). `replace-all-convs`,
-# because the pipeline runs before any preprocessing script could annotate the chosen ones. The
-# filter transform is hoisted to load time only under a larger size-increase threshold (the route
-# sizes it to the model's largest transformed filter).
+# The all-convolutions preset's flags: every 3x3 stride-1 convolution as Winograd F(6x6, 3x3).
+# `replace-all-convs`, because the pipeline runs before any preprocessing script could mark the
+# chosen ones (the selective presets' scripts run the pass themselves). The filter transform is
+# hoisted to load time only under a larger size-increase threshold (sized to the largest transformed
+# filter converted).
 WINOGRAD_PASS = "iree-linalg-ext-convert-conv2d-to-winograd"
 WINOGRAD_PIPELINE = f"--iree-preprocessing-pass-pipeline=builtin.module(util.func({WINOGRAD_PASS}{{replace-all-convs}}))"
 HOIST_THRESHOLD_FLAG = "--iree-opt-const-expr-max-size-increase-threshold"
@@ -137,7 +141,9 @@ def plan_winograd_route(convs: list[InputConv]) -> ConvRoute:
     largest = max(transformed_filter_bytes(c) for c in chosen)
     route.notes.append(f"{plural(len(chosen), '3x3 convolution shape')} as Winograd F(6x6,3x3) (in -> out channels, 6x6 "
                        "output blocks): " + ", ".join(b + (f" (x{n})" if n > 1 else "") for b, n in blocks.items())
-                       + f"; filters transformed once at load, the largest {largest / 1e6:.1f} MB")
+                       + f"; filters transformed once at load, the largest {largest / 1e6:.1f} MB"
+                       + "".join(f"; also only those of at least {' or '.join(map(str, t))} blocks (selective presets)"
+                                 for t in [selective_thresholds(convs)] if t))
     return route
 
 
