@@ -176,9 +176,12 @@ def test_conv_fold_lanes_quick_times_every_script_for_every_cpu(tmp_path):
     assert "route writes" in stdout
 
 
-def test_winograd_route_quick_times_the_route_beside_im2col_and_the_pass_alone(tmp_path):
+def test_winograd_route_quick_times_the_route_beside_im2col_the_pass_alone_and_the_selective_preset(tmp_path):
     stdout, document = run_script("winograd_route", tmp_path=tmp_path)
-    assert set(document["us"]) == {"im2col", "im2col+inner-tiled", "winograd, default threshold", "winograd route"}
+    # The quick model's two convolutions have 140 and 12 blocks: one selective preset, converting
+    # the first only; one image, so nothing folds.
+    assert set(document["us"]) == {"im2col", "im2col+inner-tiled", "winograd, default threshold", "winograd route",
+                                   "im2col+winograd-b140+gdt"}
     assert all(us > 0 for us in document["us"].values())
     # Two convolutions convert; the largest transformed filter (8 x 8 x 64 x 64 f32) is 1 MiB.
     assert document["route_flags"][1] == "--iree-opt-const-expr-max-size-increase-threshold=1048576"
