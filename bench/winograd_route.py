@@ -93,7 +93,8 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         model, inputs = common.model_and_inputs(args, work, QUICK_MODEL, QUICK_INPUTS)
-        convs = [c for c in common.model_input_convs(model) if converts(c)]  # what the route converts
+        all_convs = common.model_input_convs(model)
+        convs = [c for c in all_convs if converts(c)]  # what the route converts
         route = winograd_flags(convs)
         if not route:
             print(f"{model.name}: no 3x3 stride-1 f32 convolution: nothing for the route to do")
@@ -101,12 +102,12 @@ def main(argv=None) -> int:
         common.progress(f"{len(convs)} convolution shape(s) convert: "
                         + ", ".join(f"{c.filter_shape[1]}->{c.filter_shape[0]} ch, {output_blocks(c)} blocks"
                                     for c in convs) + f"; route flags: {' '.join(route[1:])}")
-        all_convs = common.model_input_convs(model)
         cpu = machine_description().cpu
         variants = {"im2col": BASE, "im2col+inner-tiled": BASE + (INNER_TILED_FLAG,)}
-        if folded_convs(all_convs, cpu):
-            variants["conv-fold+inner-tiled"] = (IM2COL_FLAG, *conv_fold_flags(folded_convs(all_convs, cpu), work),
-                                                 GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)
+        folded = folded_convs(all_convs, cpu)
+        if folded:
+            variants["conv-fold+inner-tiled"] = (IM2COL_FLAG, *conv_fold_flags(folded, work), GLOBAL_DATA_TILING_FLAG,
+                                                 INNER_TILED_FLAG)
         variants.update({"winograd, default threshold": (IM2COL_FLAG, WINOGRAD_PIPELINE, GLOBAL_DATA_TILING_FLAG),
                          "winograd route": (IM2COL_FLAG, *route, GLOBAL_DATA_TILING_FLAG)})
         variants.update(selective_presets(all_convs, cpu, work))

@@ -10,8 +10,8 @@ lowest of `selective_thresholds`; prints nothing when the model has none.
 
 import sys
 
-from iree_dsa_tuner.host.routes.conv_fold import InputConv, folded_convs, input_convs
-from iree_dsa_tuner.host.routes.winograd import converts, output_blocks, selective_script_text, selective_thresholds
+from iree_dsa_tuner.host.routes.conv_fold import InputConv, input_convs
+from iree_dsa_tuner.host.routes.winograd import selective_script_text, selective_split, selective_thresholds
 from iree_dsa_tuner.ir.conv_route import verified_script
 
 
@@ -28,6 +28,5 @@ with open(model) as f:
 thresholds = selective_thresholds(convs)
 threshold = int(sys.argv[3]) if len(sys.argv) > 3 else (thresholds[0] if thresholds else None)
 if threshold is not None:
-    chosen = [c for c in convs if converts(c) and c.from_zeros and output_blocks(c) >= threshold]
-    folded = [c for c in folded_convs(convs, Lanes(lanes)) if c not in chosen]
+    chosen, folded = selective_split(convs, Lanes(lanes), threshold)
     sys.stdout.write(verified_script(selective_script_text(chosen, folded), "selective Winograd"))

@@ -30,7 +30,6 @@ model's timing keeps or drops each (the encoder: layers 1-2 converted, 16.8 ms a
 from __future__ import annotations
 
 from collections import Counter
-
 from pathlib import Path
 
 from ... import flags
@@ -106,6 +105,13 @@ def selective_thresholds(convs: list[InputConv], most: int = SELECTIVE_PRESETS) 
     return tiers[1:1 + most]
 
 
+def selective_split(convs: list[InputConv], cpu, threshold: int) -> tuple[list[InputConv], list[InputConv]]:
+    """(the convolutions a selective preset converts: 3x3 ones the script matches with at least
+    `threshold` output blocks, those of the rest it folds on `cpu`)."""
+    chosen = [c for c in convs if converts(c) and c.from_zeros and output_blocks(c) >= threshold]
+    return chosen, [c for c in folded_convs(convs, cpu) if c not in chosen]
+
+
 def selective_script_text(chosen: list[InputConv], folded: list[InputConv]) -> str:
     """The preprocessing script that marks `chosen` for IREE's Winograd pass and runs it, and folds
     `folded` (the batch-fold route's GEMMs, `conv_fold`)."""
@@ -121,8 +127,7 @@ def selective_presets(convs: list[InputConv], cpu, directory: Path) -> dict[str,
     (iree-compile takes one)."""
     presets = {}
     for threshold in selective_thresholds(convs):
-        chosen = [c for c in convs if converts(c) and c.from_zeros and output_blocks(c) >= threshold]
-        folded = [c for c in folded_convs(convs, cpu) if c not in chosen]
+        chosen, folded = selective_split(convs, cpu, threshold)
         text = verified_script(selective_script_text(chosen, folded), "selective Winograd")
         name = f"im2col+winograd-b{threshold}" + ("+conv-fold" if folded else "") + "+gdt"
         presets[name] = (flags.IM2COL_FLAG, f"{flags.TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}",
@@ -176,4 +181,4 @@ def winograd_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]
 
 __all__ = ["HOIST_THRESHOLD_FLAG", "SELECTIVE_PRESETS", "WHAT", "WINOGRAD_ATTRIBUTE", "WINOGRAD_PASS", "WINOGRAD_PIPELINE", "converts",
            "hoist_threshold_flag", "output_blocks", "plan", "plan_winograd_route", "presets", "selective_presets",
-           "selective_script_text", "selective_thresholds", "transformed_filter_bytes", "winograd_flags", "winograd_presets"]
+           "selective_script_text", "selective_split", "selective_thresholds", "transformed_filter_bytes", "winograd_flags", "winograd_presets"]
