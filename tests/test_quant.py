@@ -442,3 +442,61 @@ func.func @main(%q: tensor<{b}x{m}x{head}xf32>, %k: tensor<{keys}x{head}xf32>, %
     assert rel(tmp_path / "spec.vmfb") < 1e-5
     compile_to_vmfb(model, tmp_path / "default.vmfb", target_flags=haswell)
     assert rel(tmp_path / "default.vmfb") > 0.01
+
+
+# ---- the rewrites' memory safety ------------------------------------------------------------
+
+_REWRITES = """
+import sys
+from pathlib import Path
+from iree.compiler import ir
+from iree_dsa_tuner.quant.attention_fuse import fuse_attention_text
+from iree_dsa_tuner.quant.layout_fold import fold_activation_broadcasts, fold_attention_broadcasts
+from iree_dsa_tuner.quant.model import input_form
+
+root, out = Path(sys.argv[1]), Path(sys.argv[2])
+for element in ("f32", "bf16"):
+    fused, _, _ = fuse_attention_text((root / "lit_tests/inputs/lerobot/pi0_expert_layer.mlir").read_text(), element)
+fused, _, _ = fuse_attention_text((root / "lit_tests/quant/eager_attention.mlir").read_text(), "f32")
+(out / "fused.mlir").write_text(fused)
+for name, fold in (("fused.mlir", fold_attention_broadcasts), ("gqa.mlir", fold_activation_broadcasts)):
+    source = out / name if name == "fused.mlir" else root / "lit_tests/quant/gqa_broadcast.mlir"
+    with ir.Context():
+        module = ir.Module.parse(input_form(source)[0])
+        fold(module)
+        module.operation.verify()
+print("done")
+"""
+
+
+@pytest.mark.slow
+def test_the_ir_rewrites_never_read_an_erased_op(tmp_path):
+    """The bindings give each lookup of an op a new handle, and erasing an op through one leaves
+    the others dangling: reading one is a use-after-free that CI saw as a segfault in the
+    quantiser. Under valgrind's memcheck, raising eager attention (pi0's expert layer in f32 and
+    bf16, the eager-attention fixture) and folding broadcasts read no freed memory in MLIR."""
+    import shutil
+    import subprocess
+    import sys
+
+    valgrind = shutil.which("valgrind")
+    assert valgrind, "valgrind is needed (Debian's valgrind package); .ci/run installs it"
+    script = tmp_path / "rewrites.py"
+    script.write_text(_REWRITES)
+    run = subprocess.run([valgrind, "--num-callers=30", sys.executable, str(script), str(ROOT), str(tmp_path)],
+                         capture_output=True, text=True, env={**__import__("os").environ, "PYTHONMALLOC": "malloc"},
+                         timeout=600)
+    assert run.returncode == 0 and run.stdout.strip() == "done", run.stderr[-3000:]
+    # One error report: a header line ("Invalid read of size 8") and its stack, up to a bare "==pid==" line.
+    reports, current = [], None
+    for line in run.stderr.splitlines():
+        body = line.split("== ", 1)[1] if line.startswith("==") and "== " in line else ""
+        if body.startswith(("Invalid read", "Invalid write", "Invalid free")):
+            current = [body]
+            reports.append(current)
+        elif current is not None and body.strip():
+            current.append(body)
+        else:
+            current = None
+    in_mlir = [r for r in reports if any("libIREECompiler" in f or "mlir" in f.lower() for f in r)]
+    assert not in_mlir, "\n".join(in_mlir[0])

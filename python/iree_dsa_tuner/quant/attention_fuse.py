@@ -177,6 +177,14 @@ def _match(softmax: ir.Operation) -> _Chain | None:
     return _Chain(q, k, v, mask, scale, out, checks + erase)
 
 
+def _ops_named(block: ir.Block, name: str) -> list[ir.Operation]:
+    """The ops of `block` named `name`, in order. The bindings hand out a new handle for each
+    lookup of an op and do not invalidate the others when one erases it, so a rewrite never
+    iterates a list of every op while it erases some: reading a dangling handle is a
+    use-after-free (a segfault, or a wrong name)."""
+    return [op.operation for op in block.operations if op.operation.name == name]
+
+
 def _constant_op(name: str, result: str, value=None) -> ir.Operation:
     attributes = {}
     if name == "torch.constant.int":
@@ -198,10 +206,9 @@ def fuse_eager_attention(module: ir.Module) -> list[FusedAttention]:
             continue
         name = ir.StringAttr(func.attributes["sym_name"]).value
         for block in func.regions[0].blocks:
-            for op in list(block.operations):
-                op = op.operation
-                if op.name != "torch.aten.softmax.int":
-                    continue
+            # The softmaxes first, then each chain: a rewrite erases ops after its softmax, and a
+            # handle to an erased op dangles (_ops_named). No chain erases another's softmax.
+            for op in _ops_named(block, "torch.aten.softmax.int"):
                 chain = _match(op)
                 if chain is None:
                     continue
@@ -293,10 +300,7 @@ def attention_in(module: ir.Module, element: str) -> int:
         if func.name != "func.func":
             continue
         for block in func.regions[0].blocks:
-            for op in list(block.operations):
-                op = op.operation
-                if op.name != "torch.aten.scaled_dot_product_attention":
-                    continue
+            for op in _ops_named(block, "torch.aten.scaled_dot_product_attention"):
                 typed = [_vtensor(v) for v in list(op.operands)[:3] + [op.results[0]]]
                 if any(t is None or t[1] != "f32" for t in typed):
                     continue

@@ -368,18 +368,26 @@ def _splice(op: ir.Operation, inputs: list[ir.Value], loops: list[list[int | Non
         ir.InsertionPoint(op).insert(o.detach_from_parent())
     op.results[0].replace_all_uses_with(body[-1].operands[0])
     op.erase()
+    _erase_unused(*chains)
+
+
+def _erase_unused(*chains: list[ir.Operation]) -> None:
+    """Erase the layout ops of `chains` (and their empty inits) that nothing reads any more.
+    Two chains may share an op (both operands read through one copy): handles to one op compare
+    equal but are distinct objects, and one left pointing at an erased op must never be read, so
+    each op is erased once and skipped after."""
+    gone: set[ir.Operation] = set()
     for chain in chains:
-        _erase_unused(chain)
-
-
-def _erase_unused(chain: list[ir.Operation]) -> None:
-    """Erase the layout ops of `chain` (and their empty inits) that nothing reads any more."""
-    for layout in reversed(chain):
-        if all(not list(r.uses) for r in layout.results):
+        for layout in reversed(chain):
+            if layout in gone or any(list(r.uses) for r in layout.results):
+                continue
             init = layout.operands[1] if len(layout.operands) > 1 else None
-            layout.erase()
             owner = _owner(init) if init is not None else None
-            if owner is not None and owner.name == "tensor.empty" and all(not list(r.uses) for r in owner.results):
+            gone.add(layout)
+            layout.erase()
+            if owner is not None and owner not in gone and owner.name == "tensor.empty" \
+                    and all(not list(r.uses) for r in owner.results):
+                gone.add(owner)
                 owner.erase()
 
 

@@ -356,8 +356,12 @@ def splice(module: ir.Module, site: WeightSite, template_text: str) -> None:
             filled = init_owner.operands[1].owner
             if isinstance(filled, (ir.Operation, ir.OpView)):
                 dead.append(filled.operation)
+    gone: set[ir.Operation] = set()  # one op may sit in `dead` twice, under distinct handles
     for op in dead:  # the contraction first, then what only it read
-        if op.name in _PURE + ("linalg.generic",) and all(not list(r.uses) for r in op.results) or op is site.op:
+        if op in gone:
+            continue
+        if op is site.op or op.name in _PURE + ("linalg.generic",) and all(not list(r.uses) for r in op.results):
+            gone.add(op)
             op.erase()
 
 
