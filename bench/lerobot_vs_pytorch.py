@@ -60,6 +60,7 @@ from pathlib import Path
 import numpy as np
 
 from iree_dsa_tuner.compiler import HOST_FLAGS, find_tool
+from iree_dsa_tuner.host.whole_model import device_flags
 from iree_dsa_tuner.recipe import load_recipe
 from iree_dsa_tuner.runners.host import exclusive_timing
 
@@ -85,13 +86,6 @@ def compile_model(mlir: Path, out: Path, flags: tuple[str, ...]) -> None:
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"iree-compile failed ({proc.returncode}): {proc.stderr.strip()[-800:]}")
-
-
-def device_flags(threads: int = 1) -> list[str]:
-    """One thread: local-sync (the caller's thread); more: IREE's task device on that many workers."""
-    if threads == 1:
-        return ["--device=local-sync"]
-    return ["--device=local-task", f"--task_topology_max_group_count={threads}"]
 
 
 def run_flags(directory: Path, record: dict, threads: int = 1) -> list[str]:
@@ -185,8 +179,12 @@ def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
         recipe.check_model(mlir)
         if note := recipe.machine_note():  # its timings, and so its choice, are another CPU's
             print(f"[{name}] {note}", file=sys.stderr, flush=True)
+        if recipe.threads != args.threads:  # its presets and spec were the fastest on another thread count
+            print(f"[{name}] note: {recipe_file} was tuned on {recipe.threads} thread(s), this run uses "
+                  f"{args.threads}", file=sys.stderr, flush=True)
         builds["recipe"] = recipe.compile_flags()
         row["recipe_tuned_on"] = recipe.tuned_on.get("cpu", "")
+        row["recipe_threads"] = recipe.threads
         row["recipe_file"] = str(recipe_file)
         row["recipe_flags"] = list(recipe.compile_flags())
     baseline_file = find_recipe(args.baseline_recipes, name) if args.baseline_recipes else None
@@ -371,6 +369,18 @@ def write_docs(text: str, how: str, threads: int = 1) -> None:
     DOCS.write_text(f"{head}{begin}\n{how}\n\n{text}\n{end}{tail}")
 
 
+def tuned_threads(rows: list[dict]) -> str:
+    """'; recipes tuned on N threads' (each count with its policies when they differ); '' for
+    recipes tuned on one thread, as recipes were before they recorded it."""
+    counts = sorted({r["recipe_threads"] for r in rows if "recipe_threads" in r})
+    if counts in ([], [1]):
+        return ""
+    if len(counts) == 1:
+        return f"; recipes tuned on {counts[0]} threads (tune --threads {counts[0]})"
+    return "; recipes tuned on " + ", ".join(
+        f"{n} thread(s): {' '.join(r['name'] for r in rows if r.get('recipe_threads') == n)}" for n in counts)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("directory", type=Path, help="what tools/export_lerobot.py wrote (--out)")
@@ -436,7 +446,8 @@ def main(argv=None) -> int:
     compile_note = (f"; torch.compile: inductor, CPU, mode(s) {', '.join(args.torch_compile)} (freezing: "
                     "inductor's freezing on), its calls interleaved with eager's" if args.torch_compile else "")
     how = (f"{threads} (PyTorch: torch.set_num_threads({args.threads}), {when}{compile_note}; IREE: {device}, "
-           f"--iree-llvmcpu-target-cpu={args.target_cpu}); medians of {args.rounds} x {args.repetitions} calls; "
+           f"--iree-llvmcpu-target-cpu={args.target_cpu}){tuned_threads(rows)}; medians of {args.rounds} x "
+           f"{args.repetitions} calls; "
            f"ratio above 1 = IREE faster.\n{machine_line(rows, args.target_cpu, (load_start, os.getloadavg()[0]))}")
     print(how)
     text = table(rows, args.threads)

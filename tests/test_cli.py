@@ -106,7 +106,10 @@ def test_written_files_follow_the_umask(tmp_path):
 
 @pytest.mark.parametrize("command", [["tune", "--target", "nosuchtarget", "-o", "x.mlir"],
                                      ["tune", "--target", "dsa-e1", "--repetitions", "0", "-o", "x.mlir"],
-                                     ["tune", "--target", "dsa-e1", "--time-budget", "-5", "-o", "x.mlir"]])
+                                     ["tune", "--target", "dsa-e1", "--time-budget", "-5", "-o", "x.mlir"],
+                                     ["tune", "--target", "dsa-e1", "--threads", "0", "-o", "x.mlir"],
+                                     ["tune", "--target", "dsa-e1", "--threads", "2", "-o", "x.mlir"],
+                                     ["tune", "--target", "host", "--threads", "2", "--no-recipe", "-o", "x.mlir"]])
 def test_tune_mistakes_are_one_line_and_exit_2(tmp_path, command):
     model = INPUTS / "mlp3.mlir"
     proc = subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", command[0], str(model), *command[1:]],

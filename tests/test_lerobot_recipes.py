@@ -1,7 +1,8 @@
 """The host recipes tuned on lerobot's policies (lit_tests/inputs/lerobot/recipes/, as `tune` wrote
 them) are the ones docs/PERFORMANCE.md section 4b describes, for the exports committed beside them;
 those re-tuned on an AMD Zen 4 that beat them there (recipes/zen4/) are section 4l's, and on an AVX2
-Zen 3 (recipes/zen3/) section 4r's, and on the Zen 4 read as an AVX2 machine (recipes/avx2/) 4t's."""
+Zen 3 (recipes/zen3/) section 4r's, and on the Zen 4 read as an AVX2 machine (recipes/avx2/) 4t's;
+those tuned there for two threads (recipes/avx2/threads2/, `tune --threads 2`) 4u's."""
 
 from __future__ import annotations
 
@@ -21,7 +22,10 @@ DOCS = REPO / "docs" / "PERFORMANCE.md"
 
 
 # Each set of shipped recipes, and the docs section whose recipes table holds them.
-RECIPE_SETS = {"4b": RECIPES, "4l": RECIPES / "zen4", "4r": RECIPES / "zen3", "4t": RECIPES / "avx2"}
+RECIPE_SETS = {"4b": RECIPES, "4l": RECIPES / "zen4", "4r": RECIPES / "zen3", "4t": RECIPES / "avx2",
+               "4u": RECIPES / "avx2" / "threads2"}
+# The threads each set's whole-model timings ran on (`tune --threads`): the recipe records it.
+SET_THREADS = {"4u": 2}
 
 
 def _doc_rows(section: str) -> dict[str, tuple[str, float]]:
@@ -62,6 +66,7 @@ def test_a_shipped_recipe_is_for_the_committed_export_and_gives_the_documented_s
         assert variant.endswith("+spec") == bool(recipe.spec), (variant, recipe.spec)
     if recipe.spec:
         assert (directory / recipe.spec).is_file()
+    assert recipe.threads == SET_THREADS.get(section, 1)
     assert round(times["default"] / times[variant], 2) == speedup
     # Never below IREE's default: the one promise a recipe makes.
     assert times[variant] < times["default"]

@@ -242,3 +242,21 @@ def test_compile_checks_the_archive_and_prints_the_run_line(tmp_path, capsys):
     assert out.is_file()
     assert (f"run with: iree-run-module --module={out} --parameters=model={tmp_path}/w.irpa ... "
             "(the recipe was timed with random parameters from seed 0)") in capsys.readouterr().out
+
+
+def test_compile_of_a_two_thread_recipe_runs_on_the_task_device(tmp_path, capsys):
+    """A recipe tuned with `tune --threads 2` was timed on IREE's task device with two workers:
+    the run line says so, with the device flags that run it that way."""
+    from iree_dsa_tuner import cli
+    from iree_dsa_tuner.recipe import Recipe, model_sha256
+
+    recipe = tmp_path / "r.recipe.toml"
+    recipe.write_text(Recipe(str(MLP), model_sha256(MLP), "haswell", parameters={"random_seed": 0},
+                             threads=2).to_toml())
+    write_mlp_archive(tmp_path / "w.irpa", seed=0)
+    out = tmp_path / "m.vmfb"
+    assert cli.main(["compile", str(MLP), "--recipe", str(recipe), "-o", str(out),
+                     "--parameters", f"model={tmp_path}/w.irpa"]) == 0
+    assert (f"run with: iree-run-module --module={out} --device=local-task --task_topology_max_group_count=2 "
+            f"--parameters=model={tmp_path}/w.irpa ... (the recipe was timed with random parameters from seed 0, "
+            "on 2 threads)") in capsys.readouterr().out

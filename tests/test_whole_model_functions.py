@@ -224,7 +224,7 @@ def scripted(monkeypatch, tmp_path):
                                                                                            dropped={}))
     state = SimpleNamespace(timer=None, tuned=[])
 
-    def run(script, spec_dispatches, functions=None, time_budget_s=None):
+    def run(script, spec_dispatches, functions=None, time_budget_s=None, threads=1):
         # Under a time budget the clock is fake: timing costs CALL_S per variant, function and
         # round, the search takes the whole share it is given, and its verification VERIFY_S.
         clock = _FakeClock() if time_budget_s else None
@@ -232,8 +232,9 @@ def scripted(monkeypatch, tmp_path):
             monkeypatch.setattr(host_recipe, "time", clock)
         state.clock = clock
 
-        def make_timer(model, flags, entries, weights=None):
+        def make_timer(model, flags, entries, weights=None, **options):
             state.timer = _ScriptedTimer(script, entries, tmp_path, clock)
+            state.timer_options = options
             return state.timer
 
         def fake_tune(artifacts, target, options, db=None, progress=None):
@@ -250,7 +251,8 @@ def scripted(monkeypatch, tmp_path):
         monkeypatch.setattr(host_recipe, "WholeModelTimer", make_timer)
         monkeypatch.setattr(host_recipe, "tune", fake_tune)
         target = SimpleNamespace(compile_flags=HASWELL, name="host")
-        result = tune_recipe(TWO_FUNCTIONS, target, TuneOptions(time_budget_s=time_budget_s), functions=functions,
+        result = tune_recipe(TWO_FUNCTIONS, target, TuneOptions(time_budget_s=time_budget_s, threads=threads),
+                             functions=functions,
                              presets={"default": (), "dt+uk-all": DT_UK})
         return result, state
 
@@ -271,6 +273,52 @@ def test_tune_recipe_refuses_the_preset_that_slows_a_function_and_keeps_the_spec
     assert result.recipe.function_us["default"] == {"proj": 1000.0, "attn_scores": 100.0}
     assert result.recipe.function_us["default+spec"] == {"proj": 92.0}
     assert result.to_json()["functions"] == ["proj", "attn_scores"]
+
+
+def test_a_tune_on_two_threads_times_the_whole_model_on_two_and_its_recipe_says_so(scripted, tmp_path):
+    """`tune --threads 2`: the whole-model timer runs on IREE's task device with two workers, and
+    the recipe records the count (written only when it is not 1, so one-thread recipes read as
+    before)."""
+    script = {((), False): {"proj": 1000.0, "attn_scores": 100.0},
+              (DT_UK, False): {"proj": 400.0, "attn_scores": 182.0},
+              ((), True): {"proj": 92.0, "attn_scores": 100.0}}
+    result, state = scripted(script, ["proj_dispatch_0_matmul"], threads=2)
+    assert state.timer_options == {"threads": 2} and result.recipe.threads == 2
+    from iree_dsa_tuner.commands.tune import recipe_table
+
+    assert "(2 threads, IREE's task device, median of interleaved rounds" in recipe_table(result)
+    path = tmp_path / "r.recipe.toml"
+    path.write_text(result.recipe.to_toml())
+    assert "\nthreads = 2\n" in path.read_text() and load_recipe(path).threads == 2
+    result, state = scripted(script, ["proj_dispatch_0_matmul"])
+    assert state.timer_options == {} and result.recipe.threads == 1 and "threads" not in result.recipe.to_toml()
+
+
+@pytest.mark.parametrize("line", ["threads = 0", "threads = \"2\"", "threads = true"])
+def test_a_recipe_with_a_bad_thread_count_is_one_line(tmp_path, line):
+    recipe = Recipe("m.mlir", "0" * 64, "haswell", (), "", {"default": 5.0})
+    path = tmp_path / "r.recipe.toml"
+    path.write_text(recipe.to_toml().replace("\n[weights]", f"\n{line}\n[weights]", 1))
+    with pytest.raises(host_recipe.InputError, match="key 'threads'"):
+        load_recipe(path)
+
+
+def test_the_whole_model_timer_runs_on_the_device_for_its_thread_count(tmp_path):
+    """One thread: local-sync, the calling thread. Two: the task device with two workers, and a
+    real two-function model runs on it (haswell code)."""
+    from iree_dsa_tuner.host.whole_model import WholeModelTimer, device_flags
+
+    assert device_flags(1) == ("--device=local-sync",)
+    assert device_flags(2) == ("--device=local-task", "--task_topology_max_group_count=2")
+    with pytest.raises(ValueError, match="at least 1"):
+        device_flags(0)
+    timer = WholeModelTimer(TWO_FUNCTIONS, HASWELL, {"proj": [((1, 1024), "f32"), ((1024, 1024), "f32")]},
+                            work_dir=tmp_path, threads=2)
+    assert timer.device_flags == device_flags(2)
+    variant = timer.compile(Variant("default", ()))
+    assert not variant.error, variant.error
+    timer.time([variant], rounds=1, seconds_per_call=0.001)
+    assert not variant.error and len(variant.rounds_us["proj"]) == 1 and variant.rounds_us["proj"][0] > 0
 
 
 @pytest.mark.parametrize("estimates_proj, kept", [(60.0, "// spec + estimates"), (90.0, "// spec")])

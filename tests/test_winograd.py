@@ -155,10 +155,11 @@ def test_the_selective_build_computes_every_convolution(tmp_path):
         assert np.abs(got - ref).max() / np.abs(ref).max() < 1e-4, name
 
 
-@pytest.mark.parametrize("isa, directory, folded", [("avx512", "", 3), ("avx2", "avx2", 6)])
+@pytest.mark.parametrize("isa, directory, folded", [("avx512", "", 3), ("avx2", "avx2", 6),
+                                                    ("avx2", "avx2/threads2", 6)])
 def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_committed_export(isa, directory, folded,
                                                                                              tmp_path):
-    """The encoder's shipped recipes (docs/PERFORMANCE.md 4b and 4t) name a selective Winograd
+    """The encoder's shipped recipes (docs/PERFORMANCE.md 4b, 4t and 4u) name a selective Winograd
     script beside them; it is the one the route writes today for the committed export on that ISA's
     lanes, so a change to the route that would change a shipped build fails here."""
     import iree.compiler as ic

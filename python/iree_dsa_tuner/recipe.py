@@ -9,6 +9,7 @@
     flags = ["--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
     spec = "spec.mlir"              # relative to the recipe; "" when no spec was kept
     functions = ["proj", "attn_scores"]  # the entry functions timed (every public one by default)
+    threads = 2                     # what its whole-model timings ran on (absent: 1, local-sync)
     [weights]                       # how often a function counts in the total; 1 when not listed
     [whole_model_us]                # per variant, the weighted sum of its functions' medians
     default = 5490.0
@@ -29,6 +30,11 @@ the mmt4d ukernel beat the inner-tiled kernels that won on an Intel Xeon (docs/P
 A recipe used on another machine still builds and computes the same, but it is not that machine's
 best, and a spec's vector sizes made for AVX-512 may not build for AVX2: `compile`, `verify` and
 `profile` say so in one line (`Recipe.machine_note`).
+
+A recipe is tuned for the thread count its whole-model timings ran on (`tune --threads`): the
+presets and the spec kept are the fastest there. In two runs, a spec found on one thread left
+Diffusion Policy's encoder slower on two than the same build without it (docs/PERFORMANCE.md 4u), so
+a build run on more threads than its recipe's is not that recipe's measured best.
 
 A variant timed on some functions only (a spec, confirmed on the functions that run its
 dispatches) lists those; its `whole_model_us` is the sum over them. Recipes written before
@@ -82,6 +88,7 @@ class Recipe:
     # The machine the timings come from ({"cpu": model name, "vector_isa": widest extension});
     # {} in recipes written before it was recorded, or compiled for a named CPU.
     tuned_on: dict = field(default_factory=dict)
+    threads: int = 1  # the threads its whole-model timings ran on (1: local-sync)
 
     @property
     def uses_data_tiling(self) -> bool:
@@ -118,7 +125,8 @@ class Recipe:
         lines = [f"schema = {q(SCHEMA)}", f"model = {q(self.model)}", f"model_sha256 = {q(self.model_sha256)}",
                  f"target_cpu = {q(self.target_cpu)}", "flags = [" + ", ".join(q(f) for f in stored_flags) + "]",
                  f"spec = {q(self.spec)}", "functions = [" + ", ".join(q(f) for f in self.functions) + "]",
-                 *([f"variant = {q(self.variant)}"] if self.variant else []), "", "[weights]"]
+                 *([f"variant = {q(self.variant)}"] if self.variant else []),
+                 *([f"threads = {self.threads}"] if self.threads != 1 else []), "", "[weights]"]
         lines += [f"{q(name)} = {w:g}" for name, w in self.weights.items()]
         lines += ["", "[whole_model_us]"]
         lines += [f"{q(name)} = {us:.3f}" for name, us in self.whole_model_us.items()]
@@ -211,6 +219,11 @@ def load_recipe(path: str | Path) -> Recipe:
     if not isinstance(data.get("variant", ""), str):
         raise InputError(f"{path}: key 'variant': expected the name of a build, got {data['variant']!r}")
     recipe.variant = data.get("variant", "")
+    threads = data.get("threads", 1)
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise InputError(f"{path}: key 'threads': expected the threads it was timed on (an integer >= 1), "
+                         f"got {threads!r}")
+    recipe.threads = threads
     spec = recipe.spec_path()
     if spec is not None and not spec.is_file():
         raise InputError(f"{path}: key 'spec': no such file: {spec}")

@@ -141,3 +141,12 @@ def model_parameters(args: argparse.Namespace, model, seed: int = 0):
     from ..parameters import resolve_parameters
 
     return resolve_parameters(model, getattr(args, "parameters", []) or [], seed=seed)
+
+
+def recipe_device(recipe) -> str:
+    """The iree-run-module device flags a recipe was timed on, each followed by a space: '' for one
+    thread (local-sync, the runtime's default), IREE's task device with N workers for a recipe
+    tuned with `tune --threads N`."""
+    from ..host.whole_model import device_flags
+
+    return "" if recipe.threads == 1 else "".join(f + " " for f in device_flags(recipe.threads))

@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from ..flags import HOST_FLAGS, with_target_cpu
     from ..errors import InputError
     from ..recipe import load_recipe
+    from .common import recipe_device
 
     from ..parameters import read_model_parameters, resolve_parameters
 
@@ -61,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
     compile_to_vmfb(args.model, Path(args.output), extra_flags=recipe.compile_flags(), target_flags=target_flags)
     print(f"module: {args.output} ({' '.join(recipe.compile_flags()) or 'IREE defaults'})")
     weights = list(parameters.globals) if parameters is not None else read_model_parameters(args.model)
+    device = recipe_device(recipe)  # a recipe tuned with `tune --threads N` runs on N workers
+    if device and not weights:
+        print(f"run with: iree-run-module --module={args.output} {device}... (the recipe was tuned on "
+              f"{recipe.threads} threads)")
     if weights:
         if parameters is not None:
             flags = " ".join(parameters.runtime_flags())
@@ -70,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
             scopes = dict.fromkeys(p.scope for p in weights)
             flags = " ".join(f"--parameters={s + '=' if s else ''}FILE.irpa" for s in scopes)
         timed = recipe.parameters_text()
-        print(f"run with: iree-run-module --module={args.output} {flags} ..."
-              + (f" (the recipe was timed with {timed})" if timed else ""))
+        print(f"run with: iree-run-module --module={args.output} {device}{flags} ..."
+              + (f" (the recipe was timed with {timed}" + (f", on {recipe.threads} threads)" if device else ")")
+                 if timed else f" (the recipe was tuned on {recipe.threads} threads)" if device else ""))
     return 0

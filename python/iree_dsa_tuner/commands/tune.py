@@ -18,7 +18,7 @@ from ..search import STRATEGIES
 from ..search.options import TuneOptions
 from ..search.proposer import PROPOSER_TIMEOUT_S, TRIGGERS, ExternalProposer
 from .common import (add_db_argument, add_dispatch_argument, default_db, add_json_argument, add_parameters_argument, add_target_argument,
-                     check_json_destination, emit_json, human_output, model_parameters, select_dispatches,
+                     check_json_destination, emit_json, human_output, model_parameters, recipe_device, select_dispatches,
                      target_search_paths)
 
 DEFAULT_DB = default_db()
@@ -110,6 +110,11 @@ def add_parser(subparsers) -> None:
                         "Winograd F(6x6,3x3) with their filters transformed at load, docs/CONV.md, two flags)")
     p.add_argument("--rounds", type=int, default=3, metavar="N",
                    help="host: interleaved rounds of whole-model timing per decision (default 3)")
+    p.add_argument("--threads", type=int, default=1, metavar="N",
+                   help="host: the threads the model will run on. The whole-model timings that pick the presets "
+                        "and keep the spec run on IREE's task device with N workers (default 1: local-sync, "
+                        "the calling thread); the dispatch search still times each candidate on one thread. "
+                        "A recipe tuned on one thread may be slower on more (the recipe records N)")
     p.add_argument("--function", action="append", default=[], metavar="NAME[=WEIGHT]",
                    help="host: an entry function to time (repeatable; default: every public one); a recipe or "
                         "spec is kept only if no timed function gets slower and their total, each function "
@@ -199,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--budget must be at least 1")
     if args.repetitions < 1:
         raise InputError("--repetitions must be at least 1")
+    if args.threads < 1:
+        raise InputError("--threads must be at least 1")
     if args.rounds < 1:
         raise InputError("--rounds must be at least 1")
     if args.time_budget is not None and not args.time_budget > 0:
@@ -224,6 +231,9 @@ def run(args: argparse.Namespace) -> int:
     check_iree_flags(args.iree_flag)
     ray_address = parse_executor(args.executor)
     target = get_target(args.target, search_paths=target_search_paths(args))
+    if args.threads != 1 and (not target.tunes_whole_model or args.no_recipe):
+        raise InputError(f"--threads {args.threads}: only the host's whole-model timings run on several threads "
+                         f"({'--no-recipe times dispatches alone' if args.no_recipe else target.name + ' has none'})")
     # Before any work: a bad archive is one line and nothing is written.
     parameters = model_parameters(args, args.model, seed=args.seed)
     if args.dispatch:  # a pattern that selects nothing is a typo: say so before any work
@@ -242,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--iree-flag: the host recipe searches the compile flags itself; "
                          "add --no-recipe to tune the dispatches these flags make")
     options = TuneOptions(strategy=args.strategy, budget=args.budget, time_budget_s=args.time_budget,
-                          seed=args.seed, jobs=args.jobs, repetitions=args.repetitions,
+                          seed=args.seed, jobs=args.jobs, repetitions=args.repetitions, threads=args.threads,
                           dispatches=tuple(args.dispatch), proposer=proposer,
                           proposer_budget=args.proposer_budget, proposer_when=args.proposer_when,
                           proposer_min_share=args.proposer_min_share)
@@ -345,10 +355,11 @@ def _report(args, target, report, routes, recipe_result, extra_flags, stdout, pa
         write_output(path, recipe.to_toml())
         print(f"recipe: {path} (flags: {' '.join(recipe.flags) or 'none'}; spec: {recipe.spec or 'none'})")
         print(f"build with: iree-dsa-tune compile {args.model} --recipe {path} -o model.vmfb")
-        if parameters is not None:
-            print("run with: iree-run-module --module=model.vmfb " + (
+        device = recipe_device(recipe)  # timed on IREE's task device with N workers (--threads N): run it so
+        if parameters is not None or device:
+            print("run with: iree-run-module --module=model.vmfb " + device + ("" if parameters is None else (
                 " ".join(f"--parameters={scope + '=' if scope else ''}WEIGHTS.irpa" for scope in parameters.scopes)
-                if parameters.random else " ".join(parameters.runtime_flags())) + " ...")
+                if parameters.random else " ".join(parameters.runtime_flags())) + " ") + "...")
     return 0
 
 
@@ -365,7 +376,9 @@ def recipe_table(result, budget_s: float | None = None) -> str:
                      "-" if vs is None else f"{vs:.2f}x", "-" if v.median_us is None else f"{100 * v.noise:.0f}%",
                      "<- recipe" if _is_recipe(result, v) else "", result.verdicts.get(v.name, v.error)])
     names = ["@" + f for f in result.functions]
-    lines = [f"whole model {', '.join(names)} (1 thread, median of interleaved rounds; total = "
+    threads = result.recipe.threads
+    device = "1 thread" if threads == 1 else f"{threads} threads, IREE's task device"
+    lines = [f"whole model {', '.join(names)} ({device}, median of interleaved rounds; total = "
              + ("weighted " if result.recipe.weights else "") + "sum of the functions; '-' = not timed there):",
              format_table(["variant", *(n + " us" for n in names), "total us", "vs default", "noise", "", "verdict"],
                           rows, right_align=set(range(1, len(names) + 4)))]

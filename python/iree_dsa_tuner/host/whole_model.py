@@ -226,17 +226,28 @@ Signature = list[tuple[tuple[int, ...], str]]
 LONG_CALL_US = 1e6  # a function call this long is timed once per round
 
 
+def device_flags(threads: int) -> tuple[str, ...]:
+    """iree-benchmark-module's device for `threads` threads: the calling thread alone (local-sync)
+    for one, IREE's task device with that many workers for more."""
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    if threads == 1:
+        return ("--device=local-sync",)
+    return ("--device=local-task", f"--task_topology_max_group_count={threads}")
+
+
 class WholeModelTimer:
     """Compiles variants of one model and times its entry functions in interleaved rounds."""
 
     def __init__(self, model: Path, target_flags: tuple[str, ...], entries: dict[str, Signature] | str,
                  signature: Signature | None = None, *, weights: dict[str, float] | None = None,
                  work_dir: Path | None = None, timeout_s: float = 300.0, repetitions: int = 3,
-                 parameters=None):
+                 parameters=None, threads: int = 1):
         """`entries`: {function: its arguments (shape, element type)}, every function to time, in
         order; one function's name with its `signature` (the older form) times that one alone.
         `parameters` (`parameters.Parameters`): the archives the model's weights are read from
-        (without them a model with `#flow.parameter.named` globals cannot run)."""
+        (without them a model with `#flow.parameter.named` globals cannot run). `threads`: 1 runs each
+        call on the calling thread (`local-sync`); N on IREE's task device with N workers."""
         if isinstance(entries, str):
             entries = {entries: signature or []}
         if not entries:
@@ -254,6 +265,7 @@ class WholeModelTimer:
         self.timeout_s, self.repetitions = timeout_s, repetitions
         self.parameters = parameters
         self.parameter_flags = parameters.runtime_flags() if parameters is not None else ()
+        self.device_flags = device_flags(threads)
         self._iterations: dict[str, int] = {}
         self._repetitions: dict[str, int] = {}
         self._round = 0  # rounds timed so far: each time of a round carries its number (Variant.round_ids)
@@ -277,7 +289,7 @@ class WholeModelTimer:
 
     def _repetitions_us(self, vmfb: Path, function: str, iterations: int, clock: str = "real_time") -> list:
         """One iree-benchmark-module run of `function`: each repetition's (wall, `clock`) time in us."""
-        argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", "--device=local-sync",
+        argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", *self.device_flags,
                 f"--function={function}", *self.parameter_flags, *self.inputs[function],
                 f"--benchmark_min_time={iterations}x",
                 f"--benchmark_repetitions={self._repetitions.get(function, self.repetitions)}",

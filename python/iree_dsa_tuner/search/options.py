@@ -21,6 +21,10 @@ class TuneOptions:
     # None: `jobs` local threads, timed here. The caller owns it (closes it).
     executor: object | None = None
     repetitions: int = 5  # host: timed repetitions per candidate (median)
+    # host: threads the whole model is timed on (1: IREE's local-sync device; N: its task device
+    # with N workers). A build tuned on one thread can lose on two: a spec found on one thread left
+    # the encoder on two 0.81-0.83x of the same build without it (docs/PERFORMANCE.md 4u).
+    threads: int = 1
     strategy_options: dict = field(default_factory=dict)
     dispatches: tuple[str, ...] = ()  # only these symbols (all when empty)
     # L2 (search/proposer.py): a callable request -> list of config JSON, e.g. ExternalProposer.

@@ -195,9 +195,14 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
     unknown = sorted(set(weights or {}) - set(entries))
     if unknown:
         raise InputError(f"a weight for {_functions_text(unknown)}, which is not timed")
-    # Named only when the model reads parameters: a scripted timer (tests) need not know them.
-    with_weights = {"parameters": parameters} if parameters is not None else {}
-    timer = WholeModelTimer(model, target.compile_flags, entries, weights=weights, **with_weights)
+    # Named only when the model reads parameters, or runs on more than one thread: a scripted timer
+    # (tests) need not know them.
+    timer_options = {"parameters": parameters} if parameters is not None else {}
+    if options.threads != 1:
+        timer_options["threads"] = options.threads
+        say(f"whole-model timings on {plural(options.threads, 'thread')} (IREE's task device); the dispatch "
+            "search times each candidate on one")
+    timer = WholeModelTimer(model, target.compile_flags, entries, weights=weights, **timer_options)
     timed = timer.functions
     verdicts: dict[str, str] = {}
     presets, skipped = presets_that_apply(base, presets)
@@ -440,7 +445,7 @@ def tune_recipe(model: str | Path, target, options: TuneOptions, *, presets: dic
                         function_us={v.name: {f: v.function_median_us(f) for f in v.functions}
                                      for v in variants + ([incumbent] if incumbent else []) if v.functions},
                         parameters=parameters.to_record() if parameters is not None else {},
-                        variant=recipe_variant, tuned_on=_tuned_on(target))
+                        variant=recipe_variant, tuned_on=_tuned_on(target), threads=options.threads)
         return RecipeResult(recipe, spec_text, variants, result, timed, notes, time.perf_counter() - t0,
                             verdicts, spec_functions, incumbent, parameters, phases, recipe_variant,
                             [v.name for v in variants[len(presets):]], spec_numerics)
