@@ -459,8 +459,8 @@ for element in ("f32", "bf16"):
     fused, _, _ = fuse_attention_text((root / "lit_tests/inputs/lerobot/pi0_expert_layer.mlir").read_text(), element)
 fused, _, _ = fuse_attention_text((root / "lit_tests/quant/eager_attention.mlir").read_text(), "f32")
 (out / "fused.mlir").write_text(fused)
-for name, fold in (("fused.mlir", fold_attention_broadcasts), ("gqa.mlir", fold_activation_broadcasts)):
-    source = out / name if name == "fused.mlir" else root / "lit_tests/quant/gqa_broadcast.mlir"
+for source, fold in ((out / "fused.mlir", fold_attention_broadcasts),
+                     (root / "lit_tests/quant/gqa_broadcast.mlir", fold_activation_broadcasts)):
     with ir.Context():
         module = ir.Module.parse(input_form(source)[0])
         fold(module)
@@ -475,6 +475,7 @@ def test_the_ir_rewrites_never_read_an_erased_op(tmp_path):
     the others dangling: reading one is a use-after-free that CI saw as a segfault in the
     quantiser. Under valgrind's memcheck, raising eager attention (pi0's expert layer in f32 and
     bf16, the eager-attention fixture) and folding broadcasts read no freed memory in MLIR."""
+    import os
     import shutil
     import subprocess
     import sys
@@ -484,7 +485,7 @@ def test_the_ir_rewrites_never_read_an_erased_op(tmp_path):
     script = tmp_path / "rewrites.py"
     script.write_text(_REWRITES)
     run = subprocess.run([valgrind, "--num-callers=30", sys.executable, str(script), str(ROOT), str(tmp_path)],
-                         capture_output=True, text=True, env={**__import__("os").environ, "PYTHONMALLOC": "malloc"},
+                         capture_output=True, text=True, env={**os.environ, "PYTHONMALLOC": "malloc"},
                          timeout=600)
     assert run.returncode == 0 and run.stdout.strip() == "done", run.stderr[-3000:]
     # One error report: a header line ("Invalid read of size 8") and its stack, up to a bare "==pid==" line.
