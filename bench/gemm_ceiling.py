@@ -2,7 +2,8 @@
 
     python bench/gemm_ceiling.py [--rounds 3] [--only expert|vision|prefix|act ...] [--quick] [--k-split]
                                  [--k-chunks 4096 1024 ...]
-                                 [--presets default gdt gdt+tile-bytes-4m] [--torch-python PY] [--json OUT]
+                                 [--presets default gdt gdt+tile-bytes-4m] [--register-tiled]
+                                 [--torch-python PY] [--json OUT]
 
 Issue 19 asks why the tuned pi0 layers stay behind PyTorch eager. Their recipes spend 90-97% of
 their time in f32 GEMMs (`iree-dsa-tune profile --recipe`), so a layer can be no faster than IREE's
@@ -23,6 +24,9 @@ Prints one table: per GEMM, each build's ms and GF/s, BLAS's, and the best IREE 
 route cuts on this machine (its reduction's panels crowd the L2, or its few rows' block does): the
 route's own preprocessing script with the flags of `k-split+gdt+tile-bytes-4m`; '-' where the
 route keeps the GEMM whole.
+--register-tiled adds the register-tiled route's build (host/routes/register_tiled.py,
+docs/DATA_TILING.md 18): the GEMM packed into this CPU's register tile (6 x 16 x 1 with AVX2) by
+its preprocessing passes, lowered by IREE's mmt4d codegen without the ukernel, with 4 MiB tiles.
 --k-chunks W... adds one such build per chunk width W for each GEMM whose K it divides (K W-wide
 chunks, whatever the route would choose): how the chunk width was chosen.
 """
@@ -41,6 +45,7 @@ import common
 from iree_dsa_tuner.host.routes.k_split import KSplit, k_split_flags, split_for
 from iree_dsa_tuner.host.flag_presets import FLAG_PRESETS
 from iree_dsa_tuner.host.routes.k_split import k_split_presets
+from iree_dsa_tuner.host.routes.register_tiled import register_tile, register_tiled_presets
 from iree_dsa_tuner.host.target import machine_description
 from iree_dsa_tuner.runners.host import exclusive_timing
 
@@ -64,6 +69,8 @@ GEMMS = (
 
 # The long-K route's build (--k-split): its script under the flags of the preset it won with.
 K_SPLIT = "k-split+gdt+tile-bytes-4m"
+# The register-tiled route's build (--register-tiled).
+REGISTER_TILED = "register-tiled+tile-bytes-4m"
 
 _TORCH_TIMER = r"""
 import json, sys, time, torch
@@ -136,6 +143,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="one tiny GEMM, one round (a smoke run)")
     ap.add_argument("--k-split", action="store_true",
                     help="also build the long-K route's chunks where it cuts the GEMM on this machine")
+    ap.add_argument("--register-tiled", action="store_true",
+                    help="also build the register-tiled route's packing (this CPU's register tile, no ukernel)")
     ap.add_argument("--k-chunks", nargs="*", type=int, default=[], metavar="W",
                     help="also build the route's script with these chunk widths, where they divide K")
     args = ap.parse_args(argv)
@@ -149,7 +158,8 @@ def main(argv=None) -> int:
             gemms.append(Gemm("quick", "long K", 16, 32768, 16))
     machine = common.print_header("f32 GEMM ceiling of lerobot layers: IREE's builds beside BLAS, one thread")
     libraries = ["numpy"] + (["torch"] if args.torch_python else [])
-    builds = [*args.presets, *([K_SPLIT] if args.k_split else []), *(chunk_build(w) for w in args.k_chunks)]
+    builds = [*args.presets, *([K_SPLIT] if args.k_split else []), *([REGISTER_TILED] if args.register_tiled else []),
+              *(chunk_build(w) for w in args.k_chunks)]
     rows, document = [], {"machine": machine, "gemms": []}
     with tempfile.TemporaryDirectory(prefix="gemm-ceiling-") as tmp:
         for gemm in gemms:
@@ -161,6 +171,9 @@ def main(argv=None) -> int:
             split = split_for(gemm.k, 4, machine_description().cpu, gemm.m, gemm.n) if args.k_split else None
             if split is not None:
                 flags[K_SPLIT] = k_split_presets(k_split_flags([split], work))[K_SPLIT]
+            if args.register_tiled:
+                flags[REGISTER_TILED] = register_tiled_presets(register_tile(machine_description().cpu),
+                                                               has_attention=False)[REGISTER_TILED]
             for width in args.k_chunks:
                 if width < gemm.k and gemm.k % width == 0:
                     chunks = k_split_flags([KSplit(gemm.k, width)], work)

@@ -145,6 +145,14 @@ def test_gemm_ceiling_quick_k_split(tmp_path):
     assert "k-split+gdt+tile-bytes-4m ms (GF/s)" in stdout and "quick long K 16x32768x16" in stdout
 
 
+def test_gemm_ceiling_quick_register_tiled(tmp_path):
+    # --register-tiled adds the register-tiled route's packed build to every GEMM.
+    stdout, document = run_script("gemm_ceiling", "--presets", "gdt", "--register-tiled", tmp_path=tmp_path)
+    (gemm,) = document["gemms"]
+    assert set(gemm["median_us"]) == {"gdt", "register-tiled+tile-bytes-4m", "numpy"}
+    assert "register-tiled+tile-bytes-4m ms (GF/s)" in stdout
+
+
 def test_fma_peak_prints_each_width_beside_the_derived_peak(tmp_path):
     proc = subprocess.run([sys.executable, str(REPO / "bench" / "fma_peak.py"), "--rounds", "1", "--steps", "2000000"],
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)

@@ -46,13 +46,22 @@ GLOBAL_DATA_TILING_FLAG = "--iree-global-opt-data-tiling"
 # layouts instead of the mmt4d ukernel (docs/DATA_TILING.md 11).
 INNER_TILED_FLAG = "--iree-llvmcpu-enable-inner-tiled"
 DATA_TILING_FLAGS = (DATA_TILING_FLAG, GLOBAL_DATA_TILING_FLAG)
+PREPROCESSING_PIPELINE_FLAG = "--iree-preprocessing-pass-pipeline"
+
+
+def preprocessing_pipeline_flag(passes) -> str:
+    """The iree-compile flag that runs these function-scope passes in IREE's preprocessing (it takes
+    one pipeline: routes that need passes of their own write them all into one)."""
+    return f"{PREPROCESSING_PIPELINE_FLAG}=builtin.module(util.func({','.join(passes)}))"
+
+
 # Attention as matmul -> softmax pieces -> matmul, before dispatch formation: IREE 3.13's CPU
 # attention op runs at ~1 GFLOP/s; decomposed, its two matmuls reach data tiling (SigLIP layer,
 # one thread: 426 -> 126-223 ms with data tiling, 2026-12-01). The online form first, because
 # the decomposition pass rewrites only that form.
-DECOMPOSE_ATTENTION_FLAG = ("--iree-preprocessing-pass-pipeline=builtin.module(util.func("
-                            "iree-linalg-ext-convert-attention-to-online-attention,"
-                            "iree-linalg-ext-decompose-attention))")
+DECOMPOSE_ATTENTION_PASSES = ("iree-linalg-ext-convert-attention-to-online-attention",
+                              "iree-linalg-ext-decompose-attention")
+DECOMPOSE_ATTENTION_FLAG = preprocessing_pipeline_flag(DECOMPOSE_ATTENTION_PASSES)
 # im2col's GEMMs inner-tiled (docs/DATA_TILING.md 16): IREE 3.13's inner-tiled lowering builds no
 # GEMM that accumulates into anything but zeros, and torch's convolutions accumulate into their
 # bias, so the bias is detached into an addition after the product. (Channels last as well made
@@ -129,8 +138,8 @@ def not_set_by(flags, given) -> tuple[str, ...]:
 
 
 __all__ = [
-    "CPU_FLAG", "DATA_TILING_FLAG", "DATA_TILING_FLAGS", "GLOBAL_DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "global_data_tiling_twin", "HOST_CPU_FLAG", "HOST_FLAGS",
-    "IM2COL_FLAG", "IM2COL_INNER_TILED_PIPELINE", "INNER_TILED_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header",
-    "not_set_by", "option_name", "read_flags_header", "target_cpu_of", "uses_data_tiling",
+    "CPU_FLAG", "DATA_TILING_FLAG", "DATA_TILING_FLAGS", "GLOBAL_DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "DECOMPOSE_ATTENTION_PASSES", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "global_data_tiling_twin", "HOST_CPU_FLAG", "HOST_FLAGS",
+    "IM2COL_FLAG", "IM2COL_INNER_TILED_PIPELINE", "INNER_TILED_FLAG", "PREPROCESSING_PIPELINE_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header",
+    "not_set_by", "option_name", "preprocessing_pipeline_flag", "read_flags_header", "target_cpu_of", "uses_data_tiling",
     "with_target_cpu",
 ]
