@@ -26,7 +26,7 @@ route's own preprocessing script with the flags of `k-split+gdt+tile-bytes-4m`; 
 route keeps the GEMM whole.
 --register-tiled adds the register-tiled route's build (host/routes/register_tiled.py,
 docs/DATA_TILING.md 18): the GEMM packed into this CPU's register tile (6 x 16 x 1 with AVX2) by
-its preprocessing passes, lowered by IREE's mmt4d codegen without the ukernel, with 4 MiB tiles.
+its preprocessing script, lowered by IREE's mmt4d codegen without the ukernel, with 4 MiB tiles.
 --k-chunks W... adds one such build per chunk width W for each GEMM whose K it divides (K W-wide
 chunks, whatever the route would choose): how the chunk width was chosen.
 """
@@ -45,7 +45,7 @@ import common
 from iree_dsa_tuner.host.routes.k_split import KSplit, k_split_flags, split_for
 from iree_dsa_tuner.host.flag_presets import FLAG_PRESETS
 from iree_dsa_tuner.host.routes.k_split import k_split_presets
-from iree_dsa_tuner.host.routes.register_tiled import register_tile, register_tiled_presets
+from iree_dsa_tuner.host.routes.register_tiled import register_tile, register_tiled_flags, register_tiled_presets
 from iree_dsa_tuner.host.target import machine_description
 from iree_dsa_tuner.runners.host import exclusive_timing
 
@@ -172,8 +172,8 @@ def main(argv=None) -> int:
             if split is not None:
                 flags[K_SPLIT] = k_split_presets(k_split_flags([split], work))[K_SPLIT]
             if args.register_tiled:
-                flags[REGISTER_TILED] = register_tiled_presets(register_tile(machine_description().cpu),
-                                                               has_attention=False)[REGISTER_TILED]
+                route = register_tiled_flags(register_tile(machine_description().cpu), work)
+                flags[REGISTER_TILED] = register_tiled_presets(route)[REGISTER_TILED]
             for width in args.k_chunks:
                 if width < gemm.k and gemm.k % width == 0:
                     chunks = k_split_flags([KSplit(gemm.k, width)], work)

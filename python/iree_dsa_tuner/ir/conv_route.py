@@ -132,7 +132,8 @@ def verified_taps_script(widths: list[int]) -> str:
 # Each route's script, by the file-name prefix it is cached under -> the suffix it takes beside a
 # spec (`user_flags`).
 SCRIPT_SUFFIXES = {"conv1d-taps-": TAPS_FILE_SUFFIX, "k-split-": ".k-split.mlir", "unbatch-": ".unbatch.mlir",
-                   "conv-fold-": ".conv-fold.mlir", "winograd-": ".winograd.mlir"}
+                   "conv-fold-": ".conv-fold.mlir", "winograd-": ".winograd.mlir",
+                   "register-tiled-": ".register-tiled.mlir"}
 
 
 def script_file(text: str, directory: Path, prefix: str) -> Path:

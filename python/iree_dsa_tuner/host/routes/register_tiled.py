@@ -1,48 +1,56 @@
-"""The register-tiled GEMM route: a model's f32 GEMMs packed, before IREE sees them, into the
+"""The register-tiled GEMM route: a model's f32 linear layers packed, before IREE sees them, into the
 register tile a BLAS would use on this CPU, and lowered by IREE's mmt4d codegen instead of its
 ukernel.
 
 Why (docs/DATA_TILING.md 18): IREE 3.13's data tiling packs an f32 GEMM into the tile its encoding
 resolver fixes, 8 x 8 x 1 with AVX2, and the mmt4d ukernel for that tile keeps 8 accumulators and
 loads 9 operands (8 broadcasts, 1 row) per 8 FMAs. With two load and two FMA ports the loads
-bound it: 74-76% of the FMA peak on SigLIP's GEMMs, where OpenBLAS's 6 x 16 kernel (12
-accumulators, 8 loads per 12 FMAs) reaches 83-84% (docs/PERFORMANCE.md 4t). No flag or spec of
-3.13 changes the encoding's tile. Upstream MLIR's `linalg-block-pack-matmul` pass, run in IREE's
-preprocessing pipeline, packs a `linalg.matmul` into a `linalg.mmt4d` with any tile: the weight's
-pack is hoisted into an initializer (a parameter is constant), the activation's runs per call.
-IREE's `Mmt4dTilingExpert` then vectorises the 6 x 16 x 1 tile itself (the ukernel has no fast
-path for it, so the route turns ukernels off). Alone, SigLIP's GEMMs ran 1.2-1.3x faster that way
-than under the data-tiled ukernel; with 4 MiB mmt4d tiles IREE distributes them as the search
-would (a whole column panel per workgroup).
+bound it: 71-75% of the FMA peak on SigLIP's GEMMs, where OpenBLAS's 6 x 16 kernel (12
+accumulators, 8 loads per 12 FMAs) reaches 80-85% (docs/PERFORMANCE.md 4v). No flag or spec of
+3.13 changes the encoding's tile. Packed by the transform dialect into a `linalg.mmt4d` with our
+tile, the weight's pack is hoisted into an initializer (a parameter is constant), the activation's
+runs per call, and IREE's `Mmt4dTilingExpert` vectorises the 6 x 16 x 1 tile itself (the ukernel
+has no fast path for it, so the route turns ukernels off). SigLIP's GEMMs ran 1.04-1.19x faster
+that way than under the data-tiled ukernel, level with OpenBLAS; with 4 MiB mmt4d tiles IREE
+distributes them as the search would (a whole column panel per workgroup).
 
 The tile (`register_tile`): accumulators in three quarters of the vector registers, two registers
 wide (N0 = two vectors of f32 lanes), as many rows as that leaves, K0 = 1: 6 x 16 with AVX2's 16
 ymm registers, 12 x 32 with AVX-512's 32. Rows and columns are padded to the tile.
 
-Which models (`plan_register_tiled_route`): those whose input form has f32 GEMMs of one product
-(a `linalg.matmul`, or a batch-1 `linalg.batch_matmul`, as iree-turbine writes a linear layer),
-and no `linalg.batch_matmul` of more products. The pass packs every contraction it meets and has
-no filter: a batch over attention heads, both operands made per call, would be packed per call
-too, and SigLIP's decomposed attention's second product built that way ran 45 ms where IREE's
-own build takes 4. Attention ops are decomposed after the packing (the `attn-decomposed` preset
-of this route), so their products stay IREE's.
+The route is a preprocessing transform script (`--iree-preprocessing-transform-spec-filename`,
+`register_tiled_script_text`):
+1. Upstream passes, run from the script on every function: named ops generalised, unit dimensions
+   folded, contractions named again, so a batch-1 `linalg.batch_matmul` (iree-turbine's linear
+   layer) becomes a plain `linalg.matmul`, and a batch over attention heads stays a batch_matmul.
+2. Each `linalg.matmul` whose operands are 32-bit is packed into the tile, its weight's pack
+   transposed to the mmt4d layout (N1, K1, N0, K0).
+   A long reduction (`k_chunk`: a row panel and a column panel of the tile above half the L2, the
+   long-K route's rule, docs/DATA_TILING.md 9) is cut along K1 into chunks whose panels take at most
+   an eighth of it, and the loop unrolled: mmt4d products that accumulate in order into the packed
+   result, so the activation is packed once and the result unpacked once.
+3. The contractions are named again, so that the packed product is a `linalg.mmt4d`, the op
+   IREE's mmt4d pipeline takes.
+Batched products (attention over heads, both operands made per call) are left to IREE: packed,
+their packs would run per call, and such a packed product built 11x slower on SigLIP's attention
+(45 ms, against 4 for IREE's own build).
 
-The pipeline first generalises named ops and folds unit dimensions, so a batch-1 batch_matmul
-becomes a plain matmul, then names the contractions again (`linalg-specialize-generic-ops`) so
-that the packed product is a `linalg.mmt4d`, the op IREE's mmt4d pipeline takes.
-
-The route changes the whole build, so its presets compete on the whole model, and a spec tuned
-under them is valid only with their flags.
+It changes the whole build, so its presets compete on the whole model, and a spec tuned under them
+is valid only with their flags.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ...core.words import plural
-from ...flags import DECOMPOSE_ATTENTION_PASSES, preprocessing_pipeline_flag
-from ...ir.conv_route import ConvRoute
+from ...flags import DECOMPOSE_ATTENTION_FLAG, TRANSFORM_FLAG
+from ...ir.conv_route import ConvRoute, dim_is, script_file, structured_matcher, verified_script
 from ..flag_presets import TILE_BYTES_4M
+from .k_split import CHUNK_PAIR_SHARE, SPLIT_ABOVE
 
 WHAT = "register-tiled GEMM route (docs/DATA_TILING.md 18)"
+SCRIPT_PREFIX = "register-tiled-"
 
 # The mmt4d tile is one the ukernel has no fast path for (6 x 16 ran 50x slower under it).
 NO_UKERNELS_FLAG = "--iree-llvmcpu-enable-ukernels=none"
@@ -50,6 +58,8 @@ NO_UKERNELS_FLAG = "--iree-llvmcpu-enable-ukernels=none"
 ACCUMULATOR_SHARE = 3 / 4
 # Registers across a row of the tile.
 REGISTERS_PER_ROW = 2
+# Step 1's passes, in order (upstream MLIR's, run by the script).
+NAMED_AS_2D = ("linalg-generalize-named-ops", "linalg-fold-unit-extent-dims", "linalg-specialize-generic-ops")
 
 
 def register_tile(cpu) -> tuple[int, int, int]:
@@ -59,35 +69,125 @@ def register_tile(cpu) -> tuple[int, int, int]:
     return rows, REGISTERS_PER_ROW * lanes, 1
 
 
-def packing_passes(tile: tuple[int, int, int]) -> tuple[str, ...]:
-    """The preprocessing passes (util.func scope) that pack every GEMM into `tile`."""
-    m0, n0, k0 = tile
-    return ("linalg-generalize-named-ops", "linalg-fold-unit-extent-dims", "linalg-specialize-generic-ops",
-            f"linalg-block-pack-matmul{{block-factors={m0},{n0},{k0} allow-padding=true "
-            "rhs-transpose-outer-blocks=true rhs-transpose-inner-blocks=true}",
-            "linalg-specialize-generic-ops")
-
-
 def packed_gemms(gemms) -> list:
     """The `InputGemm`s the route packs: f32, one product each."""
     return [g for g in gemms if g.batch == 1 and g.element_bytes == 4]
 
 
-def plan_register_tiled_route(gemms, cpu) -> ConvRoute:
+def _passes(handle: str, passes, first: int) -> tuple[list[str], str]:
+    """Script lines that run `passes` on the functions `handle`, and the last handle."""
+    lines = []
+    for i, name in enumerate(passes, first):
+        lines.append(f"    %p{i} = transform.apply_registered_pass \"{name}\" to {handle}"
+                     " : (!transform.any_op) -> !transform.any_op")
+        handle = f"%p{i}"
+    return lines, handle
+
+
+def k_chunk(k: int, tile: tuple[int, int, int], cpu) -> int | None:
+    """The chunk a reduction of length `k` is cut into under `tile` on a CPU described by `cpu`; None:
+    kept whole. The long-K route's rule (k_split.split_for) with the tile's own panels: a row and a
+    column panel ((M0 + N0) x K f32) above half the L2 is cut into the widest divisor of K, a
+    multiple of N0, whose panels take at most an eighth of it."""
+    m0, n0, _ = tile
+    pair = lambda depth: (m0 + n0) * depth * 4  # noqa: E731
+    if pair(k) <= SPLIT_ABOVE * cpu.l2_bytes:
+        return None
+    chunks = [d for d in range(n0, k // 2 + 1, n0) if k % d == 0 and pair(d) <= CHUNK_PAIR_SHARE * cpu.l2_bytes]
+    return max(chunks) if chunks else None
+
+
+def _is_32_bit() -> list[str]:
+    """Structured matcher body lines: both inputs have 32-bit elements."""
+    return [line for i in (0, 1) for line in (
+        f"      %in{i} = transform.match.structured.input %s[{i}] : (!transform.any_op) -> !transform.any_value",
+        f"      %bits{i} = transform.match.structured.elemental_bitwidth %in{i}"
+        " : (!transform.any_value) -> !transform.param<i64>",
+        f"      %want{i} = transform.param.constant 32 : i64 -> !transform.param<i64>",
+        f"      transform.match.param.cmpi eq %bits{i}, %want{i} : !transform.param<i64>")]
+
+
+def _packing(name: str, tile: tuple[int, int, int], k: int | None = None, chunk: int | None = None) -> list[str]:
+    """`@pack_NAME`: the matmul packed into `tile`, its weight transposed to the mmt4d layout, and
+    with `chunk`, the packed product cut along K1 into `k // chunk` products in order."""
+    m0, n0, k0 = tile
+    lines = [
+        f"  transform.named_sequence @pack_{name}(%op: !transform.any_op {{transform.consumed}}) {{",
+        f"    %packed = transform.structured.pack %op packed_sizes = [{m0}, {n0}, {k0}]"
+        " : (!transform.any_op) -> !transform.op<\"linalg.generic\">",
+        "    %weight = transform.get_producer_of_operand %packed[1]"
+        " : (!transform.op<\"linalg.generic\">) -> !transform.op<\"linalg.pack\">",
+        # The weight packs as (K1, N1, N0, K0); mmt4d reads (N1, K1, N0, K0).
+        "    %product, %weight_t, %unpack = transform.structured.pack_transpose %weight with_compute_op(%packed)"
+        " outer_perm = [1, 0] : (!transform.op<\"linalg.pack\">, !transform.op<\"linalg.generic\">)"
+        " -> (!transform.op<\"linalg.generic\">, !transform.op<\"linalg.pack\">, !transform.any_op)"]
+    if chunk:
+        lines += [f"    %chunk, %loop = transform.structured.tile_using_for %product tile_sizes [0, 0, {chunk // k0}]"
+                  " : (!transform.op<\"linalg.generic\">) -> (!transform.any_op, !transform.op<\"scf.for\">)",
+                  f"    transform.loop.unroll %loop factor = {k // chunk} : !transform.op<\"scf.for\">"]
+    return lines + ["    transform.yield", "  }"]
+
+
+def register_tiled_script_text(tile: tuple[int, int, int], chunks: dict[int, int] | None = None) -> str:
+    """The preprocessing transform script that packs every 32-bit 2-D matmul into `tile`, those with a
+    reduction length in `chunks` cut into chunks of that length (module doc)."""
+    m0, n0, k0 = tile
+    chunks = dict(sorted((chunks or {}).items()))
+    functions = "transform.structured.match ops{[\"util.func\", \"func.func\"]} in %root"
+    named, _ = _passes("%functions", NAMED_AS_2D, 0)
+    renamed, _ = _passes("%packed_functions", NAMED_AS_2D[-1:], len(NAMED_AS_2D))
+    lines = [
+        f"// Linear layers -> mmt4d in {m0} x {n0} x {k0} register tiles (iree-dsa-tune, docs/DATA_TILING.md 18).",
+        "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE "
+        f"{NO_UKERNELS_FLAG} ...",
+        "module attributes {transform.with_named_sequence} {"]
+    names = []
+    for k, chunk in chunks.items():  # first: foreach_match takes the first matcher that accepts
+        names.append(f"linear_k{k}")
+        lines += structured_matcher(names[-1], "linalg.matmul", _is_32_bit() + dim_is(2, k))
+        lines += _packing(names[-1], tile, k, chunk)
+    names.append("linear")
+    lines += structured_matcher("linear", "linalg.matmul", _is_32_bit()) + _packing("linear", tile)
+    lines += [
+        "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",
+        f"    %functions = {functions} : (!transform.any_op) -> !transform.any_op",
+        *named,
+        "    %r = transform.foreach_match in %root " + ", ".join(f"@match_{n} -> @pack_{n}" for n in names)
+        + " : (!transform.any_op) -> !transform.any_op",
+        f"    %packed_functions = {functions.replace('%root', '%r')} : (!transform.any_op) -> !transform.any_op",
+        *renamed,
+        "    transform.yield",
+        "  }",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def register_tiled_flags(tile: tuple[int, int, int], directory: Path,
+                         chunks: dict[int, int] | None = None) -> tuple[str, ...]:
+    """The flags of the route's build: its verified script (content-addressed) and no ukernels."""
+    text = verified_script(register_tiled_script_text(tile, chunks), "register-tiled")
+    return (f"{TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}", NO_UKERNELS_FLAG)
+
+
+def plan_register_tiled_route(gemms, cpu, directory: Path, taken_flags: tuple[str, ...] = ()) -> ConvRoute:
     """The route for a model with these `InputGemm`s (its input form) on a CPU described by `cpu`;
-    empty when it has no f32 GEMM of one product, or has a batch of products (module doc)."""
+    empty when it has no f32 GEMM of one product, or `taken_flags` already name a preprocessing
+    script (iree-compile takes one)."""
     route = ConvRoute(what=WHAT, key="register_tiled_route")
     packed = packed_gemms(gemms)
     if cpu is None or not packed:
         return route
-    batched = sorted({g.batch for g in gemms if g.op == "linalg.batch_matmul" and g.batch > 1})
-    if batched:
-        route.notes.append("not taken: the packing pass would pack the batched GEMMs too (batches of "
-                           + ", ".join(map(str, batched)) + "), both operands on every call")
+    if any(f.startswith(TRANSFORM_FLAG) for f in taken_flags):
+        route.notes.append(f"not taken: it needs {TRANSFORM_FLAG}, which another route or the given flags already set")
         return route
     tile = register_tile(cpu)
-    route.flags = (preprocessing_pipeline_flag(packing_passes(tile)), NO_UKERNELS_FLAG)
-    route.notes.append(f"{plural(len(packed), 'f32 GEMM')} packed into {tile[0]} x {tile[1]} x {tile[2]} tiles")
+    chunks = {g.k: c for g in packed if (c := k_chunk(g.k, tile, cpu))}
+    route.flags = register_tiled_flags(tile, directory, chunks)
+    batched = sum(1 for g in gemms if g.batch > 1)
+    route.notes.append(f"{plural(len(packed), 'f32 GEMM')} packed into {tile[0]} x {tile[1]} x {tile[2]} tiles"
+                       + "".join(f", K {k} in {k // c} chunks of {c}" for k, c in sorted(chunks.items()))
+                       + (f" ({plural(batched, 'batched GEMM')} left to IREE)" if batched else ""))
     return route
 
 
@@ -99,29 +199,25 @@ PRESET_RANK = 60
 
 def plan(planning) -> ConvRoute:
     """The route for the model's input-form GEMMs, on its CPU (`plan_register_tiled_route`)."""
-    route = plan_register_tiled_route(planning.gemms, planning.cpu)
+    route = plan_register_tiled_route(planning.gemms, planning.cpu, planning.directory)
     if route or route.notes:
         planning.say(f"{route.what}: {route.notes[0]}")
     return route
 
 
 def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
-    has_attention = any(getattr(p, "kind", "") == "attention" for p in planning.plain.problems())
-    return register_tiled_presets(register_tile(planning.cpu), has_attention)
+    return register_tiled_presets(route.flags)
 
 
-def register_tiled_presets(tile: tuple[int, int, int], has_attention: bool) -> dict[str, tuple[str, ...]]:
-    """The presets this route adds: its packing into `tile` with IREE's mmt4d codegen and 4 MiB mmt4d
-    tiles (IREE's 256 KiB give each workgroup one output tile, 2x slower on SigLIP's fc1), and, on
-    a model with attention ops, the same with attention decomposed after the packing (so that the
-    attention's products keep IREE's own build)."""
-    tail = (NO_UKERNELS_FLAG, TILE_BYTES_4M)
-    added = {"register-tiled+tile-bytes-4m": (preprocessing_pipeline_flag(packing_passes(tile)),) + tail}
-    if has_attention:
-        added["attn-decomposed+register-tiled+tile-bytes-4m"] = (
-            preprocessing_pipeline_flag(packing_passes(tile) + DECOMPOSE_ATTENTION_PASSES),) + tail
-    return added
+def register_tiled_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The presets this route adds: its script with IREE's mmt4d codegen and 4 MiB mmt4d tiles
+    (IREE's 256 KiB give each workgroup one output tile, 2x slower on SigLIP's fc1), and the same
+    with attention ops decomposed (`presets_that_apply` drops it on a model without them; the
+    decomposition's batched products are not packed)."""
+    tail = tuple(route_flags) + (TILE_BYTES_4M,)
+    return {"register-tiled+tile-bytes-4m": tail,
+            "attn-decomposed+register-tiled+tile-bytes-4m": (DECOMPOSE_ATTENTION_FLAG,) + tail}
 
 
-__all__ = ["NO_UKERNELS_FLAG", "WHAT", "packed_gemms", "packing_passes", "plan", "plan_register_tiled_route",
-           "presets", "register_tile", "register_tiled_presets"]
+__all__ = ["NO_UKERNELS_FLAG", "SCRIPT_PREFIX", "WHAT", "k_chunk", "packed_gemms", "plan", "plan_register_tiled_route", "presets",
+           "register_tile", "register_tiled_flags", "register_tiled_presets", "register_tiled_script_text"]
