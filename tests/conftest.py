@@ -177,6 +177,18 @@ func.func @main(%a: tensor<1x8x64xf32>, %b: tensor<1x64x32xf32>) -> tensor<1x8x3
 """
 
 
+# The same, any shape (`.format(m=, k=, n=)`).
+BATCH1_LINEAR_TEMPLATE = """
+func.func @main(%a: tensor<1x{m}x{k}xf32>, %b: tensor<1x{k}x{n}xf32>) -> tensor<1x{m}x{n}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x{m}x{n}xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x{m}x{n}xf32>) -> tensor<1x{m}x{n}xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x{m}x{k}xf32>, tensor<1x{k}x{n}xf32>) outs(%f : tensor<1x{m}x{n}xf32>) -> tensor<1x{m}x{n}xf32>
+  return %r : tensor<1x{m}x{n}xf32>
+}}
+"""
+
+
 class _PresetsReached(Exception):
     pass
 

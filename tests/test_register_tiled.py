@@ -77,15 +77,6 @@ def test_the_presets_take_4m_tiles_and_one_decomposes_attention_first():
                                                          TILE_BYTES_4M)}
 
 
-LINEAR = """
-func.func @linear(%a: tensor<1x{m}x{k}xf32>, %w: tensor<1x{k}x{n}xf32>) -> tensor<1x{m}x{n}xf32> {{
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x{m}x{n}xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x{m}x{n}xf32>) -> tensor<1x{m}x{n}xf32>
-  %r = linalg.batch_matmul ins(%a, %w : tensor<1x{m}x{k}xf32>, tensor<1x{k}x{n}xf32>) outs(%f : tensor<1x{m}x{n}xf32>) -> tensor<1x{m}x{n}xf32>
-  return %r : tensor<1x{m}x{n}xf32>
-}}
-"""
 HEADS = """
 func.func @heads(%q: tensor<4x12x16xf32>, %k: tensor<4x16x12xf32>) -> tensor<4x12x12xf32> {
   %zero = arith.constant 0.0 : f32
@@ -104,11 +95,11 @@ def test_the_packed_build_computes_the_gemms(tmp_path):
     import iree.compiler as ic
     import iree.runtime as rt
 
-    from conftest import TARGET_CPU
+    from conftest import BATCH1_LINEAR_TEMPLATE, TARGET_CPU
 
     m, k, n = 13, 40, 24
     model = tmp_path / "layers.mlir"
-    model.write_text(LINEAR.format(m=m, k=k, n=n) + HEADS)
+    model.write_text(BATCH1_LINEAR_TEMPLATE.format(m=m, k=k, n=n) + HEADS)
     assert gemm(m, n, k) in input_gemms(model.read_text())
     flags = register_tiled_presets(register_tiled_flags(register_tile(AVX2), tmp_path))["register-tiled+tile-bytes-4m"]
     base = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
@@ -121,7 +112,7 @@ def test_the_packed_build_computes_the_gemms(tmp_path):
     rng = np.random.default_rng(23)
     a = rng.standard_normal((1, m, k), dtype=np.float32)
     w = rng.standard_normal((1, k, n), dtype=np.float32)
-    np.testing.assert_allclose(np.asarray(module.linear(a, w)), a @ w, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(module.main(a, w)), a @ w, rtol=1e-5, atol=1e-5)
     q = rng.standard_normal((4, 12, 16), dtype=np.float32)
     kt = rng.standard_normal((4, 16, 12), dtype=np.float32)
     np.testing.assert_allclose(np.asarray(module.heads(q, kt)), q @ kt, rtol=1e-5, atol=1e-5)

@@ -169,6 +169,8 @@ def test_tune_cuts_an_inner_tiled_row_block_above_the_l2_in_the_hinted_script(tm
     # output: the hinted script of every inner-tiled preset cuts it in 2 chunks, summed after.
     from conftest import cpu_target, presets_a_host_tune_times, write_model
 
+    from conftest import BATCH1_LINEAR_TEMPLATE
+
     text = BATCH1_LINEAR_TEMPLATE.format(m=16, k=16384, n=64)
     presets, said = presets_a_host_tune_times(write_model(tmp_path, "long.mlir", text), monkeypatch, cpu_target("avx2"))
 
@@ -186,13 +188,3 @@ def test_tune_cuts_an_inner_tiled_row_block_above_the_l2_in_the_hinted_script(tm
     assert "@sum_" not in script("unbatch+gdt+inner-tiled")
     assert not any("row blocks" in line for line in said)
 
-
-BATCH1_LINEAR_TEMPLATE = """
-func.func @main(%a: tensor<1x{m}x{k}xf32>, %b: tensor<1x{k}x{n}xf32>) -> tensor<1x{m}x{n}xf32> {{
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x{m}x{n}xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x{m}x{n}xf32>) -> tensor<1x{m}x{n}xf32>
-  %r = linalg.batch_matmul ins(%a, %b : tensor<1x{m}x{k}xf32>, tensor<1x{k}x{n}xf32>) outs(%f : tensor<1x{m}x{n}xf32>) -> tensor<1x{m}x{n}xf32>
-  return %r : tensor<1x{m}x{n}xf32>
-}}
-"""

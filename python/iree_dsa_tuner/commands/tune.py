@@ -102,11 +102,12 @@ def add_parser(subparsers) -> None:
                         "and batch-1 convolutions are not routed (by default a model with one is compiled with the flags "
                         "that make it tunable, --iree-global-opt-use-im2col-for-convs for 2-D and a kernel-tap "
                         "preprocessing script for 1-D, and the spec is only valid with them: docs/CONV.md); and on the "
-                        "host the long-K, unbatch, batch-fold and Winograd routes do not compete as presets (a GEMM whose reduction crowds the "
+                        "host the long-K, unbatch, batch-fold, register-tiled and Winograd routes do not compete as presets (a GEMM whose reduction crowds the "
                         "L2 cut into K chunks, docs/DATA_TILING.md 9; batched GEMMs rewritten as 2-D ones so inner-tiled "
                         "data tiling builds, docs/DATA_TILING.md 11, and only the GEMMs it can build marked for it, "
                         "docs/DATA_TILING.md 13; batched NCHW convolutions with small output images as one GEMM over "
-                        "all images' pixels, docs/CONV.md; each a preprocessing script; and 3x3 stride-1 convolutions as "
+                        "all images' pixels, docs/CONV.md; f32 linear layers packed into the CPU's register tile and built "
+                        "without the ukernel, docs/DATA_TILING.md 18; each a preprocessing script; and 3x3 stride-1 convolutions as "
                         "Winograd F(6x6,3x3) with their filters transformed at load, docs/CONV.md, two flags)")
     p.add_argument("--rounds", type=int, default=3, metavar="N",
                    help="host: interleaved rounds of whole-model timing per decision (default 3)")

@@ -1,0 +1,34 @@
+// iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)
+// with them, or the spec silently applies to nothing (docs/CONV.md):
+// iree-dsa-tune: flags: --iree-preprocessing-transform-spec-filename=/work/rt4/pi0_expert_layer.spec.register-tiled.mlir --iree-llvmcpu-enable-ukernels=none --iree-llvmcpu-matmul-tile-bytes=4194304
+module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.with_named_sequence} {
+  transform.named_sequence @apply_op_config(%arg0: !transform.any_op {transform.readonly}, %arg1: !transform.any_param {transform.readonly}) {
+    transform.annotate %arg0 "compilation_info" = %arg1 : !transform.any_op, !transform.any_param
+    transform.yield 
+  }
+  transform.named_sequence @match_main_async_dispatch_17_softmax_8x51x867xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
+    %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
+    ^bb0(%arg1: tensor<8x51x867xf32>, %arg2: tensor<8x51xf32>, %arg3: tensor<8x51xf32>):
+      %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg1 : tensor<8x51x867xf32>) outs(%arg2 : tensor<8x51xf32>) {
+      ^bb0(%in: f32, %out: f32):
+        %3 = arith.maxnumf %in, %out : f32
+        linalg.yield %3 : f32
+      } -> tensor<8x51xf32>
+      %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg1, %1 : tensor<8x51x867xf32>, tensor<8x51xf32>) outs(%arg3 : tensor<8x51xf32>) {
+      ^bb0(%in: f32, %in_0: f32, %out: f32):
+        %3 = arith.subf %in, %in_0 : f32
+        %4 = math.exp %3 : f32
+        %5 = arith.addf %4, %out : f32
+        linalg.yield %5 : f32
+      } -> tensor<8x51xf32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 1, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 32]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @__kernel_config(%arg0: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {iree_codegen.tuning_spec_entrypoint} {
+    %updated_root = transform.foreach_match in %arg0 
+        @match_main_async_dispatch_17_softmax_8x51x867xf32_dispatch_tensor_store -> @apply_op_config : (!transform.any_op) -> !transform.any_op
+    transform.yield %updated_root : !transform.any_op
+  }
+}
