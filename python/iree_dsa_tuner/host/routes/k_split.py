@@ -113,7 +113,7 @@ def panel_pair_bytes(k: int, lanes: int, element_bytes: int) -> int:
     return 2 * lanes * k * element_bytes
 
 
-def _widest_chunk(k: int, lanes: int, fits) -> int | None:
+def widest_chunk(k: int, lanes: int, fits) -> int | None:
     """The widest divisor of k below k, a multiple of the lanes, that `fits`."""
     chunks = [d for d in range(lanes, k // 2 + 1, lanes) if k % d == 0 and fits(d)]
     return max(chunks) if chunks else None
@@ -126,14 +126,14 @@ def split_for(k: int, element_bytes: int, cpu, m: int | None = None, n: int | No
     lanes = cpu.vector_register_bytes // 4
     l2 = cpu.l2_bytes
     if panel_pair_bytes(k, lanes, element_bytes) > SPLIT_ABOVE * l2:
-        chunk = _widest_chunk(k, lanes, lambda d: panel_pair_bytes(d, lanes, element_bytes) <= CHUNK_PAIR_SHARE * l2)
+        chunk = widest_chunk(k, lanes, lambda d: panel_pair_bytes(d, lanes, element_bytes) <= CHUNK_PAIR_SHARE * l2)
         return KSplit(k, chunk) if chunk else None
     if m is None or n is None:
         return None
     rows = -(-m // lanes) * lanes
     if rows * n * 4 > SHORT_OUTPUT_SHARE * l2 or rows * k * element_bytes <= ROW_BLOCK_SHARE * l2:
         return None
-    chunk = _widest_chunk(k, lanes, lambda d: rows * d * element_bytes <= ROW_BLOCK_SHARE * l2)
+    chunk = widest_chunk(k, lanes, lambda d: rows * d * element_bytes <= ROW_BLOCK_SHARE * l2)
     return KSplit(k, chunk, n) if chunk and chunk >= MIN_ROW_CHUNK_LANES * lanes else None
 
 
@@ -337,7 +337,7 @@ def k_split_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     return {"k-split+gdt+tile-bytes-4m": tuple(route_flags) + (GLOBAL_DATA_TILING_FLAG, TILE_BYTES_4M)}
 
 
-__all__ = ["InputGemm", "KSplit", "WHAT", "inner_tiled_rows", "input_gemms", "k_split_flags", "k_split_presets",
+__all__ = ["InputGemm", "KSplit", "WHAT", "widest_chunk", "inner_tiled_rows", "input_gemms", "k_split_flags", "k_split_presets",
            "k_split_script_text", "plan", "presets",
            "panel_pair_bytes", "plan_k_split_route", "plan_splits", "plan_summed_splits", "row_block_split", "split_for",
            "summed_split_lines"]

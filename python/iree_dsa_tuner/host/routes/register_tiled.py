@@ -47,7 +47,7 @@ from ...core.words import plural
 from ...flags import DECOMPOSE_ATTENTION_FLAG, TRANSFORM_FLAG
 from ...ir.conv_route import ConvRoute, dim_is, script_file, structured_matcher, verified_script
 from ..flag_presets import TILE_BYTES_4M
-from .k_split import CHUNK_PAIR_SHARE, SPLIT_ABOVE
+from .k_split import CHUNK_PAIR_SHARE, SPLIT_ABOVE, widest_chunk
 
 WHAT = "register-tiled GEMM route (docs/DATA_TILING.md 18)"
 SCRIPT_PREFIX = "register-tiled-"
@@ -74,14 +74,14 @@ def packed_gemms(gemms) -> list:
     return [g for g in gemms if g.batch == 1 and g.element_bytes == 4]
 
 
-def _passes(handle: str, passes, first: int) -> tuple[list[str], str]:
-    """Script lines that run `passes` on the functions `handle`, and the last handle."""
+def _passes(handle: str, passes, first: int) -> list[str]:
+    """Script lines that run `passes` in order on the functions `handle`."""
     lines = []
     for i, name in enumerate(passes, first):
         lines.append(f"    %p{i} = transform.apply_registered_pass \"{name}\" to {handle}"
                      " : (!transform.any_op) -> !transform.any_op")
         handle = f"%p{i}"
-    return lines, handle
+    return lines
 
 
 def k_chunk(k: int, tile: tuple[int, int, int], cpu) -> int | None:
@@ -93,8 +93,7 @@ def k_chunk(k: int, tile: tuple[int, int, int], cpu) -> int | None:
     pair = lambda depth: (m0 + n0) * depth * 4  # noqa: E731
     if pair(k) <= SPLIT_ABOVE * cpu.l2_bytes:
         return None
-    chunks = [d for d in range(n0, k // 2 + 1, n0) if k % d == 0 and pair(d) <= CHUNK_PAIR_SHARE * cpu.l2_bytes]
-    return max(chunks) if chunks else None
+    return widest_chunk(k, n0, lambda d: pair(d) <= CHUNK_PAIR_SHARE * cpu.l2_bytes)
 
 
 def _is_32_bit() -> list[str]:
@@ -134,8 +133,8 @@ def register_tiled_script_text(tile: tuple[int, int, int], chunks: dict[int, int
     m0, n0, k0 = tile
     chunks = dict(sorted((chunks or {}).items()))
     functions = "transform.structured.match ops{[\"util.func\", \"func.func\"]} in %root"
-    named, _ = _passes("%functions", NAMED_AS_2D, 0)
-    renamed, _ = _passes("%packed_functions", NAMED_AS_2D[-1:], len(NAMED_AS_2D))
+    named = _passes("%functions", NAMED_AS_2D, 0)
+    renamed = _passes("%packed_functions", NAMED_AS_2D[-1:], len(NAMED_AS_2D))
     lines = [
         f"// Linear layers -> mmt4d in {m0} x {n0} x {k0} register tiles (iree-dsa-tune, docs/DATA_TILING.md 18).",
         "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE "
