@@ -3,6 +3,7 @@
     python bench/gemm_ceiling.py [--rounds 3] [--only expert|vision|prefix|act ...] [--quick] [--k-split]
                                  [--k-chunks 4096 1024 ...]
                                  [--presets default gdt gdt+tile-bytes-4m] [--register-tiled]
+                                 [--register-tiles 14x32 8x32 ...]
                                  [--torch-python PY] [--json OUT]
 
 Issue 19 asks why the tuned pi0 layers stay behind PyTorch eager. Their recipes spend 90-97% of
@@ -27,6 +28,8 @@ route keeps the GEMM whole.
 --register-tiled adds the register-tiled route's build (host/routes/register_tiled.py,
 docs/DATA_TILING.md 18): the GEMM packed into this CPU's register tile (6 x 16 x 1 with AVX2) by
 its preprocessing script, lowered by IREE's mmt4d codegen without the ukernel, with 4 MiB tiles.
+--register-tiles M0xN0... adds one such build per named tile (M0 rows, N0 columns, K0 = 1), whatever
+tile the route would take on this CPU: how the tile was chosen.
 --k-chunks W... adds one such build per chunk width W for each GEMM whose K it divides (K W-wide
 chunks, whatever the route would choose): how the chunk width was chosen.
 """
@@ -108,6 +111,21 @@ def chunk_build(width: int) -> str:
     return f"k-chunks-{width}"
 
 
+def tile_build(tile: tuple[int, int, int]) -> str:
+    return f"register-tiled-{tile[0]}x{tile[1]}"
+
+
+def register_tile_arg(text: str) -> tuple[int, int, int]:
+    """'M0xN0' -> (M0, N0, 1)."""
+    try:
+        m0, n0 = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a tile M0xN0 (for example 14x32)") from None
+    if m0 < 1 or n0 < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: both sides of a tile are at least 1")
+    return m0, n0, 1
+
+
 def iree_us(vmfb: Path, gemm: Gemm, iterations: int) -> float:
     with exclusive_timing():
         times = common.benchmark_function(vmfb, [f"--input={gemm.m}x{gemm.k}xf32=1"], iterations=iterations,
@@ -145,6 +163,8 @@ def main(argv=None) -> int:
                     help="also build the long-K route's chunks where it cuts the GEMM on this machine")
     ap.add_argument("--register-tiled", action="store_true",
                     help="also build the register-tiled route's packing (this CPU's register tile, no ukernel)")
+    ap.add_argument("--register-tiles", nargs="*", type=register_tile_arg, default=[], metavar="M0xN0",
+                    help="also build the register-tiled route's packing with each of these tiles")
     ap.add_argument("--k-chunks", nargs="*", type=int, default=[], metavar="W",
                     help="also build the route's script with these chunk widths, where they divide K")
     args = ap.parse_args(argv)
@@ -159,7 +179,7 @@ def main(argv=None) -> int:
     machine = common.print_header("f32 GEMM ceiling of lerobot layers: IREE's builds beside BLAS, one thread")
     libraries = ["numpy"] + (["torch"] if args.torch_python else [])
     builds = [*args.presets, *([K_SPLIT] if args.k_split else []), *([REGISTER_TILED] if args.register_tiled else []),
-              *(chunk_build(w) for w in args.k_chunks)]
+              *(tile_build(t) for t in args.register_tiles), *(chunk_build(w) for w in args.k_chunks)]
     rows, document = [], {"machine": machine, "gemms": []}
     with tempfile.TemporaryDirectory(prefix="gemm-ceiling-") as tmp:
         for gemm in gemms:
@@ -174,6 +194,8 @@ def main(argv=None) -> int:
             if args.register_tiled:
                 route = register_tiled_flags(register_tile(machine_description().cpu), work)
                 flags[REGISTER_TILED] = register_tiled_presets(route)[REGISTER_TILED]
+            for tile in args.register_tiles:  # scripts are content-addressed: one file per tile
+                flags[tile_build(tile)] = register_tiled_presets(register_tiled_flags(tile, work))[REGISTER_TILED]
             for width in args.k_chunks:
                 if width < gemm.k and gemm.k % width == 0:
                     chunks = k_split_flags([KSplit(gemm.k, width)], work)

@@ -222,7 +222,9 @@ def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
             try:
                 timing = torch_ms(args.torch_python, record, args.repetitions, args.threads, mode)
             except (RuntimeError, subprocess.TimeoutExpired) as e:
-                row["pytorch_error"] = str(e)
+                # Per mode: one mode's crash (inductor's default mode aborted on every policy in
+                # some runs) is said under the table, not lost with the column.
+                row[f"compile_{mode}_error" if mode else "pytorch_error"] = str(e)
                 continue
             torch_times += timing["times_ms"]
             torch_cpu += timing["cpu_times_ms"]
@@ -308,8 +310,21 @@ def table(rows: list[dict], threads: int = 1) -> str:
     return "\n".join(out)
 
 
-def summary(rows: list[dict]) -> str:
+def failed_modes(rows: list[dict], modes) -> list[str]:
+    """One line per torch.compile mode whose process failed on some policy: on which, and the
+    error's last line (the column holds only the policies it ran on)."""
     lines = []
+    for mode in modes:
+        failed = [r for r in rows if f"compile_{mode}_error" in r]
+        if failed:
+            last = failed[-1][f"compile_{mode}_error"].strip().splitlines() or [""]
+            lines.append(f"torch.compile ({mode}) failed on {len(failed)} of {len(rows)} policies "
+                         f"({', '.join(r['name'] for r in failed)}): {last[-1][:200]}")
+    return lines
+
+
+def summary(rows: list[dict], modes=()) -> str:
+    lines = failed_modes(rows, modes)
     for label, key in (("PyTorch eager / recipe", lambda r: r["pytorch_ms"]),
                        ("best torch.compile / recipe", best_compile_ms),
                        ("PyTorch eager / IREE default", lambda r: r["pytorch_ms"])):
@@ -451,7 +466,7 @@ def main(argv=None) -> int:
            f"ratio above 1 = IREE faster.\n{machine_line(rows, args.target_cpu, (load_start, os.getloadavg()[0]))}")
     print(how)
     text = table(rows, args.threads)
-    if more := summary(rows):
+    if more := summary(rows, args.torch_compile):
         text += "\n\n" + more
     print(text)
     if args.write_docs:

@@ -146,11 +146,20 @@ def test_gemm_ceiling_quick_k_split(tmp_path):
 
 
 def test_gemm_ceiling_quick_register_tiled(tmp_path):
-    # --register-tiled adds the register-tiled route's packed build to every GEMM.
-    stdout, document = run_script("gemm_ceiling", "--presets", "gdt", "--register-tiled", tmp_path=tmp_path)
+    # --register-tiled adds the register-tiled route's packed build to every GEMM; --register-tiles
+    # one build per named tile, whatever this CPU's.
+    stdout, document = run_script("gemm_ceiling", "--presets", "gdt", "--register-tiled", "--register-tiles", "4x8",
+                                  "2x16", tmp_path=tmp_path)
     (gemm,) = document["gemms"]
-    assert set(gemm["median_us"]) == {"gdt", "register-tiled+tile-bytes-4m", "numpy"}
-    assert "register-tiled+tile-bytes-4m ms (GF/s)" in stdout
+    assert set(gemm["median_us"]) == {"gdt", "register-tiled+tile-bytes-4m", "register-tiled-4x8",
+                                      "register-tiled-2x16", "numpy"}
+    assert "register-tiled+tile-bytes-4m ms (GF/s)" in stdout and "register-tiled-4x8 ms (GF/s)" in stdout
+
+
+def test_gemm_ceiling_refuses_a_malformed_tile(tmp_path):
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "gemm_ceiling.py"), "--quick", "--register-tiles", "14by32"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 2 and "'14by32' is not a tile M0xN0" in proc.stderr
 
 
 def test_fma_peak_prints_each_width_beside_the_derived_peak(tmp_path):

@@ -84,8 +84,9 @@ def test_the_lerobot_manifests_read_and_name_the_committed_exports(manifest):
 
 # The shipped recipes small enough to rebuild and run in the slow tier (45-69 MB of seeded weights
 # each): a conv encoder through im2col, the conv-fold script and inner-tiled data tiling; SigLIP's
-# layer with its attention decomposed; pi0's expert through the unbatch script.
-# And SigLIP's register-tiled recipe: GEMMs packed by upstream passes, lowered without the ukernel.
+# layer with its attention decomposed; pi0's expert through the register-tiled route's script with
+# the unbatch route's steps after it (its 14 x 32 AVX-512 tile, built for haswell here: the tile is
+# the script's, whatever the CPU). And SigLIP's AVX2 register-tiled recipe (6 x 16).
 REBUILT = (RECIPES / "diffusion_encoder", RECIPES / "pi0_vision_layer", RECIPES / "pi0_expert_layer",
            RECIPES / "avx2" / "register-tiled" / "pi0_vision_layer")
 
@@ -125,3 +126,23 @@ def test_a_shipped_recipe_rebuilds_where_it_ships_and_computes_what_iree_default
         scale = float(np.abs(want).max())
         assert scale > 0
         assert float(np.abs(got - want).max()) <= 1e-3 * scale, f"{name}: the recipe's build computes other numbers"
+
+
+# Section 4w's table of the AVX-512 experts' tunes: each column one variant the recipe records.
+TUNE_TABLE_VARIANTS = ("register-tiled+unbatch+gdt+inner-tiled", "unbatch+gdt+inner-tiled",
+                       "register-tiled+tile-bytes-4m", "default")
+
+
+def test_section_4w_quotes_the_expert_recipes_own_tune_timings():
+    rows, inside = {}, False
+    for line in DOCS.read_text().splitlines():
+        if line.startswith("## "):
+            inside = line.startswith("## 4w.")
+        m = re.match(r"\| (pi0\w*_expert_layer) \|((?: [0-9.]+[^|]* \|){4})$", line) if inside else None
+        if m:
+            rows[m.group(1)] = [float(cell.split()[0]) for cell in m.group(2).strip(" |").split(" | ")]
+    assert set(rows) == {"pi0_expert_layer", "pi05_expert_layer"}
+    for name, quoted in rows.items():
+        recipe = load_recipe(RECIPES / f"{name}.spec.recipe.toml")
+        assert recipe.variant.startswith(TUNE_TABLE_VARIANTS[0])
+        assert quoted == [round(recipe.whole_model_us[v] / 1e3, 1) for v in TUNE_TABLE_VARIANTS], name

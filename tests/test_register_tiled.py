@@ -9,8 +9,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
-from iree_dsa_tuner.flags import DECOMPOSE_ATTENTION_FLAG, TRANSFORM_FLAG
+from iree_dsa_tuner.flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
 from iree_dsa_tuner.host.flag_presets import TILE_BYTES_4M
 from iree_dsa_tuner.host.routes.k_split import InputGemm, input_gemms
 from iree_dsa_tuner.host.routes.register_tiled import (NO_UKERNELS_FLAG, k_chunk, plan_register_tiled_route,
@@ -24,10 +25,11 @@ def gemm(m: int, n: int, k: int, batch: int = 1, op: str = "linalg.batch_matmul"
     return InputGemm(op, batch, m, n, k, element_bytes)
 
 
-def test_the_tile_is_twelve_of_sixteen_registers_on_avx2_and_twentyfour_of_thirtytwo_on_avx512():
-    # Two registers across, as many rows as three quarters of the registers allow (a BLAS's 6 x 16).
+def test_the_tile_leaves_three_registers_for_operands_six_by_sixteen_on_avx2_fourteen_by_thirtytwo_on_avx512():
+    # Two registers across, as many rows as the registers allow after the weight's row and the
+    # broadcast (a BLAS's 6 x 16 with AVX2's 16; 28 of AVX-512's 32 accumulate).
     assert register_tile(AVX2) == (6, 16, 1)
-    assert register_tile(AVX512) == (12, 32, 1)
+    assert register_tile(AVX512) == (14, 32, 1)
 
 
 def test_a_reduction_whose_tile_panels_crowd_the_l2_is_cut_into_chunks_whose_panels_take_an_eighth():
@@ -36,8 +38,8 @@ def test_a_reduction_whose_tile_panels_crowd_the_l2_is_cut_into_chunks_whose_pan
     # take 176 KiB, above an eighth (128 KiB). SigLIP's K = 4304 (378 KB) and K = 2048 stay whole.
     assert k_chunk(16384, (6, 16, 1), AVX2) == 1024
     assert k_chunk(4304, (6, 16, 1), AVX2) is None and k_chunk(2048, (6, 16, 1), AVX2) is None
-    # AVX-512's 12 x 32 tile on a 2 MiB L2: 44 x 4 bytes a step, 1024 again.
-    assert k_chunk(16384, (12, 32, 1), AVX512) == 1024
+    # AVX-512's 14 x 32 tile on a 2 MiB L2: 46 x 4 bytes a step, 1024 again.
+    assert k_chunk(16384, (14, 32, 1), AVX512) == 1024
     # No multiple of N0 that divides K fits: kept whole.
     assert k_chunk(16381, (6, 16, 1), AVX2) is None
 
@@ -75,6 +77,12 @@ def test_the_presets_take_4m_tiles_and_one_decomposes_attention_first():
         "register-tiled+tile-bytes-4m": ("--script", NO_UKERNELS_FLAG, TILE_BYTES_4M),
         "attn-decomposed+register-tiled+tile-bytes-4m": (DECOMPOSE_ATTENTION_FLAG, "--script", NO_UKERNELS_FLAG,
                                                          TILE_BYTES_4M)}
+    # With the unbatch route's script after the packing: the batched products it leaves go to
+    # inner-tiled data tiling on the global path.
+    both = register_tiled_presets(("--script", NO_UKERNELS_FLAG), ("--both", NO_UKERNELS_FLAG))
+    assert both["register-tiled+unbatch+gdt+inner-tiled"] == ("--both", NO_UKERNELS_FLAG, TILE_BYTES_4M,
+                                                              GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG)
+    assert {k: v for k, v in both.items() if k != "register-tiled+unbatch+gdt+inner-tiled"} == presets
 
 
 HEADS = """
@@ -88,10 +96,12 @@ func.func @heads(%q: tensor<4x12x16xf32>, %k: tensor<4x16x12xf32>) -> tensor<4x1
 """
 
 
-def test_the_packed_build_computes_the_gemms(tmp_path):
+@pytest.mark.parametrize("preset", ["register-tiled+tile-bytes-4m", "register-tiled+unbatch+gdt+inner-tiled"])
+def test_the_packed_build_computes_the_gemms(tmp_path, preset):
     """Linear layers as iree-turbine writes them, with rows and columns that are not multiples of the
-    tile (padded), and a batch over heads, built under the route's preset for haswell and run on
-    seeded data; the linear layer is an mmt4d dispatch, the batch IREE's own."""
+    tile (padded), and a batch over heads, built under the route's presets for haswell and run on
+    seeded data; the linear layer is an mmt4d dispatch in both. The batch is IREE's own under the
+    plain preset, and four inner-tiled products when the unbatch route follows the packing."""
     import iree.compiler as ic
     import iree.runtime as rt
 
@@ -101,13 +111,19 @@ def test_the_packed_build_computes_the_gemms(tmp_path):
     model = tmp_path / "layers.mlir"
     model.write_text(BATCH1_LINEAR_TEMPLATE.format(m=m, k=k, n=n) + HEADS)
     assert gemm(m, n, k) in input_gemms(model.read_text())
-    flags = register_tiled_presets(register_tiled_flags(register_tile(AVX2), tmp_path))["register-tiled+tile-bytes-4m"]
+    tile = register_tile(AVX2)
+    flags = register_tiled_presets(register_tiled_flags(tile, tmp_path),
+                                   register_tiled_flags(tile, tmp_path, unbatch=[4]))[preset]
     base = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
             f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}"]
     configured = ic.compile_file(str(model), extra_args=base + list(flags)
                                  + ["--compile-to=executable-configurations"]).decode()
     assert "_mmt4d_3x2x40x6x16x1_f32" in configured
-    assert "heads_dispatch_0_batch_matmul_4x12x12x16_f32" in configured
+    if preset == "register-tiled+tile-bytes-4m":
+        assert "heads_dispatch_0_batch_matmul_4x12x12x16_f32" in configured
+    else:
+        # The four products are one inner-tiled executable (IREE names its dispatch after the fill).
+        assert "batch_matmul" not in configured and "iree_codegen.inner_tiled" in configured
     module = rt.load_vm_flatbuffer(ic.compile_file(str(model), extra_args=base + list(flags)), driver="local-sync")
     rng = np.random.default_rng(23)
     a = rng.standard_normal((1, m, k), dtype=np.float32)
@@ -126,5 +142,9 @@ def test_tune_offers_the_route_on_a_linear_layer(tmp_path, monkeypatch):
     assert "register-tiled+tile-bytes-4m" in presets
     script = Path(presets["register-tiled+tile-bytes-4m"][0].split("=", 1)[1]).read_text()
     assert "packed_sizes = [6, 16, 1]" in script
+    # The linear layer is a batch-1 batch_matmul, so the unbatch route is taken too, and the preset
+    # that runs it after the packing is offered.
+    both = Path(presets["register-tiled+unbatch+gdt+inner-tiled"][0].split("=", 1)[1]).read_text()
+    assert "packed_sizes = [6, 16, 1]" in both and "@match_batch1 -> @flatten" in both
     assert any(line.startswith("register-tiled GEMM route") and "1 f32 GEMM packed" in line for line in said)
 

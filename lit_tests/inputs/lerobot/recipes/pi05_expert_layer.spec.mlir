@@ -1,12 +1,50 @@
 // iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)
 // with them, or the spec silently applies to nothing (docs/CONV.md):
-// iree-dsa-tune: flags: --iree-preprocessing-transform-spec-filename=/work/lerobot-out/pi05_expert_layer.spec.unbatch.mlir --iree-global-opt-data-tiling --iree-llvmcpu-enable-inner-tiled
+// iree-dsa-tune: flags: --iree-preprocessing-transform-spec-filename=/work/rt512b/pi05_expert_layer.spec.register-tiled.mlir --iree-llvmcpu-enable-ukernels=none --iree-llvmcpu-matmul-tile-bytes=4194304 --iree-global-opt-data-tiling --iree-llvmcpu-enable-inner-tiled
 module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%arg0: !transform.any_op {transform.readonly}, %arg1: !transform.any_param {transform.readonly}) {
     transform.annotate %arg0 "compilation_info" = %arg1 : !transform.any_op, !transform.any_param
     transform.yield 
   }
-  transform.named_sequence @match_main_async_dispatch_52_softmax_50x1018xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_6_contract_3072x1024_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [3072] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [1024] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [512, 0], vector_common_parallel = [256, 0], vector_reduction = [0, 4]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_8_mmt4d_4x64x1024x14x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [4, 14] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [64, 32] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [1024, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [4, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 14, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_10_mmt4d_4x8x1024x14x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [4, 14] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [8, 32] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [1024, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [4, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 14, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_19_fill_2x64x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
+    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %0 = tensor<2x256x29x1x1xf32> : !transform.any_value
+    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %1 = tensor<64x256x16x1xf32> : !transform.any_value
+    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %2 = tensor<2x64x29x1x16xf32> : !transform.any_value
+    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 32, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_50_softmax_50x1018xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
     %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
     ^bb0(%arg1: tensor<50x1018xf32>, %arg2: tensor<50xf32>, %arg3: tensor<50xf32>):
@@ -24,6 +62,44 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
       } -> tensor<50xf32>
     } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 0], vector_common_parallel = [1, 0], vector_reduction = [0, 128]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_53_fill_2x16x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
+    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %0 = tensor<2x1018x29x1x1xf32> : !transform.any_value
+    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %1 = tensor<16x1018x16x1xf32> : !transform.any_value
+    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
+    transform.iree.match.cast_compatible_type %2 = tensor<2x16x29x1x16xf32> : !transform.any_value
+    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 8, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_92_mmt4d_4x32x2048x14x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [4, 14] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [32, 32] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [2048, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [4, 2, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 14, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_96_mmt4d_4x128x1024x14x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [4, 14] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [128, 32] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [1024, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [4, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 14, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_100_mmt4d_4x32x512x14x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [4, 14] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [32, 32] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [512, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [4, 8, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 14, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_main_async_dispatch_4_elementwise_12800_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -52,107 +128,19 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [3200], vector_common_parallel = [16], vector_reduction = [0]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_6_fill_1x13x15x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<1x1024x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<13x1024x15x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<1x13x15x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 13, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_10_fill_2x128x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<2x1024x29x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<128x1024x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<2x128x29x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 16, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_12_fill_2x16x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<2x1024x29x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<16x1024x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<2x16x29x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 16, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_21_fill_2x64x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<2x256x29x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<64x256x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<2x64x29x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 64, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_55_fill_2x16x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<2x1018x29x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<16x1018x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<2x16x29x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 16, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_94_fill_2x64x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<2x2048x29x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<64x2048x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<2x64x29x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 8, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_100_fill_2x256x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<2x1024x29x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<256x1024x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<2x256x29x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 16, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_104_fill_2x64x29x1x16_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["iree_codegen.inner_tiled"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<2x4096x29x1x1xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<64x4096x16x1xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<2x64x29x1x16xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 4, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
-  }
   transform.named_sequence @__kernel_config(%arg0: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {iree_codegen.tuning_spec_entrypoint} {
     %updated_root = transform.foreach_match in %arg0 
-        @match_main_async_dispatch_52_softmax_50x1018xf32_dispatch_tensor_store -> @apply_op_config, 
+        @match_main_async_dispatch_6_contract_3072x1024_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_8_mmt4d_4x64x1024x14x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_10_mmt4d_4x8x1024x14x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_19_fill_2x64x29x1x16_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_50_softmax_50x1018xf32_dispatch_tensor_store -> @apply_op_config, 
+        @match_main_async_dispatch_53_fill_2x16x29x1x16_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_92_mmt4d_4x32x2048x14x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_96_mmt4d_4x128x1024x14x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_100_mmt4d_4x32x512x14x32x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_4_elementwise_12800_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_5_elementwise_12800_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_6_fill_1x13x15x1x16_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_10_fill_2x128x29x1x16_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_12_fill_2x16x29x1x16_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_21_fill_2x64x29x1x16_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_55_fill_2x16x29x1x16_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_94_fill_2x64x29x1x16_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_100_fill_2x256x29x1x16_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_104_fill_2x64x29x1x16_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
+        @match_main_async_dispatch_5_elementwise_12800_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
     transform.yield %updated_root : !transform.any_op
   }
 }

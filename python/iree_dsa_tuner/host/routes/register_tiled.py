@@ -14,9 +14,11 @@ has no fast path for it, so the route turns ukernels off). SigLIP's GEMMs ran 1.
 that way than under the data-tiled ukernel, level with OpenBLAS; with 4 MiB mmt4d tiles IREE
 distributes them as the search would (a whole column panel per workgroup).
 
-The tile (`register_tile`): accumulators in three quarters of the vector registers, two registers
-wide (N0 = two vectors of f32 lanes), as many rows as that leaves, K0 = 1: 6 x 16 with AVX2's 16
-ymm registers, 12 x 32 with AVX-512's 32. Rows and columns are padded to the tile.
+The tile (`register_tile`): two registers wide (N0 = two vectors of f32 lanes), K0 = 1, and as many
+rows as leave three registers for the operands (two for the weight's row, one for the broadcast
+activation): 6 x 16 with AVX2's 16 ymm registers, 14 x 32 with AVX-512's 32. Rows and columns are
+padded to the tile. On AVX-512, 14 rows ran pi0's expert GEMMs (51 rows, padded to 56) 1.07-1.12x
+faster than 12 (padded to 60) and SigLIP's level with them (docs/PERFORMANCE.md 4w).
 
 The route is a preprocessing transform script (`--iree-preprocessing-transform-spec-filename`,
 `register_tiled_script_text`):
@@ -44,18 +46,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...core.words import plural
-from ...flags import DECOMPOSE_ATTENTION_FLAG, TRANSFORM_FLAG
+from ...flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
 from ...ir.conv_route import ConvRoute, dim_is, script_file, structured_matcher, verified_script
 from ..flag_presets import TILE_BYTES_4M
 from .k_split import CHUNK_PAIR_SHARE, SPLIT_ABOVE, widest_chunk
+from .unbatch import unbatch_script_parts, unbatched_batches
 
 WHAT = "register-tiled GEMM route (docs/DATA_TILING.md 18)"
 SCRIPT_PREFIX = "register-tiled-"
 
 # The mmt4d tile is one the ukernel has no fast path for (6 x 16 ran 50x slower under it).
 NO_UKERNELS_FLAG = "--iree-llvmcpu-enable-ukernels=none"
-# Of the vector registers, the share that accumulates (the rest hold the operands).
-ACCUMULATOR_SHARE = 3 / 4
+# Vector registers that hold the operands of a step: the weight's row (REGISTERS_PER_ROW) and
+# the broadcast activation; every other register accumulates.
+OPERAND_REGISTERS = 3
 # Registers across a row of the tile.
 REGISTERS_PER_ROW = 2
 # Step 1's passes, in order (upstream MLIR's, run by the script).
@@ -65,7 +69,7 @@ NAMED_AS_2D = ("linalg-generalize-named-ops", "linalg-fold-unit-extent-dims", "l
 def register_tile(cpu) -> tuple[int, int, int]:
     """(M0, N0, K0) of the packed f32 GEMM on a CPU described by `cpu` (`CpuModel`)."""
     lanes = cpu.vector_register_bytes // 4
-    rows = max(1, int(cpu.vector_registers * ACCUMULATOR_SHARE) // REGISTERS_PER_ROW)
+    rows = max(1, (cpu.vector_registers - OPERAND_REGISTERS) // REGISTERS_PER_ROW)
     return rows, REGISTERS_PER_ROW * lanes, 1
 
 
@@ -127,45 +131,60 @@ def _packing(name: str, tile: tuple[int, int, int], k: int | None = None, chunk:
     return lines + ["    transform.yield", "  }"]
 
 
-def register_tiled_script_text(tile: tuple[int, int, int], chunks: dict[int, int] | None = None) -> str:
+def register_tiled_script_text(tile: tuple[int, int, int], chunks: dict[int, int] | None = None,
+                               unbatch: list[int] | None = None) -> str:
     """The preprocessing transform script that packs every 32-bit 2-D matmul into `tile`, those with a
-    reduction length in `chunks` cut into chunks of that length (module doc)."""
+    reduction length in `chunks` cut into chunks of that length (module doc). With `unbatch` (the
+    batch sizes the unbatch route unrolls), the unbatch route's hinted script runs after it on
+    what is left: the batched products, for inner-tiled data tiling (`register_tiled_presets`)."""
     m0, n0, k0 = tile
+    sequences, body, root = register_tiled_script_parts(tile, chunks)
+    then = [], []
+    if unbatch is not None:
+        then = unbatch_script_parts(unbatch, hinted=True, root=root)
+    return "\n".join([
+        f"// Linear layers -> mmt4d in {m0} x {n0} x {k0} register tiles (iree-dsa-tune, docs/DATA_TILING.md 18)"
+        + ("; then the batched GEMMs left as 2-D matmuls for inner-tiled data tiling (docs/DATA_TILING.md 11)."
+           if unbatch is not None else "."),
+        f"// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE {NO_UKERNELS_FLAG} ...",
+        "module attributes {transform.with_named_sequence} {",
+        *sequences,
+        *then[0],
+        "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",
+        *body,
+        *then[1],
+        "    transform.yield",
+        "  }",
+        "}"]) + "\n"
+
+
+def register_tiled_script_parts(tile: tuple[int, int, int],
+                                chunks: dict[int, int] | None = None) -> tuple[list[str], list[str], str]:
+    """(named sequences, main-body lines on `%root`, the module's handle after them) of the packing."""
     chunks = dict(sorted((chunks or {}).items()))
     functions = "transform.structured.match ops{[\"util.func\", \"func.func\"]} in %root"
-    named = _passes("%functions", NAMED_AS_2D, 0)
-    renamed = _passes("%packed_functions", NAMED_AS_2D[-1:], len(NAMED_AS_2D))
-    lines = [
-        f"// Linear layers -> mmt4d in {m0} x {n0} x {k0} register tiles (iree-dsa-tune, docs/DATA_TILING.md 18).",
-        "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE "
-        f"{NO_UKERNELS_FLAG} ...",
-        "module attributes {transform.with_named_sequence} {"]
-    names = []
+    sequences, names = [], []
     for k, chunk in chunks.items():  # first: foreach_match takes the first matcher that accepts
         names.append(f"linear_k{k}")
-        lines += structured_matcher(names[-1], "linalg.matmul", _is_32_bit() + dim_is(2, k))
-        lines += _packing(names[-1], tile, k, chunk)
+        sequences += structured_matcher(names[-1], "linalg.matmul", _is_32_bit() + dim_is(2, k))
+        sequences += _packing(names[-1], tile, k, chunk)
     names.append("linear")
-    lines += structured_matcher("linear", "linalg.matmul", _is_32_bit()) + _packing("linear", tile)
-    lines += [
-        "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",
+    sequences += structured_matcher("linear", "linalg.matmul", _is_32_bit()) + _packing("linear", tile)
+    body = [
         f"    %functions = {functions} : (!transform.any_op) -> !transform.any_op",
-        *named,
+        *_passes("%functions", NAMED_AS_2D, 0),
         "    %r = transform.foreach_match in %root " + ", ".join(f"@match_{n} -> @pack_{n}" for n in names)
         + " : (!transform.any_op) -> !transform.any_op",
         f"    %packed_functions = {functions.replace('%root', '%r')} : (!transform.any_op) -> !transform.any_op",
-        *renamed,
-        "    transform.yield",
-        "  }",
-        "}",
-    ]
-    return "\n".join(lines) + "\n"
+        *_passes("%packed_functions", NAMED_AS_2D[-1:], len(NAMED_AS_2D))]
+    return sequences, body, "%r"
 
 
-def register_tiled_flags(tile: tuple[int, int, int], directory: Path,
-                         chunks: dict[int, int] | None = None) -> tuple[str, ...]:
-    """The flags of the route's build: its verified script (content-addressed) and no ukernels."""
-    text = verified_script(register_tiled_script_text(tile, chunks), "register-tiled")
+def register_tiled_flags(tile: tuple[int, int, int], directory: Path, chunks: dict[int, int] | None = None,
+                         unbatch: list[int] | None = None) -> tuple[str, ...]:
+    """The flags of the route's build: its verified script (content-addressed; with `unbatch`, the
+    unbatch route's after it) and no ukernels."""
+    text = verified_script(register_tiled_script_text(tile, chunks, unbatch), "register-tiled")
     return (f"{TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}", NO_UKERNELS_FLAG)
 
 
@@ -180,8 +199,7 @@ def plan_register_tiled_route(gemms, cpu, directory: Path, taken_flags: tuple[st
     if any(f.startswith(TRANSFORM_FLAG) for f in taken_flags):
         route.notes.append(f"not taken: it needs {TRANSFORM_FLAG}, which another route or the given flags already set")
         return route
-    tile = register_tile(cpu)
-    chunks = {g.k: c for g in packed if (c := k_chunk(g.k, tile, cpu))}
+    tile, chunks = _tile_and_chunks(packed, cpu)
     route.flags = register_tiled_flags(tile, directory, chunks)
     batched = sum(1 for g in gemms if g.batch > 1)
     route.notes.append(f"{plural(len(packed), 'f32 GEMM')} packed into {tile[0]} x {tile[1]} x {tile[2]} tiles"
@@ -190,8 +208,14 @@ def plan_register_tiled_route(gemms, cpu, directory: Path, taken_flags: tuple[st
     return route
 
 
-# Where this route stands among the host's routes (host/routes/__init__.py): planned, then its
-# presets timed, each in rank order.
+def _tile_and_chunks(packed, cpu) -> tuple[tuple[int, int, int], dict[int, int]]:
+    """This CPU's tile, and the chunk of each reduction length of the `packed` GEMMs it cuts."""
+    tile = register_tile(cpu)
+    return tile, {g.k: c for g in packed if (c := k_chunk(g.k, tile, cpu))}
+
+
+# Where this route stands among the host's routes (host/routes/__init__.py): planned after the
+# unbatch route (its presets read planned['unbatch']), then its presets timed, each in rank order.
 PLAN_RANK = 60
 PRESET_RANK = 60
 
@@ -205,18 +229,36 @@ def plan(planning) -> ConvRoute:
 
 
 def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
-    return register_tiled_presets(route.flags)
+    """`register_tiled_presets`; with the unbatch route taken too, its script after this one's."""
+    unbatched = ()
+    if planning.planned.get("unbatch"):
+        tile, chunks = _tile_and_chunks(packed_gemms(planning.gemms), planning.cpu)
+        unbatched = register_tiled_flags(tile, planning.directory, chunks, unbatched_batches(planning.gemms))
+    return register_tiled_presets(route.flags, unbatched)
 
 
-def register_tiled_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+def register_tiled_presets(route_flags: tuple[str, ...],
+                           unbatched_flags: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
     """The presets this route adds: its script with IREE's mmt4d codegen and 4 MiB mmt4d tiles
     (IREE's 256 KiB give each workgroup one output tile, 2x slower on SigLIP's fc1), and the same
     with attention ops decomposed (`presets_that_apply` drops it on a model without them; the
-    decomposition's batched products are not packed)."""
+    decomposition's batched products are not packed).
+
+    `unbatched_flags` name the script that runs the unbatch route after the packing: the batched
+    products it leaves (attention over heads) become 2-D matmuls that inner-tiled data tiling
+    builds, as in `unbatch+gdt+inner-tiled`, while the linear layers keep the register tile. On
+    AVX-512 that is the tile's place: pi0's expert GEMMs (51 rows) ran 1.06-1.21x faster in 14 x 32
+    tiles than inner-tiled (29 x 16, 58 rows), and its attention 1.4x faster inner-tiled than
+    under IREE's default codegen (docs/DATA_TILING.md 18)."""
     tail = tuple(route_flags) + (TILE_BYTES_4M,)
-    return {"register-tiled+tile-bytes-4m": tail,
-            "attn-decomposed+register-tiled+tile-bytes-4m": (DECOMPOSE_ATTENTION_FLAG,) + tail}
+    presets = {"register-tiled+tile-bytes-4m": tail,
+               "attn-decomposed+register-tiled+tile-bytes-4m": (DECOMPOSE_ATTENTION_FLAG,) + tail}
+    if unbatched_flags:
+        presets["register-tiled+unbatch+gdt+inner-tiled"] = (tuple(unbatched_flags) + (TILE_BYTES_4M,)
+                                                             + (GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG))
+    return presets
 
 
 __all__ = ["NO_UKERNELS_FLAG", "SCRIPT_PREFIX", "WHAT", "k_chunk", "packed_gemms", "plan", "plan_register_tiled_route", "presets",
-           "register_tile", "register_tiled_flags", "register_tiled_presets", "register_tiled_script_text"]
+           "register_tile", "register_tiled_flags", "register_tiled_presets", "register_tiled_script_parts",
+           "register_tiled_script_text"]

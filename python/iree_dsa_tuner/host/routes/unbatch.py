@@ -100,9 +100,25 @@ def unbatch_script_text(batches: list[int], hinted: bool = False, splits=()) -> 
     """The preprocessing transform script (steps 1-3 of the module doc, and 4 when `hinted`) for
     these batch sizes; with `splits` (`k_split.KSplit`s), the long-K matmuls the rewrite leaves are
     then cut into chunks summed after (`k_split.summed_split_lines`), before the hint."""
-    lines = ["// Batched GEMMs -> 2-D matmuls for inner-tiled data tiling (iree-dsa-tune, docs/DATA_TILING.md 11).",
-             "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
-             "module attributes {transform.with_named_sequence} {"]
+    sequences, body = unbatch_script_parts(batches, hinted, splits)
+    return "\n".join([
+        "// Batched GEMMs -> 2-D matmuls for inner-tiled data tiling (iree-dsa-tune, docs/DATA_TILING.md 11).",
+        "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
+        "module attributes {transform.with_named_sequence} {",
+        *sequences,
+        "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",
+        *body,
+        "    transform.yield",
+        "  }",
+        "}"]) + "\n"
+
+
+def unbatch_script_parts(batches: list[int], hinted: bool = False, splits=(),
+                         root: str = "%root") -> tuple[list[str], list[str]]:
+    """(its named sequences, its main-body lines acting on the module handle `root`) of
+    `unbatch_script_text`'s script: another route's script runs it after its own steps that way
+    (register_tiled.py)."""
+    lines = []
     for b in batches:
         lines += structured_matcher(f"batch{b}", "linalg.batch_matmul", dim_is(0, b) + dim_is(1, 1, "gt"),
                                     after=_from_zeros())
@@ -128,34 +144,32 @@ def unbatch_script_text(batches: list[int], hinted: bool = False, splits=()) -> 
     lines += split_lines
     if hinted:
         lines += _hint_lines()
-    lines += ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {"]
-    current = "%root"
+    body = []
+    current = root
     if batches:
-        lines += _shared_heads_lines()
+        body += _shared_heads_lines(root)
         pairs = ", ".join(f"@match_batch{b} -> @unroll_batch{b}" for b in batches)
-        lines += [f"    %unrolled = transform.foreach_match in %root {pairs} : (!transform.any_op) -> !transform.any_op"]
+        body += [f"    %unrolled = transform.foreach_match in {root} {pairs} : (!transform.any_op) -> !transform.any_op"]
         current = "%unrolled"
-    lines += [f"    %flat = transform.foreach_match in {current} @match_batch1 -> @flatten : (!transform.any_op) -> !transform.any_op",
-              *_folded_and_named("%flat", "%named", "")]
+    body += [f"    %flat = transform.foreach_match in {current} @match_batch1 -> @flatten : (!transform.any_op) -> !transform.any_op",
+             *_folded_and_named("%flat", "%named", "")]
     if split_pairs:
-        lines += [f"    %cut = transform.foreach_match in %named {', '.join(split_pairs)} : (!transform.any_op) -> !transform.any_op",
-                  *_folded_and_named("%cut", "%named_cut", "_cut")]
+        body += [f"    %cut = transform.foreach_match in %named {', '.join(split_pairs)} : (!transform.any_op) -> !transform.any_op",
+                 *_folded_and_named("%cut", "%named_cut", "_cut")]
     named = "%named_cut" if split_pairs else "%named"
-    lines += [*([f"    %hinted = transform.foreach_match in {named} @match_tileable -> @hint, @match_rows -> @hint"
-                 " : (!transform.any_op) -> !transform.any_op"] if hinted else []),
-              "    transform.yield",
-              "  }",
-              "}"]
-    return "\n".join(lines) + "\n"
+    if hinted:
+        body += [f"    %hinted = transform.foreach_match in {named} @match_tileable -> @hint, @match_rows -> @hint"
+                 " : (!transform.any_op) -> !transform.any_op"]
+    return lines, body
 
 
-def _shared_heads_lines() -> list[str]:
+def _shared_heads_lines(root: str) -> list[str]:
     """Step 0's main-body lines: every transpose generalised, unit dimensions folded away."""
-    return ["    %transposes = transform.structured.match ops{[\"linalg.transpose\"]} in %root"
+    return [f"    %transposes = transform.structured.match ops{{[\"linalg.transpose\"]}} in {root}"
             " : (!transform.any_op) -> !transform.any_op",
             "    %transposes_generic = transform.structured.generalize %transposes"
             " : (!transform.any_op) -> !transform.any_op",
-            "    %funcs_heads = transform.structured.match ops{[\"util.func\", \"func.func\"]} in %root"
+            f"    %funcs_heads = transform.structured.match ops{{[\"util.func\", \"func.func\"]}} in {root}"
             " : (!transform.any_op) -> !transform.any_op",
             "    transform.apply_patterns to %funcs_heads {",
             "      transform.apply_patterns.linalg.fold_unit_extent_dims_via_reshapes",
@@ -265,4 +279,4 @@ def unbatch_presets(route_flags: tuple[str, ...], hinted_flags: tuple[str, ...] 
 
 
 __all__ = ["DATA_TILING_HINT", "REPLACES", "WHAT", "needs_unbatch", "plan", "plan_unbatch_route", "presets", "unbatch_flags",
-           "unbatch_presets", "unbatch_script_text", "unbatched_batches"]
+           "unbatch_presets", "unbatch_script_parts", "unbatch_script_text", "unbatched_batches"]
