@@ -203,3 +203,39 @@ def test_winograd_route_quick_times_the_route_beside_im2col_the_pass_alone_and_t
     # Two convolutions convert; the largest transformed filter (8 x 8 x 64 x 64 f32) is 1 MiB.
     assert document["route_flags"][1] == "--iree-opt-const-expr-max-size-increase-threshold=1048576"
     assert "this / route" in stdout
+
+
+def test_fma_floor_counts_the_products_of_the_committed_exports(tmp_path):
+    """The floor is the export's product FLOPs at the named peak; eager's and the recipe's times come
+    from a lerobot_vs_pytorch --json run; a model with convolutions gets none."""
+    rows_json = tmp_path / "bench.json"
+    rows_json.write_text(json.dumps([{"name": "pi0_vision_layer", "pytorch_ms": 90.0, "recipe_ms": 80.0}]))
+    out = tmp_path / "floor.json"
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "fma_floor.py"), "--only", *FLOOR_ROWS_IN_DOCS,
+                           "diffusion_unet", "--peak", "100", "--bench-json", str(rows_json), "--json", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = {r["name"]: r for r in json.loads(out.read_text())["rows"]}
+    siglip = rows["pi0_vision_layer"]
+    # SigLIP's layer: q, k, v and o (256 x 1152 -> 1152), fc1 and fc2 (1152 <-> 4304), and one attention
+    # op of 16 heads, 256 x 256 positions, 72 features.
+    assert siglip["gemm_f32_flops"] == 2 * 256 * 1152 * (4 * 1152 + 2 * 4304)
+    assert siglip["attention_flops"] == 2 * 16 * 256 * 256 * (72 + 72)
+    assert siglip["floor_ms"] == pytest.approx((siglip["gemm_f32_flops"] + siglip["attention_flops"]) / 100e9 * 1e3)
+    assert (siglip["eager_ms"], siglip["recipe_ms"]) == (90.0, 80.0)
+    assert "eager / floor (cap)" in proc.stdout and "1.11" in proc.stdout  # eager / floor: 90 / 81.0
+    # The UNet's 1-D convolutions: the routes change their FLOPs, so no floor; eager as recorded.
+    unet = rows["diffusion_unet"]
+    assert unet["convolutions"] > 0 and unet["floor_ms"] is None and unet["recipe_ms"] is None
+    # docs/PERFORMANCE.md 4x quotes the FLOPs of these exports: they hold on any machine.
+    quoted = {}
+    for line in (REPO / "docs" / "PERFORMANCE.md").read_text().split("## 4x.", 1)[1].split("\n## ", 1)[0].splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0] in FLOOR_ROWS_IN_DOCS:
+            quoted[cells[0]] = (cells[1], cells[2])
+    assert quoted == {name: (f"{rows[name]['gemm_f32_flops'] / 1e9:.3f}", f"{rows[name]['attention_flops'] / 1e9:.3f}")
+                      for name in FLOOR_ROWS_IN_DOCS}
+
+
+# The exports section 4x of docs/PERFORMANCE.md gives a floor.
+FLOOR_ROWS_IN_DOCS = ("pi05_expert_layer", "pi0_expert_layer", "pi0_prefix_layer", "pi0_vision_layer")
