@@ -139,9 +139,7 @@ def register_tiled_script_text(tile: tuple[int, int, int], chunks: dict[int, int
     what is left: the batched products, for inner-tiled data tiling (`register_tiled_presets`)."""
     m0, n0, k0 = tile
     sequences, body, root = register_tiled_script_parts(tile, chunks)
-    then = [], []
-    if unbatch is not None:
-        then = unbatch_script_parts(unbatch, hinted=True, root=root)
+    then_sequences, then_body = unbatch_script_parts(unbatch, hinted=True, root=root) if unbatch is not None else ([], [])
     return "\n".join([
         f"// Linear layers -> mmt4d in {m0} x {n0} x {k0} register tiles (iree-dsa-tune, docs/DATA_TILING.md 18)"
         + ("; then the batched GEMMs left as 2-D matmuls for inner-tiled data tiling (docs/DATA_TILING.md 11)."
@@ -149,10 +147,10 @@ def register_tiled_script_text(tile: tuple[int, int, int], chunks: dict[int, int
         f"// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE {NO_UKERNELS_FLAG} ...",
         "module attributes {transform.with_named_sequence} {",
         *sequences,
-        *then[0],
+        *then_sequences,
         "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",
         *body,
-        *then[1],
+        *then_body,
         "    transform.yield",
         "  }",
         "}"]) + "\n"
