@@ -60,6 +60,7 @@ from pathlib import Path
 import numpy as np
 
 from iree_dsa_tuner.compiler import HOST_FLAGS, find_tool
+from iree_dsa_tuner.core.words import plural
 from iree_dsa_tuner.host.whole_model import device_flags
 from iree_dsa_tuner.recipe import load_recipe
 from iree_dsa_tuner.runners.host import exclusive_timing
@@ -331,7 +332,7 @@ def summary(rows: list[dict], modes=()) -> str:
         den = "default_ms" if label.endswith("default") else "recipe_ms"
         ratios = [key(r) / r[den] for r in rows if r.get(den) and key(r)]
         if ratios:
-            lines.append(f"{label} over {len(ratios)} policies: geomean {statistics.geometric_mean(ratios):.2f}, "
+            lines.append(f"{label} over {plural(len(ratios), 'policy', 'policies')}: geomean {statistics.geometric_mean(ratios):.2f}, "
                          f"min {min(ratios):.2f}, max {max(ratios):.2f}")
     return "\n".join(lines)
 

@@ -11,7 +11,9 @@ import pytest
 
 from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
 from iree_dsa_tuner.host.routes.conv_fold import (InputConv, conv_fold_flags, conv_fold_presets, folds, input_convs,
-                                                 lane_fill, plan_conv_fold_route)
+                                                 lane_fill, packed_rows, packed_script_flags, packed_tiles, packs,
+                                                 plan_conv_fold_route)
+from iree_dsa_tuner.host.routes.register_tiled import NO_UKERNELS_FLAG
 
 MODEL = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs" / "conv_batch2_nchw.mlir"
 
@@ -72,6 +74,42 @@ def test_the_presets_put_the_script_between_im2col_and_data_tiling():
                        "im2col+conv-fold+gdt+inner-tiled": (IM2COL_FLAG, "--script", GLOBAL_DATA_TILING_FLAG,
                                                             INNER_TILED_FLAG)}
     assert list(conv_fold_presets(("--script",), inner_tiled=False)) == ["im2col+conv-fold+gdt"]
+    packed = conv_fold_presets(("--script",), packed_flags=("--packed-script", NO_UKERNELS_FLAG))
+    assert packed["im2col+conv-fold+register-tiled+gdt"] == (IM2COL_FLAG, "--packed-script", NO_UKERNELS_FLAG,
+                                                             GLOBAL_DATA_TILING_FLAG)
+
+
+def test_the_packed_tile_fits_its_rows_to_the_images_pixels():
+    # The encoder's layer 4 (2 images x 3 x 3 pixels): 9 rows on AVX-512 (at most 14), 6 on AVX2 (at most 6).
+    assert packed_rows(18, 14) == 9 and packed_rows(18, 6) == 6
+    assert packed_rows(72, 14) == 12 and packed_rows(7, 14) == 7 and packed_rows(5, 1) == 1
+    # 17 pixels: 2 x 9 = 18 rows, not 17 tiles of 1 (at least half the rows: 7 of 14, 3 of 6).
+    assert packed_rows(17, 14) == 9 and packed_rows(17, 6) == 6 and packed_rows(4, 14) == 7
+
+
+@pytest.mark.parametrize("lanes, tile", ((16, (14, 32, 1)), (8, (6, 16, 1))))
+def test_a_conv_packs_where_the_fitted_rows_pad_its_pixels_less_than_the_lanes(lanes, tile):
+    # 2 x 9 pixels: 32 (16 lanes) or 24 (8) padded, folded or not; 18 rows exactly.
+    assert packs(conv(2, 3), lanes, tile)
+    # 2 x 36 = 72: 80 with 16 lanes, 72 rows in 12 or 6; 8 lanes fill 72 already.
+    assert packs(conv(2, 6), lanes, tile) == (lanes == 16)
+    assert not packs(conv(2, 12), lanes, tile)  # 288 pixels fill the lanes
+    assert not packs(conv(2, 3, from_zeros=False), lanes, tile)  # a bias accumulator: the script cannot match it
+    f16 = InputConv((2, 8, 5, 5), (16, 8, 3, 3), (1, 1), (1, 1), "f16", True)
+    assert not packs(f16, lanes, tile)  # the tile is an f32 one
+
+
+def test_packed_tiles_come_from_the_cpus_register_tile(tmp_path):
+    from conftest import cpu_description
+
+    convs = [conv(2, 3), conv(2, 6), conv(2, 12)]
+    assert packed_tiles(convs, cpu_description("avx512").cpu) == {conv(2, 3): (9, 32), conv(2, 6): (12, 32)}
+    assert packed_tiles(convs, cpu_description("avx2").cpu) == {conv(2, 3): (6, 16)}
+    assert packed_tiles(convs, cpu_description("avx512").cpu, leave=[conv(2, 6)]) == {conv(2, 3): (9, 32)}
+    assert packed_tiles(convs, None) == {}
+    flags = packed_script_flags([], {conv(2, 3): (9, 32)}, tmp_path)
+    assert flags[0].startswith(f"{TRANSFORM_FLAG}={tmp_path}") and flags[1] == NO_UKERNELS_FLAG
+    assert packed_script_flags([], {conv(2, 3): (9, 32)}, tmp_path) == flags  # content-addressed
 
 
 @pytest.mark.parametrize("isa", ("avx2", "avx512"))
@@ -117,3 +155,34 @@ def test_the_folded_model_computes_what_the_plain_one_does(tmp_path):
                 patch = x[:, :, h:h + 6 * stride:stride, w_:w_ + 6 * stride:stride]
                 ref += np.einsum("bchw,fc->bfhw", patch, w[:, :, kh, kw])
         np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4)
+
+
+def test_the_packed_model_computes_the_convolutions(tmp_path):
+    """The three convolutions the route folds (plain, strided, dilated), packed into 5 x 16 tiles (72
+    pixels padded to 75 rows: the padding path), built as the packed preset builds them for haswell,
+    against a direct NumPy convolution on seeded data."""
+    import iree.compiler as ic
+    import iree.runtime as rt
+
+    from conftest import TARGET_CPU
+
+    tiles = {c: (5, 16) for c in input_convs(MODEL.read_text()) if folds(c, 8)}
+    assert len(tiles) == 3
+    flags = packed_script_flags([], tiles, tmp_path)
+    base = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG]
+    packed = rt.load_vm_flatbuffer(ic.compile_file(str(MODEL), extra_args=base + list(flags)), driver="local-sync")
+    rng = np.random.default_rng(29)
+    for name, image, stride, dilation in (("small", (2, 8, 8, 8), 1, 1), ("strided", (2, 8, 13, 13), 2, 1),
+                                          ("dilated", (2, 8, 10, 10), 1, 2)):
+        x = rng.standard_normal(image, dtype=np.float32)
+        w = rng.standard_normal((16, 8, 3, 3), dtype=np.float32)
+        got = np.asarray(getattr(packed, name)(x, w))
+        ref = np.zeros((2, 16, 6, 6), np.float64)
+        for kh in range(3):
+            for kw in range(3):
+                h, w_ = kh * dilation, kw * dilation
+                patch = x[:, :, h:h + 6 * stride:stride, w_:w_ + 6 * stride:stride]
+                ref += np.einsum("bchw,fc->bfhw", patch.astype(np.float64), w[:, :, kh, kw])
+        assert got.shape == (2, 16, 6, 6)
+        np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4, err_msg=name)

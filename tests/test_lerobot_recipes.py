@@ -83,7 +83,8 @@ def test_the_lerobot_manifests_read_and_name_the_committed_exports(manifest):
 
 
 # The shipped recipes small enough to rebuild and run in the slow tier (45-69 MB of seeded weights
-# each): a conv encoder through im2col, the conv-fold script and inner-tiled data tiling; SigLIP's
+# each): a conv encoder through Winograd, the packed fold (mmt4d in fitted register tiles, no
+# ukernels), im2col and global data tiling; SigLIP's
 # layer with its attention decomposed; pi0's expert through the register-tiled route's script with
 # the unbatch route's steps after it (its 14 x 32 AVX-512 tile, built for haswell here: the tile is
 # the script's, whatever the CPU). And SigLIP's AVX2 register-tiled recipe (6 x 16).

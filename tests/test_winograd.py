@@ -12,6 +12,7 @@ import pytest
 
 from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, TRANSFORM_FLAG
 from iree_dsa_tuner.host.routes.conv_fold import InputConv, input_convs
+from iree_dsa_tuner.host.routes.register_tiled import NO_UKERNELS_FLAG
 from iree_dsa_tuner.host.routes.winograd import (HOIST_THRESHOLD_FLAG, WINOGRAD_ATTRIBUTE, WINOGRAD_PIPELINE, converts,
                                                 output_blocks, plan_winograd_route, selective_presets,
                                                 selective_thresholds, transformed_filter_bytes, winograd_flags,
@@ -76,10 +77,12 @@ def test_the_preset_is_the_route_with_im2col_on_the_global_data_tiling_path():
 
 
 class Lanes:
-    """A CPU description with only the vector width the batch-fold route reads."""
+    """A CPU description with only what the batch-fold route reads: the vector width, and the vector
+    registers of the packed form's tile (16 with AVX2's 8 f32 lanes, 32 with AVX-512's 16)."""
 
     def __init__(self, lanes: int):
         self.vector_register_bytes = 4 * lanes
+        self.vector_registers = 2 * lanes
 
 
 def test_selective_thresholds_leave_out_the_tiers_with_fewest_blocks():
@@ -120,16 +123,32 @@ def test_a_selective_preset_marks_the_chosen_convolutions_and_folds_the_rest(tmp
     assert list(selective_presets(convs, None, tmp_path)) == ["im2col+winograd-b8+gdt"]
 
 
-def test_the_selective_build_computes_every_convolution(tmp_path):
-    """conv_batch2_nchw built under the selective preset (for haswell, which every x86-64 runner
-    executes): the Winograd-converted @large, the folded @small and the untouched @bias match a
-    direct NumPy convolution."""
+def test_a_selective_preset_has_a_packed_twin_where_a_convolution_packs(tmp_path):
+    convs = input_convs(TWO_IMAGES.read_text())
+    # With 16 lanes @small, @strided and @dilated (2 x 36 pixels) pad to 80 as one GEMM, and fit 12-row tiles exactly.
+    presets = selective_presets(convs, Lanes(16), tmp_path)
+    assert list(presets) == ["im2col+winograd-b8+conv-fold+gdt", "im2col+winograd-b8+conv-fold+register-tiled+gdt"]
+    im2col, script, no_ukernels, hoist, gdt = presets["im2col+winograd-b8+conv-fold+register-tiled+gdt"]
+    assert (im2col, no_ukernels, gdt) == (IM2COL_FLAG, NO_UKERNELS_FLAG, GLOBAL_DATA_TILING_FLAG)
+    assert hoist == presets["im2col+winograd-b8+conv-fold+gdt"][2]
+    text = Path(script.partition("=")[2]).read_text()
+    assert text.count(f'"{WINOGRAD_ATTRIBUTE}"') == 1  # @large still marked
+    assert text.count("linalg.mmt4d ins(") == 3 and "inner_tiles = [12, 1]" in text and "inner_tiles = [32, 1]" in text
+    assert selective_presets(convs, Lanes(16), tmp_path) == presets
+
+
+@pytest.mark.parametrize("lanes, preset", ((8, "im2col+winograd-b8+conv-fold+gdt"),
+                                           (16, "im2col+winograd-b8+conv-fold+register-tiled+gdt")))
+def test_the_selective_build_computes_every_convolution(tmp_path, lanes, preset):
+    """conv_batch2_nchw built under the selective preset and its packed twin (for haswell, which every
+    x86-64 runner executes): the Winograd-converted @large, the folded (or packed) @small and the
+    untouched @bias match a direct NumPy convolution."""
     import iree.compiler as ic
     import iree.runtime as rt
 
     from conftest import TARGET_CPU
 
-    flags = selective_presets(input_convs(TWO_IMAGES.read_text()), Lanes(8), tmp_path)["im2col+winograd-b8+conv-fold+gdt"]
+    flags = selective_presets(input_convs(TWO_IMAGES.read_text()), Lanes(lanes), tmp_path)[preset]
     vmfb = ic.compile_file(str(TWO_IMAGES), extra_args=[
         "--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
         f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", *flags])
@@ -155,13 +174,20 @@ def test_the_selective_build_computes_every_convolution(tmp_path):
         assert np.abs(got - ref).max() / np.abs(ref).max() < 1e-4, name
 
 
-@pytest.mark.parametrize("isa, directory, folded", [("avx512", "", 3), ("avx2", "avx2", 6),
-                                                    ("avx2", "avx2/threads2", 6)])
-def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_committed_export(isa, directory, folded,
-                                                                                             tmp_path):
+_B8 = "im2col+winograd-b8+conv-fold+gdt"
+_B8_PACKED = "im2col+winograd-b8+conv-fold+register-tiled+gdt"
+
+
+@pytest.mark.parametrize("isa, directory, preset, script, folded", [
+    ("avx512", "", _B8_PACKED, "diffusion_encoder.spec.conv-fold.mlir", 6),
+    ("avx2", "avx2", _B8, "diffusion_encoder.spec.winograd.mlir", 6),
+    ("avx2", "avx2/threads2", _B8, "diffusion_encoder.spec.winograd.mlir", 6)])
+def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_committed_export(
+        isa, directory, preset, script, folded, tmp_path):
     """The encoder's shipped recipes (docs/PERFORMANCE.md 4b, 4t and 4u) name a selective Winograd
-    script beside them; it is the one the route writes today for the committed export on that ISA's
-    lanes, so a change to the route that would change a shipped build fails here."""
+    script beside them (on AVX-512 the packed twin's); it is the one the route writes today for the
+    committed export on that ISA's lanes and register tile, so a change to the route that would
+    change a shipped build fails here."""
     import iree.compiler as ic
 
     from conftest import cpu_description
@@ -171,22 +197,26 @@ def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_com
     lerobot = INPUTS / "lerobot"
     recipes = lerobot / "recipes" / directory
     recipe = load_recipe(recipes / "diffusion_encoder.spec.recipe.toml")
-    assert recipe.variant.startswith("im2col+winograd-b8+conv-fold+gdt")
+    assert recipe.variant.startswith(preset)
     shipped = [f for f in recipe.flags if f.startswith(TRANSFORM_FLAG + "=")]
     # Named beside the recipe, so the recipe builds wherever the repository is.
-    assert shipped == [f"{TRANSFORM_FLAG}=diffusion_encoder.spec.winograd.mlir"]
-    assert f"{TRANSFORM_FLAG}={recipes / 'diffusion_encoder.spec.winograd.mlir'}" in recipe.compile_flags()
+    assert shipped == [f"{TRANSFORM_FLAG}={script}"]
+    assert f"{TRANSFORM_FLAG}={recipes / script}" in recipe.compile_flags()
     text = ic.compile_file(str(lerobot / "diffusion_encoder.mlir"), target_backends=["llvm-cpu"],
                            extra_args=["--compile-to=input"]).decode()
     presets = selective_presets(input_convs(text), cpu_description(isa).cpu, tmp_path)
-    flags = presets["im2col+winograd-b8+conv-fold+gdt"]
+    flags = presets[preset]
     assert [f for f in recipe.flags if f != shipped[0]] == [f for f in flags if not f.startswith(TRANSFORM_FLAG)]
     written = Path(next(f for f in flags if f.startswith(TRANSFORM_FLAG)).split("=", 1)[1]).read_text()
-    assert written == (recipes / "diffusion_encoder.spec.winograd.mlir").read_text()
-    # Layers 1-2's 3x3 convolutions (32 and 8 blocks) marked; layers 3-4 folded (AVX-512's 16 lanes
-    # fold layer 3's three shapes, AVX2's 8 layer 4's too).
+    assert written == (recipes / script).read_text()
+    # Layers 1-2's 3x3 convolutions (32 and 8 blocks) marked; layers 3-4's six shapes folded (AVX2's 8
+    # lanes fold them all; AVX-512's 16 fold layer 3's three and its packed twin packs all six, in
+    # 12-row tiles for layer 3's 72 pixels and 9-row ones for layer 4's 18).
     assert written.count(f'"{WINOGRAD_ATTRIBUTE}"') == 2
     assert written.count("cast_compatible_dag_from_root") == 2 + folded
+    if preset == _B8_PACKED:
+        assert written.count("linalg.mmt4d ins(") == 6
+        assert written.count("inner_tiles = [12, 1]") == 3 and written.count("inner_tiles = [9, 1]") == 3
 
 
 @pytest.mark.parametrize("isa", ("avx2", "avx512"))
@@ -195,9 +225,11 @@ def test_tune_offers_the_selective_preset_with_the_fold_of_its_isas_lanes(tmp_pa
 
     model = write_model(tmp_path, "two_images.mlir", TWO_IMAGES.read_text())
     presets, _ = presets_a_host_tune_times(model, monkeypatch, cpu_target(isa))
-    # Both lane counts fold @small, @strided and @dilated (docs/CONV.md), so both ISAs get the same preset.
+    # Both lane counts fold @small, @strided and @dilated (docs/CONV.md), so both ISAs get the same
+    # preset; its packed twin only on AVX-512, where 72 pixels pad to 80 lanes but fit 12-row tiles.
     selective = {name: flags for name, flags in presets.items() if "winograd-b" in name}
-    assert list(selective) == ["im2col+winograd-b8+conv-fold+gdt"]
+    assert list(selective) == ["im2col+winograd-b8+conv-fold+gdt"] + (
+        ["im2col+winograd-b8+conv-fold+register-tiled+gdt"] if isa == "avx512" else [])
     assert "im2col+winograd+gdt" in presets
 
 

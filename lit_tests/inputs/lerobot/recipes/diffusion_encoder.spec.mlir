@@ -1,6 +1,6 @@
 // iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)
 // with them, or the spec silently applies to nothing (docs/CONV.md):
-// iree-dsa-tune: flags: --iree-global-opt-use-im2col-for-convs --iree-preprocessing-transform-spec-filename=/work/avx512-new/diffusion_encoder.spec.winograd.mlir --iree-opt-const-expr-max-size-increase-threshold=4194304 --iree-global-opt-data-tiling
+// iree-dsa-tune: flags: --iree-global-opt-use-im2col-for-convs --iree-preprocessing-transform-spec-filename=/work/e47/diffusion_encoder.spec.conv-fold.mlir --iree-llvmcpu-enable-ukernels=none --iree-opt-const-expr-max-size-increase-threshold=4194304 --iree-global-opt-data-tiling
 module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%arg0: !transform.any_op {transform.readonly}, %arg1: !transform.any_param {transform.readonly}) {
     transform.annotate %arg0 "compilation_info" = %arg1 : !transform.any_op, !transform.any_param
@@ -24,34 +24,61 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 1, 8, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_58_mmt4d_5x16x1152x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_58_mmt4d_6x8x1152x12x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [5, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [16, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [6, 12] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [8, 32] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [1152, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [5, 8, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 12, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_63_mmt4d_5x16x2304x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_63_mmt4d_6x8x2304x12x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [5, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [16, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [6, 12] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [8, 32] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [2304, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [5, 2, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 1, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 12, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_66_mmt4d_5x16x128x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_66_mmt4d_6x8x128x12x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [5, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [16, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [6, 12] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [8, 32] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [128, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [5, 16, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 8, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 12, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_95_softmax_64x9xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_83_mmt4d_2x16x2304x9x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [2, 9] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [16, 32] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [2304, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 2, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 9, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_88_mmt4d_2x16x4608x9x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [2, 9] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [16, 32] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [4608, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 1, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 9, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_91_mmt4d_2x16x256x9x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [2, 9] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [16, 32] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [256, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 16, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 9, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_106_softmax_64x9xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
     %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
     ^bb0(%arg1: tensor<64x9xf32>, %arg2: tensor<64xf32>, %arg3: tensor<64xf32>):
@@ -71,7 +98,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 0], vector_common_parallel = [2, 0], vector_reduction = [0, 9]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_97_mmt4d_1x4x9x2x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_108_mmt4d_1x4x9x2x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [1, 2] : !transform.param<i64>
@@ -80,7 +107,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 2, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_100_mmt4d_1x4x64x2x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_111_mmt4d_1x4x64x2x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [1, 2] : !transform.param<i64>
@@ -93,12 +120,15 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %updated_root = transform.foreach_match in %arg0 
         @match_main_async_dispatch_8_batch_mmt4d_64x2x4x64x16x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_37_batch_mmt4d_64x1x8x128x8x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_58_mmt4d_5x16x1152x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_63_mmt4d_5x16x2304x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_66_mmt4d_5x16x128x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_95_softmax_64x9xf32_dispatch_tensor_store -> @apply_op_config, 
-        @match_main_async_dispatch_97_mmt4d_1x4x9x2x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_100_mmt4d_1x4x64x2x16x1_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
+        @match_main_async_dispatch_58_mmt4d_6x8x1152x12x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_63_mmt4d_6x8x2304x12x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_66_mmt4d_6x8x128x12x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_83_mmt4d_2x16x2304x9x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_88_mmt4d_2x16x4608x9x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_91_mmt4d_2x16x256x9x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_106_softmax_64x9xf32_dispatch_tensor_store -> @apply_op_config, 
+        @match_main_async_dispatch_108_mmt4d_1x4x9x2x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_111_mmt4d_1x4x64x2x16x1_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
     transform.yield %updated_root : !transform.any_op
   }
 }

@@ -25,6 +25,18 @@ repacked the filter on every run, 0.6 ms of the encoder's 22). Which convolution
 more than one image whose folded N fills the lanes better than one image's (`folds`); the others
 keep IREE's im2col. The route changes the whole build, so it competes as presets
 (`conv_fold_presets`), each confirmed by timing the whole model.
+
+The packed form (docs/CONV.md, "The packed fold"). Folding does not help where the images' pixels
+together still pad badly: the encoder's layer 4 has 2 x 3 x 3 = 18 output pixels, 32 once padded to
+16 lanes, one image or two, and those GEMMs (K = 2304-4608) ran at 53% of the FMA peak. So the
+packed presets transpose the product, out'^T[b*OH*OW, f] = patches^T x W^T, and write it as the
+register-tiled route's `linalg.mmt4d` (docs/DATA_TILING.md 18): the images' pixels are the tile's
+broadcast rows, as many as pad them least (`packed_rows`: 9 for 18 on AVX-512, 2 tiles exactly), and
+the filter F, two vectors wide, is the tile's columns. The filter needs no transpose for that: as
+written, W[f, c*kh*kw] is the mmt4d's right-hand side, packed (f/N0, K, N0, 1) once at load. A
+convolution is packed (`packs`) when the tile's rows pad its pixels less than the lanes do, folded or
+not; since IREE's ukernel has no fast path for the tile, those presets build without ukernels. On
+the encoder this ran 1.18x faster than the unpacked fold, side by side (docs/PERFORMANCE.md 4b).
 """
 
 from __future__ import annotations
@@ -37,12 +49,15 @@ from ...core.words import plural
 from ... import flags
 from ...flags import TRANSFORM_FLAG
 from ...ir.conv_route import ConvRoute, script_file, verified_script
+from .register_tiled import NO_UKERNELS_FLAG, register_tile
 
 WHAT = "batch-fold convolution route (docs/CONV.md)"
 SCRIPT_PREFIX = "conv-fold-"
 _FLOAT_TYPES = ("f32", "f16", "bf16")
 _CONV_OP = "linalg.conv_2d_nchw_fchw"
 _PARALLEL_6 = ", ".join(['"parallel"'] * 6)
+PACKED_HEADER = ("// Batched NCHW convolutions -> one im2col GEMM over every image's pixels; those a register tile "
+                 "fits better -> linalg.mmt4d in that tile (iree-dsa-tune, docs/CONV.md).")
 
 
 @dataclass(frozen=True, order=True)
@@ -94,6 +109,24 @@ class InputConv:
 def lane_fill(n: int, lanes: int) -> float:
     """The share of N's tiles that holds data when N is padded to a multiple of `lanes`."""
     return n / (-(-n // lanes) * lanes)
+
+
+def packed_rows(n: int, most: int) -> int:
+    """The rows of a register tile over `n` (images x pixels) that pad them least, from half of
+    `most` to `most` (fewer would leave most registers idle, and too few accumulators to hide the
+    FMA latency); of equal padding, the most rows (more multiply-adds per operand loaded)."""
+    most = max(1, most)
+    return min(range(-(-most // 2), most + 1), key=lambda rows: (-(-n // rows) * rows, -rows))
+
+
+def packs(conv: InputConv, lanes: int, tile: tuple[int, int, int]) -> bool:
+    """Whether the packed presets pack `conv` (module doc): f32, a zero-filled accumulator, and its
+    images' pixels padded less by the tile's fitted rows (at most the tile's M0) than by the lanes,
+    whether one image's pixels or all images' are the N that data tiling pads."""
+    n = conv.batch * conv.pixels
+    if conv.element_type != "f32" or not conv.from_zeros:
+        return False
+    return lane_fill(n, packed_rows(n, tile[0])) > max(lane_fill(n, lanes), lane_fill(conv.pixels, lanes))
 
 
 def folds(conv: InputConv, lanes: int) -> bool:
@@ -153,8 +186,11 @@ def _tensor(shape, element: str) -> str:
     return f"tensor<{'x'.join(map(str, shape))}x{element}>"
 
 
-def _fold_function(conv: InputConv, name: str) -> list[str]:
-    """The function that computes `conv` as one folded GEMM (module doc)."""
+def _fold_function(conv: InputConv, name: str, tile: tuple[int, int] | None = None) -> list[str]:
+    """The function that computes `conv` as one folded GEMM (module doc); with `tile` (rows,
+    columns), in the packed form."""
+    if tile is not None:
+        return _packed_fold_function(conv, name, *tile)
     b, c, _, _ = conv.input_shape
     f, _, kh, kw = conv.filter_shape
     oh, ow = conv.output_image
@@ -187,6 +223,59 @@ def _fold_function(conv: InputConv, name: str) -> list[str]:
         f" : {_tensor((f, n), e)} into {t_fb}",
         f"    %out_init = tensor.empty() : {t_out}",
         f"    %out = linalg.transpose ins(%images : {t_fb}) outs(%out_init : {t_out}) permutation = [1, 0, 2, 3]",
+        f"    util.return %out : {t_out}",
+        "  }",
+    ]
+
+
+def _packed_fold_function(conv: InputConv, name: str, rows: int, cols: int) -> list[str]:
+    """The function that computes `conv` as one `linalg.mmt4d` in `rows` x `cols` x 1 register tiles:
+    the images' pixels as rows, the filters as columns (module doc)."""
+    b, c, _, _ = conv.input_shape
+    f, _, kh, kw = conv.filter_shape
+    oh, ow = conv.output_image
+    (sh, sw), (dh, dw) = conv.strides, conv.dilations
+    e = conv.element_type
+    k, n = conv.reduction, b * oh * ow
+    t_in, t_w, t_out = _tensor(conv.input_shape, e), _tensor(conv.filter_shape, e), _tensor(conv.output_shape, e)
+    t_patches = _tensor((b, oh, ow, c, kh, kw), e)
+    t_nk, t_fk, t_nf = _tensor((n, k), e), _tensor((f, k), e), _tensor((n, f), e)
+    t_lhs = _tensor((-(-n // rows), k, rows, 1), e)
+    t_rhs = _tensor((-(-f // cols), k, cols, 1), e)
+    t_acc = _tensor((-(-n // rows), -(-f // cols), rows, cols), e)
+    t_images = _tensor((b, oh, ow, f), e)
+    row = f"oh * {sh} + kh * {dh}" if dh != 1 else f"oh * {sh} + kh"
+    col = f"ow * {sw} + kw * {dw}" if dw != 1 else f"ow * {sw} + kw"
+    return [
+        f"  util.func private @fold_{name}(%in: {t_in}, %w: {t_w}) -> {t_out} {{",
+        f"    %patches_init = tensor.empty() : {t_patches}",
+        "    %patches = linalg.generic {indexing_maps = ["
+        f"affine_map<(b, oh, ow, c, kh, kw) -> (b, c, {row}, {col})>, "
+        "affine_map<(b, oh, ow, c, kh, kw) -> (b, oh, ow, c, kh, kw)>], "
+        f"iterator_types = [{_PARALLEL_6}]}} ins(%in : {t_in}) outs(%patches_init : {t_patches}) {{",
+        f"    ^bb0(%x: {e}, %unused: {e}):",
+        f"      linalg.yield %x : {e}",
+        f"    }} -> {t_patches}",
+        f"    %lhs = tensor.collapse_shape %patches [[0, 1, 2], [3, 4, 5]] : {t_patches} into {t_nk}",
+        # W[f, c*kh*kw] is already the mmt4d's right-hand side (N x K): packed as is, once at load.
+        f"    %rhs = tensor.collapse_shape %w [[0], [1, 2, 3]] : {t_w} into {t_fk}",
+        f"    %zero = arith.constant 0.0 : {e}",
+        f"    %lhs_init = tensor.empty() : {t_lhs}",
+        f"    %lhs_packed = linalg.pack %lhs padding_value(%zero : {e}) inner_dims_pos = [0, 1]"
+        f" inner_tiles = [{rows}, 1] into %lhs_init : {t_nk} -> {t_lhs}",
+        f"    %rhs_init = tensor.empty() : {t_rhs}",
+        f"    %rhs_packed = linalg.pack %rhs padding_value(%zero : {e}) inner_dims_pos = [0, 1]"
+        f" inner_tiles = [{cols}, 1] into %rhs_init : {t_fk} -> {t_rhs}",
+        f"    %acc_init = tensor.empty() : {t_acc}",
+        f"    %acc = linalg.fill ins(%zero : {e}) outs(%acc_init : {t_acc}) -> {t_acc}",
+        f"    %product = linalg.mmt4d ins(%lhs_packed, %rhs_packed : {t_lhs}, {t_rhs}) outs(%acc : {t_acc}) -> {t_acc}",
+        f"    %gemm_init = tensor.empty() : {t_nf}",
+        f"    %gemm = linalg.unpack %product inner_dims_pos = [0, 1] inner_tiles = [{rows}, {cols}]"
+        f" into %gemm_init : {t_acc} -> {t_nf}",
+        f"    %images = tensor.expand_shape %gemm [[0, 1, 2], [3]] output_shape [{b}, {oh}, {ow}, {f}]"
+        f" : {t_nf} into {t_images}",
+        f"    %out_init = tensor.empty() : {t_out}",
+        f"    %out = linalg.transpose ins(%images : {t_images}) outs(%out_init : {t_out}) permutation = [0, 3, 1, 2]",
         f"    util.return %out : {t_out}",
         "  }",
     ]
@@ -243,13 +332,15 @@ def _tag_action(name: str, attribute: str) -> list[str]:
 
 
 def conv_script_text(folded: list[InputConv], tagged: list[InputConv] = (), attribute: str = "",
-                     passes: tuple[str, ...] = (), header: str = "") -> str:
+                     passes: tuple[str, ...] = (), header: str = "",
+                     tiles: dict[InputConv, tuple[int, int]] | None = None) -> str:
     """A preprocessing transform script over a model's convolutions: each of `folded` becomes one
-    GEMM over all its images' pixels (module doc); each of `tagged` (none of them folded) is marked
-    with the unit attribute `attribute`, and then the registered `passes` run on every function
-    (a pass that acts on marked convolutions only, like IREE's Winograd conversion; none when
-    nothing is marked)."""
-    folded, tagged = sorted(set(folded)), sorted(set(tagged))
+    GEMM over all its images' pixels (module doc), in the packed form with its (rows, columns) tile
+    where `tiles` names one; each of `tagged` (none of them folded) is marked with the unit
+    attribute `attribute`, and then the registered `passes` run on every function (a pass that acts
+    on marked convolutions only, like IREE's Winograd conversion; none when nothing is marked)."""
+    tiles = tiles or {}
+    folded, tagged = sorted(set(folded) | set(tiles)), sorted(set(tagged))
     passes = tuple(passes) if tagged else ()
     if set(folded) & set(tagged):
         raise ValueError("a convolution cannot be both folded and tagged")
@@ -260,7 +351,7 @@ def conv_script_text(folded: list[InputConv], tagged: list[InputConv] = (), attr
     pairs = []
     for i, conv in enumerate(folded):
         name = f"{i}_{conv.name}"
-        lines += _fold_function(conv, name) + _match_sequence(conv, name) + _fold_action(name)
+        lines += _fold_function(conv, name, tiles.get(conv)) + _match_sequence(conv, name) + _fold_action(name)
         pairs.append(f"@match_{name} -> @fold_{name}_here")
     for i, conv in enumerate(tagged, start=len(folded)):
         name = f"{i}_{conv.name}"
@@ -327,6 +418,26 @@ def folded_convs(convs: list[InputConv], cpu) -> list[InputConv]:
     return [c for c in convs if folds(c, max(1, cpu.vector_register_bytes // _element_bytes(c.element_type)))]
 
 
+def packed_tiles(convs: list[InputConv], cpu, leave: list[InputConv] = ()) -> dict[InputConv, tuple[int, int]]:
+    """Those of `convs` (but `leave`) the packed presets pack on a CPU described by `cpu` (`packs`),
+    each with its (rows, columns) tile: the register-tiled route's tile with its rows fitted to the
+    convolution's images x pixels. None without a CPU model."""
+    if cpu is None:
+        return {}
+    tile, lanes = register_tile(cpu), max(1, cpu.vector_register_bytes // 4)
+    return {c: (packed_rows(c.batch * c.pixels, tile[0]), tile[1])
+            for c in convs if c not in leave and packs(c, lanes, tile)}
+
+
+def packed_script_flags(folded: list[InputConv], tiles: dict[InputConv, tuple[int, int]], directory: Path,
+                        tagged: list[InputConv] = (), attribute: str = "", passes: tuple[str, ...] = (),
+                        header: str = PACKED_HEADER) -> tuple[str, ...]:
+    """The flags of a packed preset's build: its verified script (`conv_script_text` with `tiles`),
+    content-addressed, and no ukernels (the mmt4d ukernel has no fast path for the fitted tiles)."""
+    text = verified_script(conv_script_text(folded, tagged, attribute, passes, header, tiles), "packed convolution")
+    return (f"{TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}", NO_UKERNELS_FLAG)
+
+
 def _element_bytes(element: str) -> int:
     return 4 if element == "f32" else 2
 
@@ -346,21 +457,30 @@ def plan(planning) -> ConvRoute:
 
 
 def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
-    """Inner-tiled does not build beside batched GEMMs (the unbatch route's presets stand in)."""
-    return conv_fold_presets(route.flags, inner_tiled=not planning.planned.get("unbatch"))
+    """`conv_fold_presets`, and the packed one where a convolution packs. Inner-tiled does not build
+    beside batched GEMMs (the unbatch route's presets stand in)."""
+    tiles = packed_tiles(planning.convs, planning.cpu)
+    packed = (packed_script_flags(folded_convs(planning.convs, planning.cpu), tiles, planning.directory)
+              if tiles else ())
+    return conv_fold_presets(route.flags, inner_tiled=not planning.planned.get("unbatch"), packed_flags=packed)
 
 
-def conv_fold_presets(route_flags: tuple[str, ...], inner_tiled: bool = True) -> dict[str, tuple[str, ...]]:
+def conv_fold_presets(route_flags: tuple[str, ...], inner_tiled: bool = True,
+                      packed_flags: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
     """The presets the batch-fold convolution route adds (this module): its script with IREE's
     im2col for the convolutions it leaves, on the global data-tiling path, with inner-tiled (the
     encoder's im2col winner) and without (`inner_tiled=False` where inner-tiled cannot build).
     The folded GEMMs are for data-tiled kernels (their N padded to the lanes), so there is no preset
-    without data tiling."""
+    without data tiling. With `packed_flags` (`packed_script_flags`), the packed form's preset too:
+    the other GEMMs data-tiled as before, without ukernels."""
     presets = {"im2col+conv-fold+gdt": (flags.IM2COL_FLAG,) + tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG,)}
     if inner_tiled:
         presets["im2col+conv-fold+gdt+inner-tiled"] = presets["im2col+conv-fold+gdt"] + (flags.INNER_TILED_FLAG,)
+    if packed_flags:
+        presets["im2col+conv-fold+register-tiled+gdt"] = (flags.IM2COL_FLAG, *packed_flags, flags.GLOBAL_DATA_TILING_FLAG)
     return presets
 
 
-__all__ = ["InputConv", "WHAT", "conv_fold_flags", "conv_fold_presets", "conv_fold_script_text", "conv_script_text", "folded_convs", "folds", "input_convs",
-           "lane_fill", "plan", "plan_conv_fold_route", "presets"]
+__all__ = ["InputConv", "PACKED_HEADER", "WHAT", "conv_fold_flags", "conv_fold_presets", "conv_fold_script_text", "conv_script_text",
+           "folded_convs", "folds", "input_convs", "lane_fill", "packed_rows", "packed_script_flags", "packed_tiles", "packs", "plan",
+           "plan_conv_fold_route", "presets"]

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ... import flags
 from ...core.words import plural
-from .conv_fold import InputConv, conv_script_text, folded_convs
+from .conv_fold import InputConv, conv_script_text, folded_convs, packed_script_flags, packed_tiles
 from ...ir.conv_route import ConvRoute, script_file, verified_script
 
 WHAT = "Winograd convolution route (docs/CONV.md)"
@@ -112,19 +112,26 @@ def selective_split(convs: list[InputConv], cpu, threshold: int) -> tuple[list[I
     return chosen, [c for c in folded_convs(convs, cpu) if c not in chosen]
 
 
+_SELECTIVE_HEADER = ("// Chosen 3x3 convolutions -> Winograd F(6x6,3x3) (IREE's pass on the marked ones); "
+                     "batched convolutions -> one GEMM over every image's pixels (iree-dsa-tune, docs/CONV.md).")
+
+
+_PACKED_LINE = "// Of those not converted, the ones a register tile fits better -> linalg.mmt4d in that tile (docs/CONV.md)."
+
+
 def selective_script_text(chosen: list[InputConv], folded: list[InputConv]) -> str:
     """The preprocessing script that marks `chosen` for IREE's Winograd pass and runs it, and folds
     `folded` (the batch-fold route's GEMMs, `conv_fold`)."""
-    header = ("// Chosen 3x3 convolutions -> Winograd F(6x6,3x3) (IREE's pass on the marked ones); "
-              "batched convolutions -> one GEMM over every image's pixels (iree-dsa-tune, docs/CONV.md).")
-    return conv_script_text(folded, chosen, WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,), header=header)
+    return conv_script_text(folded, chosen, WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,), header=_SELECTIVE_HEADER)
 
 
 def selective_presets(convs: list[InputConv], cpu, directory: Path) -> dict[str, tuple[str, ...]]:
     """The selective presets (`selective_thresholds`): `im2col+winograd-bT[+conv-fold]+gdt` converts
     the 3x3 convolutions with at least T output blocks, folds those of the rest the batch-fold route
     folds on `cpu`, and leaves the others to IREE's im2col. One preprocessing script does both
-    (iree-compile takes one)."""
+    (iree-compile takes one). Each has a `+register-tiled` twin where a convolution it does not
+    convert packs (`conv_fold.packs`): that one written as an mmt4d in its fitted register tile, no
+    ukernels (the encoder's 18-pixel layer 4, docs/CONV.md)."""
     presets = {}
     for threshold in selective_thresholds(convs):
         chosen, folded = selective_split(convs, cpu, threshold)
@@ -132,6 +139,12 @@ def selective_presets(convs: list[InputConv], cpu, directory: Path) -> dict[str,
         name = f"im2col+winograd-b{threshold}" + ("+conv-fold" if folded else "") + "+gdt"
         presets[name] = (flags.IM2COL_FLAG, f"{flags.TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}",
                          hoist_threshold_flag(chosen), flags.GLOBAL_DATA_TILING_FLAG)
+        # The same, with the convolutions the register tile fits better packed into it (conv_fold's packed form).
+        if tiles := packed_tiles(convs, cpu, leave=chosen):
+            header = _SELECTIVE_HEADER + "\n" + _PACKED_LINE
+            packed = packed_script_flags(folded, tiles, directory, chosen, WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,), header)
+            presets[f"im2col+winograd-b{threshold}+conv-fold+register-tiled+gdt"] = (
+                flags.IM2COL_FLAG, *packed, hoist_threshold_flag(chosen), flags.GLOBAL_DATA_TILING_FLAG)
     return presets
 
 
