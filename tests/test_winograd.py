@@ -178,12 +178,12 @@ _B8 = "im2col+winograd-b8+conv-fold+gdt"
 _B8_PACKED = "im2col+winograd-b8+conv-fold+register-tiled+gdt"
 
 
-@pytest.mark.parametrize("isa, directory, preset, script, folded", [
-    ("avx512", "", _B8_PACKED, "diffusion_encoder.spec.conv-fold.mlir", 6),
-    ("avx2", "avx2", _B8, "diffusion_encoder.spec.winograd.mlir", 6),
-    ("avx2", "avx2/threads2", _B8, "diffusion_encoder.spec.winograd.mlir", 6)])
+@pytest.mark.parametrize("isa, directory, preset, script, packed", [
+    ("avx512", "", _B8_PACKED, "diffusion_encoder.spec.conv-fold.mlir", {12: 3, 9: 3}),
+    ("avx2", "avx2", _B8_PACKED, "diffusion_encoder.spec.conv-fold.mlir", {6: 3}),
+    ("avx2", "avx2/threads2", _B8, "diffusion_encoder.spec.winograd.mlir", {})])
 def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_committed_export(
-        isa, directory, preset, script, folded, tmp_path):
+        isa, directory, preset, script, packed, tmp_path):
     """The encoder's shipped recipes (docs/PERFORMANCE.md 4b, 4t and 4u) name a selective Winograd
     script beside them (on AVX-512 the packed twin's); it is the one the route writes today for the
     committed export on that ISA's lanes and register tile, so a change to the route that would
@@ -209,14 +209,13 @@ def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_com
     assert [f for f in recipe.flags if f != shipped[0]] == [f for f in flags if not f.startswith(TRANSFORM_FLAG)]
     written = Path(next(f for f in flags if f.startswith(TRANSFORM_FLAG)).split("=", 1)[1]).read_text()
     assert written == (recipes / script).read_text()
-    # Layers 1-2's 3x3 convolutions (32 and 8 blocks) marked; layers 3-4's six shapes folded (AVX2's 8
-    # lanes fold them all; AVX-512's 16 fold layer 3's three and its packed twin packs all six, in
-    # 12-row tiles for layer 3's 72 pixels and 9-row ones for layer 4's 18).
+    # Layers 1-2's 3x3 convolutions (32 and 8 blocks) marked; layers 3-4's six shapes folded, those
+    # that pack in the packed form: on AVX-512 all six, in 12-row tiles for layer 3's 72 pixels and
+    # 9-row ones for layer 4's 18; on AVX2 layer 4's only, in 6-row tiles (72 fills 8 lanes).
     assert written.count(f'"{WINOGRAD_ATTRIBUTE}"') == 2
-    assert written.count("cast_compatible_dag_from_root") == 2 + folded
-    if preset == _B8_PACKED:
-        assert written.count("linalg.mmt4d ins(") == 6
-        assert written.count("inner_tiles = [12, 1]") == 3 and written.count("inner_tiles = [9, 1]") == 3
+    assert written.count("cast_compatible_dag_from_root") == 2 + 6
+    assert written.count("linalg.mmt4d ins(") == sum(packed.values())
+    assert {rows: written.count(f"inner_tiles = [{rows}, 1]") for rows in packed} == packed
 
 
 @pytest.mark.parametrize("isa", ("avx2", "avx512"))

@@ -36,7 +36,8 @@ the filter F, two vectors wide, is the tile's columns. The filter needs no trans
 written, W[f, c*kh*kw] is the mmt4d's right-hand side, packed (f/N0, K, N0, 1) once at load. A
 convolution is packed (`packs`) when the tile's rows pad its pixels less than the lanes do, folded or
 not; since IREE's ukernel has no fast path for the tile, those presets build without ukernels. On
-the encoder this ran 1.18x faster than the unpacked fold, side by side (docs/PERFORMANCE.md 4b).
+the encoder its recipe on the packed twin of the selective Winograd preset ran 1.14x faster than
+the unpacked one's, side by side (docs/PERFORMANCE.md 4b).
 """
 
 from __future__ import annotations
