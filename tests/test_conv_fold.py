@@ -94,6 +94,9 @@ def test_a_conv_packs_where_the_fitted_rows_pad_its_pixels_less_than_the_lanes(l
     # 2 x 36 = 72: 80 with 16 lanes, 72 rows in 12 or 6; 8 lanes fill 72 already.
     assert packs(conv(2, 6), lanes, tile) == (lanes == 16)
     assert not packs(conv(2, 12), lanes, tile)  # 288 pixels fill the lanes
+    # One image of 15 x 20 (ACT's layer 3): 300 rows fill 12-row tiles, against 304 lanes (16) or
+    # 304 (8): too little more for a build without the ukernel.
+    assert not packs(InputConv((1, 8, 17, 22), (16, 8, 3, 3), (1, 1), (1, 1), "f32", True), lanes, tile)
     assert not packs(conv(2, 3, from_zeros=False), lanes, tile)  # a bias accumulator: the script cannot match it
     f16 = InputConv((2, 8, 5, 5), (16, 8, 3, 3), (1, 1), (1, 1), "f16", True)
     assert not packs(f16, lanes, tile)  # the tile is an f32 one
