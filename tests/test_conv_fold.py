@@ -16,6 +16,8 @@ from iree_dsa_tuner.host.routes.conv_fold import (InputConv, conv_fold_flags, co
 from iree_dsa_tuner.host.routes.register_tiled import NO_UKERNELS_FLAG
 
 MODEL = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs" / "conv_batch2_nchw.mlir"
+# MODEL's functions the route folds: name, input image, stride, dilation (3x3, 8 -> 16 channels, 6x6 out).
+FOLDED = (("small", (2, 8, 8, 8), 1, 1), ("strided", (2, 8, 13, 13), 2, 1), ("dilated", (2, 8, 10, 10), 1, 2))
 
 
 def conv(batch: int, image: int, *, from_zeros: bool = True) -> InputConv:
@@ -131,61 +133,58 @@ def test_tune_offers_the_fold_presets_on_batched_convolutions(tmp_path, monkeypa
 def test_the_folded_model_computes_what_the_plain_one_does(tmp_path):
     """The three convolutions the route folds (plain, strided, dilated), built with and without its
     script under the presets' flags (for haswell, which every x86-64 runner executes), on seeded data."""
-    import iree.compiler as ic
-    import iree.runtime as rt
-
-    from conftest import TARGET_CPU
-
     script = conv_fold_flags([c for c in input_convs(MODEL.read_text()) if folds(c, 8)], tmp_path)
-    base = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG]
-    plain = rt.load_vm_flatbuffer(ic.compile_file(str(MODEL), extra_args=base), driver="local-sync")
-    folded = rt.load_vm_flatbuffer(ic.compile_file(str(MODEL), extra_args=base + list(script)), driver="local-sync")
-    rng = np.random.default_rng(19)
-    for name, image, stride, dilation in (("small", (2, 8, 8, 8), 1, 1), ("strided", (2, 8, 13, 13), 2, 1),
-                                          ("dilated", (2, 8, 10, 10), 1, 2)):
-        x = rng.standard_normal(image, dtype=np.float32)
-        w = rng.standard_normal((16, 8, 3, 3), dtype=np.float32)
+    plain = haswell_build([INNER_TILED_FLAG])
+    folded = haswell_build([INNER_TILED_FLAG, *script])
+    for name, x, w, stride, dilation in seeded_cases(19):
         want = np.asarray(getattr(plain, name)(x, w))
         got = np.asarray(getattr(folded, name)(x, w))
         assert got.shape == (2, 16, 6, 6)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
         # And both are the convolution (a direct NumPy one), so neither build hides an error.
-        ref = np.zeros((2, 16, 6, 6), np.float32)
-        for kh in range(3):
-            for kw in range(3):
-                h, w_ = kh * dilation, kw * dilation
-                patch = x[:, :, h:h + 6 * stride:stride, w_:w_ + 6 * stride:stride]
-                ref += np.einsum("bchw,fc->bfhw", patch, w[:, :, kh, kw])
-        np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(got, direct_conv(x, w, stride, dilation), rtol=1e-4, atol=1e-4)
+
+
+def haswell_build(flags):
+    """MODEL built for haswell (which every x86-64 runner executes) with im2col, global data tiling
+    and `flags`, loaded on IREE's local-sync device."""
+    import iree.compiler as ic
+    import iree.runtime as rt
+
+    from conftest import TARGET_CPU
+
+    base = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG]
+    return rt.load_vm_flatbuffer(ic.compile_file(str(MODEL), extra_args=base + list(flags)), driver="local-sync")
+
+
+def seeded_cases(seed: int):
+    """(name, input, filter, stride, dilation) for each of FOLDED, with seeded data."""
+    rng = np.random.default_rng(seed)
+    for name, image, stride, dilation in FOLDED:
+        yield (name, rng.standard_normal(image, dtype=np.float32),
+               rng.standard_normal((16, 8, 3, 3), dtype=np.float32), stride, dilation)
+
+
+def direct_conv(x: np.ndarray, w: np.ndarray, stride: int, dilation: int) -> np.ndarray:
+    """The 3x3 convolution of the model's functions, 6 x 6 outputs, summed directly in float64."""
+    ref = np.zeros((x.shape[0], w.shape[0], 6, 6), np.float64)
+    for kh in range(3):
+        for kw in range(3):
+            h, w_ = kh * dilation, kw * dilation
+            patch = x[:, :, h:h + 6 * stride:stride, w_:w_ + 6 * stride:stride]
+            ref += np.einsum("bchw,fc->bfhw", patch.astype(np.float64), w[:, :, kh, kw])
+    return ref
 
 
 def test_the_packed_model_computes_the_convolutions(tmp_path):
     """The three convolutions the route folds (plain, strided, dilated), packed into 5 x 16 tiles (72
     pixels padded to 75 rows: the padding path), built as the packed preset builds them for haswell,
     against a direct NumPy convolution on seeded data."""
-    import iree.compiler as ic
-    import iree.runtime as rt
-
-    from conftest import TARGET_CPU
-
     tiles = {c: (5, 16) for c in input_convs(MODEL.read_text()) if folds(c, 8)}
     assert len(tiles) == 3
-    flags = packed_script_flags([], tiles, tmp_path)
-    base = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", IM2COL_FLAG, GLOBAL_DATA_TILING_FLAG]
-    packed = rt.load_vm_flatbuffer(ic.compile_file(str(MODEL), extra_args=base + list(flags)), driver="local-sync")
-    rng = np.random.default_rng(29)
-    for name, image, stride, dilation in (("small", (2, 8, 8, 8), 1, 1), ("strided", (2, 8, 13, 13), 2, 1),
-                                          ("dilated", (2, 8, 10, 10), 1, 2)):
-        x = rng.standard_normal(image, dtype=np.float32)
-        w = rng.standard_normal((16, 8, 3, 3), dtype=np.float32)
+    packed = haswell_build(packed_script_flags([], tiles, tmp_path))
+    for name, x, w, stride, dilation in seeded_cases(29):
         got = np.asarray(getattr(packed, name)(x, w))
-        ref = np.zeros((2, 16, 6, 6), np.float64)
-        for kh in range(3):
-            for kw in range(3):
-                h, w_ = kh * dilation, kw * dilation
-                patch = x[:, :, h:h + 6 * stride:stride, w_:w_ + 6 * stride:stride]
-                ref += np.einsum("bchw,fc->bfhw", patch.astype(np.float64), w[:, :, kh, kw])
         assert got.shape == (2, 16, 6, 6)
-        np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4, err_msg=name)
+        np.testing.assert_allclose(got, direct_conv(x, w, stride, dilation), rtol=1e-4, atol=1e-4, err_msg=name)

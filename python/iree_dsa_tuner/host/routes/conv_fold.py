@@ -193,35 +193,56 @@ def _tensor(shape, element: str) -> str:
     return f"tensor<{'x'.join(map(str, shape))}x{element}>"
 
 
+def _prologue(conv: InputConv, name: str, dims: tuple[str, ...], patches_as: str, filter_as: str) -> list[str]:
+    """The first lines of `@fold_NAME`: its signature; the input's patches gathered into a tensor laid
+    out as `dims` (an order of b, c, kh, kw, oh, ow; a copy, no reduction: the strides and dilations
+    are in its input map) and collapsed to 2-D as `patches_as` (dims 0-2 x 3-5); the filter collapsed
+    to [F, C*KH*KW] as `filter_as`; and `%zero`."""
+    (sh, sw), (dh, dw) = conv.strides, conv.dilations
+    e = conv.element_type
+    t_in, t_w, t_out = _tensor(conv.input_shape, e), _tensor(conv.filter_shape, e), _tensor(conv.output_shape, e)
+    b, c, _, _ = conv.input_shape
+    f, _, kh, kw = conv.filter_shape
+    oh, ow = conv.output_image
+    sizes = {"b": b, "c": c, "kh": kh, "kw": kw, "oh": oh, "ow": ow}
+    shape = tuple(sizes[d] for d in dims)
+    t_patches = _tensor(shape, e)
+    row = f"oh * {sh} + kh * {dh}" if dh != 1 else f"oh * {sh} + kh"
+    col = f"ow * {sw} + kw * {dw}" if dw != 1 else f"ow * {sw} + kw"
+    loops = ", ".join(dims)
+    return [
+        f"  util.func private @fold_{name}(%in: {t_in}, %w: {t_w}) -> {t_out} {{",
+        f"    %patches_init = tensor.empty() : {t_patches}",
+        "    %patches = linalg.generic {indexing_maps = ["
+        f"affine_map<({loops}) -> (b, c, {row}, {col})>, "
+        f"affine_map<({loops}) -> ({loops})>], "
+        f"iterator_types = [{_PARALLEL_6}]}} ins(%in : {t_in}) outs(%patches_init : {t_patches}) {{",
+        f"    ^bb0(%x: {e}, %unused: {e}):",
+        f"      linalg.yield %x : {e}",
+        f"    }} -> {t_patches}",
+        f"    {patches_as} = tensor.collapse_shape %patches [[0, 1, 2], [3, 4, 5]] : {t_patches}"
+        f" into {_tensor((shape[0] * shape[1] * shape[2], shape[3] * shape[4] * shape[5]), e)}",
+        f"    {filter_as} = tensor.collapse_shape %w [[0], [1, 2, 3]] : {t_w} into {_tensor((f, conv.reduction), e)}",
+        f"    %zero = arith.constant 0.0 : {e}",
+    ]
+
+
+def _folded_sizes(conv: InputConv) -> tuple[int, int, int, int, int, int, str]:
+    """(images, filters, output rows, output columns, K = C*KH*KW, N = images x pixels, element type)."""
+    b, f, (oh, ow) = conv.batch, conv.filter_shape[0], conv.output_image
+    return b, f, oh, ow, conv.reduction, b * oh * ow, conv.element_type
+
+
 def _fold_function(conv: InputConv, name: str, tile: tuple[int, int] | None = None) -> list[str]:
     """The function that computes `conv` as one folded GEMM (module doc); with `tile` (rows,
     columns), in the packed form."""
     if tile is not None:
         return _packed_fold_function(conv, name, *tile)
-    b, c, _, _ = conv.input_shape
-    f, _, kh, kw = conv.filter_shape
-    oh, ow = conv.output_image
-    (sh, sw), (dh, dw) = conv.strides, conv.dilations
-    e = conv.element_type
-    k, n = conv.reduction, b * oh * ow
-    t_in, t_w, t_out = _tensor(conv.input_shape, e), _tensor(conv.filter_shape, e), _tensor(conv.output_shape, e)
-    t_patches = _tensor((c, kh, kw, b, oh, ow), e)
+    b, f, oh, ow, k, n, e = _folded_sizes(conv)
+    t_out = _tensor(conv.output_shape, e)
     t_fb = _tensor((f, b, oh, ow), e)
-    row = f"oh * {sh} + kh * {dh}" if dh != 1 else f"oh * {sh} + kh"
-    col = f"ow * {sw} + kw * {dw}" if dw != 1 else f"ow * {sw} + kw"
     return [
-        f"  util.func private @fold_{name}(%in: {t_in}, %w: {t_w}) -> {t_out} {{",
-        f"    %patches_init = tensor.empty() : {t_patches}",
-        "    %patches = linalg.generic {indexing_maps = ["
-        f"affine_map<(c, kh, kw, b, oh, ow) -> (b, c, {row}, {col})>, "
-        "affine_map<(c, kh, kw, b, oh, ow) -> (c, kh, kw, b, oh, ow)>], "
-        f"iterator_types = [{_PARALLEL_6}]}} ins(%in : {t_in}) outs(%patches_init : {t_patches}) {{",
-        f"    ^bb0(%x: {e}, %unused: {e}):",
-        f"      linalg.yield %x : {e}",
-        f"    }} -> {t_patches}",
-        f"    %rhs = tensor.collapse_shape %patches [[0, 1, 2], [3, 4, 5]] : {t_patches} into {_tensor((k, n), e)}",
-        f"    %lhs = tensor.collapse_shape %w [[0], [1, 2, 3]] : {t_w} into {_tensor((f, k), e)}",
-        f"    %zero = arith.constant 0.0 : {e}",
+        *_prologue(conv, name, ("c", "kh", "kw", "b", "oh", "ow"), patches_as="%rhs", filter_as="%lhs"),
         f"    %acc_init = tensor.empty() : {_tensor((f, n), e)}",
         f"    %acc = linalg.fill ins(%zero : {e}) outs(%acc_init : {_tensor((f, n), e)}) -> {_tensor((f, n), e)}",
         f"    %gemm = linalg.matmul ins(%lhs, %rhs : {_tensor((f, k), e)}, {_tensor((k, n), e)})"
@@ -238,35 +259,16 @@ def _fold_function(conv: InputConv, name: str, tile: tuple[int, int] | None = No
 def _packed_fold_function(conv: InputConv, name: str, rows: int, cols: int) -> list[str]:
     """The function that computes `conv` as one `linalg.mmt4d` in `rows` x `cols` x 1 register tiles:
     the images' pixels as rows, the filters as columns (module doc)."""
-    b, c, _, _ = conv.input_shape
-    f, _, kh, kw = conv.filter_shape
-    oh, ow = conv.output_image
-    (sh, sw), (dh, dw) = conv.strides, conv.dilations
-    e = conv.element_type
-    k, n = conv.reduction, b * oh * ow
-    t_in, t_w, t_out = _tensor(conv.input_shape, e), _tensor(conv.filter_shape, e), _tensor(conv.output_shape, e)
-    t_patches = _tensor((b, oh, ow, c, kh, kw), e)
+    b, f, oh, ow, k, n, e = _folded_sizes(conv)
+    t_out = _tensor(conv.output_shape, e)
     t_nk, t_fk, t_nf = _tensor((n, k), e), _tensor((f, k), e), _tensor((n, f), e)
     t_lhs = _tensor((-(-n // rows), k, rows, 1), e)
     t_rhs = _tensor((-(-f // cols), k, cols, 1), e)
     t_acc = _tensor((-(-n // rows), -(-f // cols), rows, cols), e)
     t_images = _tensor((b, oh, ow, f), e)
-    row = f"oh * {sh} + kh * {dh}" if dh != 1 else f"oh * {sh} + kh"
-    col = f"ow * {sw} + kw * {dw}" if dw != 1 else f"ow * {sw} + kw"
+    # W[f, c*kh*kw] is already the mmt4d's right-hand side (N x K): packed as is, once at load.
     return [
-        f"  util.func private @fold_{name}(%in: {t_in}, %w: {t_w}) -> {t_out} {{",
-        f"    %patches_init = tensor.empty() : {t_patches}",
-        "    %patches = linalg.generic {indexing_maps = ["
-        f"affine_map<(b, oh, ow, c, kh, kw) -> (b, c, {row}, {col})>, "
-        "affine_map<(b, oh, ow, c, kh, kw) -> (b, oh, ow, c, kh, kw)>], "
-        f"iterator_types = [{_PARALLEL_6}]}} ins(%in : {t_in}) outs(%patches_init : {t_patches}) {{",
-        f"    ^bb0(%x: {e}, %unused: {e}):",
-        f"      linalg.yield %x : {e}",
-        f"    }} -> {t_patches}",
-        f"    %lhs = tensor.collapse_shape %patches [[0, 1, 2], [3, 4, 5]] : {t_patches} into {t_nk}",
-        # W[f, c*kh*kw] is already the mmt4d's right-hand side (N x K): packed as is, once at load.
-        f"    %rhs = tensor.collapse_shape %w [[0], [1, 2, 3]] : {t_w} into {t_fk}",
-        f"    %zero = arith.constant 0.0 : {e}",
+        *_prologue(conv, name, ("b", "oh", "ow", "c", "kh", "kw"), patches_as="%lhs", filter_as="%rhs"),
         f"    %lhs_init = tensor.empty() : {t_lhs}",
         f"    %lhs_packed = linalg.pack %lhs padding_value(%zero : {e}) inner_dims_pos = [0, 1]"
         f" inner_tiles = [{rows}, 1] into %lhs_init : {t_nk} -> {t_lhs}",
