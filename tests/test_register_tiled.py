@@ -11,11 +11,16 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from iree_dsa_tuner.flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
+from iree_dsa_tuner.flags import (DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG,
+                                  TRANSFORM_FLAG)
 from iree_dsa_tuner.host.flag_presets import TILE_BYTES_4M
 from iree_dsa_tuner.host.routes.k_split import InputGemm, input_gemms
-from iree_dsa_tuner.host.routes.register_tiled import (NO_UKERNELS_FLAG, k_chunk, plan_register_tiled_route,
+from iree_dsa_tuner.host.routes.register_tiled import (NO_UKERNELS_FLAG, BroadcastLinear, broadcast_linears, k_chunk,
+                                                       linear_conv_presets, linear_flags, plan_register_tiled_route,
                                                        register_tile, register_tiled_flags, register_tiled_presets)
+
+INPUTS = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs"
+TOKEN_LINEARS = INPUTS / "token_linears.mlir"
 
 AVX512 = SimpleNamespace(vector_register_bytes=64, vector_registers=32, l2_bytes=2 << 20)
 AVX2 = SimpleNamespace(vector_register_bytes=32, vector_registers=16, l2_bytes=1 << 20)
@@ -148,3 +153,98 @@ def test_tune_offers_the_route_on_a_linear_layer(tmp_path, monkeypatch):
     assert "packed_sizes = [6, 16, 1]" in both and "@match_batch1 -> @flatten" in both
     assert any(line.startswith("register-tiled GEMM route") and "1 f32 GEMM packed" in line for line in said)
 
+
+
+def test_broadcast_linears_reads_torchs_linear_over_tokens_and_nothing_else():
+    # @linear and @two_layers share a shape; @batched (own right-hand sides) and @biased (not from
+    # zeros) are not linear layers in this form.
+    assert broadcast_linears(TOKEN_LINEARS.read_text()) == [BroadcastLinear(13, 12, 24), BroadcastLinear(13, 24, 12)]
+    assert BroadcastLinear(82, 512, 3200).name == "linear_82x512x3200"
+
+
+def test_the_linears_of_lerobots_act_export_are_found_in_its_input_form():
+    """ACT as iree-turbine exported it (lerobot 0.6.1; parameters external): its encoder's 82 tokens
+    and its decoder's 100 through the attention projections and the 512 -> 3200 -> 512 FFN."""
+    import iree.compiler as ic
+
+    text = ic.compile_file(str(INPUTS / "lerobot" / "act.mlir"), extra_args=["--compile-to=input"]).decode()
+    assert broadcast_linears(text) == [BroadcastLinear(rows, k, n) for rows in (82, 100)
+                                       for k, n in ((512, 512), (512, 3200), (3200, 512))]
+
+
+def test_the_route_takes_linear_layers_alone_with_rows_fitted_to_their_tokens(tmp_path):
+    linears = [BroadcastLinear(82, 512, 3200), BroadcastLinear(100, 512, 512)]
+    route = plan_register_tiled_route([], AVX2, tmp_path, linears=linears)
+    assert route.flags == linear_flags(linears, (6, 16, 1), tmp_path)
+    script = Path(route.flags[0].split("=", 1)[1]).read_text()
+    assert route.flags[1] == NO_UKERNELS_FLAG and script.count("cast_compatible_dag_from_root") == 2
+    # 82 tokens: 6 rows pad them to 84 (the data-tiled 8 x 8 tile: 88); 100: 5 rows, no padding.
+    assert route.notes == ["2 linear layer shapes over [tokens, 1, features] as one GEMM each in 16-column tiles, "
+                           "their rows fitted to the tokens (82 in 6, 100 in 5)"]
+    assert "inner_tiles = [6, 1]" in script and "inner_tiles = [5, 1]" in script and "packed_sizes" not in script
+    # On AVX-512 (14 x 32): 82 in 14 rows (84), 100 in 10 (100).
+    wide = plan_register_tiled_route([], AVX512, tmp_path, linears=linears)
+    assert wide.notes[0].endswith("in 32-column tiles, their rows fitted to the tokens (82 in 14, 100 in 10)")
+    # Beside GEMMs of one product, the route's flags pack those (the linear layers get their own presets).
+    both = plan_register_tiled_route([gemm(100, 14, 512)], AVX2, tmp_path, linears=linears)
+    assert both.flags == register_tiled_flags((6, 16, 1), tmp_path) and "; 2 linear layer shapes" in both.notes[0]
+
+
+def test_the_linear_presets_put_the_script_after_the_convolution_flags():
+    presets = linear_conv_presets(("--linears", NO_UKERNELS_FLAG), ("--winograd", "--hoist"))
+    tail = ("--linears", NO_UKERNELS_FLAG, TILE_BYTES_4M, GLOBAL_DATA_TILING_FLAG)
+    assert presets == {"im2col+register-tiled+gdt": (IM2COL_FLAG,) + tail,
+                       "im2col+winograd+register-tiled+gdt": (IM2COL_FLAG, "--winograd", "--hoist") + tail}
+    assert list(linear_conv_presets(("--linears", NO_UKERNELS_FLAG))) == ["im2col+register-tiled+gdt"]
+
+
+def test_the_linear_build_computes_the_layers(tmp_path):
+    """token_linears.mlir built under the im2col+register-tiled+gdt preset for haswell (which every
+    x86-64 runner executes) and run on seeded data: each layer matches NumPy, the packed product is
+    an mmt4d dispatch in the fitted 5 x 16 x 1 tile, and the forms left to IREE still compute."""
+    import iree.compiler as ic
+    import iree.runtime as rt
+
+    from conftest import TARGET_CPU
+
+    flags = linear_conv_presets(linear_flags(broadcast_linears(TOKEN_LINEARS.read_text()), register_tile(AVX2),
+                                             tmp_path))["im2col+register-tiled+gdt"]
+    base = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", *flags]
+    configured = ic.compile_file(str(TOKEN_LINEARS), extra_args=base + ["--compile-to=executable-configurations"]).decode()
+    assert "_mmt4d_3x2x12x5x16x1_f32" in configured and "_mmt4d_3x1x24x5x16x1_f32" in configured
+    module = rt.load_vm_flatbuffer(ic.compile_file(str(TOKEN_LINEARS), extra_args=base), driver="local-sync")
+    rng = np.random.default_rng(29)
+    x = rng.standard_normal((13, 1, 12), dtype=np.float32)
+    w1 = rng.standard_normal((24, 12), dtype=np.float32)
+    w2 = rng.standard_normal((12, 24), dtype=np.float32)
+    close = lambda got, want: np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)  # noqa: E731
+    close(module.linear(x, w1), x @ w1.T)
+    close(module.two_layers(x, w1, w2), (x @ w1.T) @ w2.T)
+    batch = rng.standard_normal((13, 12, 24), dtype=np.float32)
+    close(module.batched(x, batch), x @ batch)
+    bias = rng.standard_normal((13, 1, 24), dtype=np.float32)
+    close(module.biased(x, w1, bias), x @ w1.T + bias)
+
+
+@pytest.mark.parametrize("isa", ("avx2", "avx512"))
+def test_tune_offers_the_linear_presets_beside_the_convolution_routes(tmp_path, monkeypatch, isa):
+    from conftest import cpu_target, presets_a_host_tune_times, write_model
+
+    from iree_dsa_tuner.host.routes.conv_fold import input_convs
+    from iree_dsa_tuner.host.routes.winograd import plan_winograd_route
+
+    convs = (INPUTS / "conv_winograd_params.mlir").read_text()
+    linears = TOKEN_LINEARS.read_text()
+    aliases = "".join(line + "\n" for line in linears.splitlines() if line.startswith("#"))
+    functions = linears[linears.index("module {") + len("module {"):linears.rindex("}")]
+    model = write_model(tmp_path, "convs_and_linears.mlir",
+                        aliases + convs[:convs.rindex("}")] + functions + "}\n")
+    presets, said = presets_a_host_tune_times(model, monkeypatch, cpu_target(isa))
+    winograd = plan_winograd_route(input_convs(convs)).flags
+    script = presets["im2col+register-tiled+gdt"][1]
+    assert presets["im2col+winograd+register-tiled+gdt"] == (IM2COL_FLAG, *winograd, script, NO_UKERNELS_FLAG,
+                                                             TILE_BYTES_4M, GLOBAL_DATA_TILING_FLAG)
+    rows = {"avx2": "5", "avx512": "13"}[isa]
+    assert f"inner_tiles = [{rows}, 1]" in Path(script.split("=", 1)[1]).read_text()
+    assert any(line.startswith("register-tiled GEMM route") and "2 linear layer shapes" in line for line in said)

@@ -104,6 +104,37 @@ def structured_matcher(name: str, op: str | None, body: list[str], after: list[s
             "  }"]
 
 
+def inline_call_action(name: str) -> list[str]:
+    """`@fold_NAME_here`: the op whose result a matcher yielded (`%out`, from the operands `%ins`)
+    replaced by its inlined `@fold_NAME` function, imported from the script."""
+    return [
+        f"  transform.named_sequence @fold_{name}_here(%ins: !transform.any_value {{transform.readonly}},"
+        " %out: !transform.any_value {transform.readonly}) {",
+        "    %conv = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op",
+        "    %module = transform.util.get_nearest_symbol_table %conv : (!transform.any_op) -> !transform.any_op",
+        f"    %fold = transform.util.import_symbol @fold_{name} into %module if undefined"
+        " : (!transform.any_op) -> !transform.any_op",
+        # Inlined: behind a call a weight is an argument, and IREE would repack it on every run.
+        "    transform.util.cast_and_call inline_call %fold(%ins) -> %out after %conv {",
+        "    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op) -> ()",
+        "    transform.yield",
+        "  }",
+    ]
+
+
+def inline_replacements_entry(pairs: list[str], handle: str = "%module") -> list[str]:
+    """The start of a script's entry on the module `handle`: in each function, every matcher's op
+    replaced (`pairs`: "@match_X -> @action_X"), and the replaced ops dropped, dead."""
+    return [f"  transform.named_sequence @__transform_main({handle}: !transform.any_op {{transform.consumed}}) {{",
+            f"    %funcs = transform.structured.match ops{{[\"util.func\", \"func.func\"]}} in {handle}"
+            " : (!transform.any_op) -> !transform.any_op",
+            "    transform.foreach %funcs : !transform.any_op {",
+            "    ^bb0(%func: !transform.any_op):",
+            f"      %folded = transform.foreach_match in %func {', '.join(pairs)} : (!transform.any_op) -> !transform.any_op",
+            "    }",
+            f"    transform.apply_dce to {handle} : !transform.any_op"]
+
+
 def foreach_match_main(names: list[str], action: str) -> list[str]:
     """A preprocessing script's entry and the module's end: each `@match_NAME` -> `@ACTION_NAME`."""
     lines = ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",

@@ -49,8 +49,9 @@ from pathlib import Path
 from ...core.words import plural
 from ... import flags
 from ...flags import TRANSFORM_FLAG
-from ...ir.conv_route import ConvRoute, script_file, verified_script
-from .register_tiled import NO_UKERNELS_FLAG, register_tile
+from ...ir.conv_route import ConvRoute, inline_call_action, inline_replacements_entry, script_file, verified_script
+from .register_tiled import NO_UKERNELS_FLAG, packed_product_lines, packed_rows, register_tile
+from .register_tiled import tensor_type as _tensor
 
 WHAT = "batch-fold convolution route (docs/CONV.md)"
 SCRIPT_PREFIX = "conv-fold-"
@@ -116,14 +117,6 @@ def lane_fill(n: int, lanes: int) -> float:
     return n / (-(-n // lanes) * lanes)
 
 
-def packed_rows(n: int, most: int) -> int:
-    """The rows of a register tile over `n` (images x pixels) that pad them least, from half of
-    `most` to `most` (fewer would leave most registers idle, and too few accumulators to hide the
-    FMA latency); of equal padding, the most rows (more multiply-adds per operand loaded)."""
-    most = max(1, most)
-    return min(range(-(-most // 2), most + 1), key=lambda rows: (-(-n // rows) * rows, -rows))
-
-
 def packs(conv: InputConv, lanes: int, tile: tuple[int, int, int]) -> bool:
     """Whether the packed presets pack `conv` (module doc): f32, a zero-filled accumulator, and its
     images' pixels padded less by the tile's fitted rows (at most the tile's M0) than by the lanes,
@@ -187,10 +180,6 @@ def input_convs(text: str) -> list[InputConv]:
         ctx.allow_unregistered_dialects = True
         ir.Module.parse(text).operation.walk(visit)
     return sorted(found)
-
-
-def _tensor(shape, element: str) -> str:
-    return f"tensor<{'x'.join(map(str, shape))}x{element}>"
 
 
 def _prologue(conv: InputConv, name: str, dims: tuple[str, ...], patches_as: str, filter_as: str) -> list[str]:
@@ -261,28 +250,13 @@ def _packed_fold_function(conv: InputConv, name: str, rows: int, cols: int) -> l
     the images' pixels as rows, the filters as columns (module doc)."""
     b, f, oh, ow, k, n, e = _folded_sizes(conv)
     t_out = _tensor(conv.output_shape, e)
-    t_nk, t_fk, t_nf = _tensor((n, k), e), _tensor((f, k), e), _tensor((n, f), e)
-    t_lhs = _tensor((-(-n // rows), k, rows, 1), e)
-    t_rhs = _tensor((-(-f // cols), k, cols, 1), e)
-    t_acc = _tensor((-(-n // rows), -(-f // cols), rows, cols), e)
     t_images = _tensor((b, oh, ow, f), e)
     # W[f, c*kh*kw] is already the mmt4d's right-hand side (N x K): packed as is, once at load.
     return [
         *_prologue(conv, name, ("b", "oh", "ow", "c", "kh", "kw"), patches_as="%lhs", filter_as="%rhs"),
-        f"    %lhs_init = tensor.empty() : {t_lhs}",
-        f"    %lhs_packed = linalg.pack %lhs padding_value(%zero : {e}) inner_dims_pos = [0, 1]"
-        f" inner_tiles = [{rows}, 1] into %lhs_init : {t_nk} -> {t_lhs}",
-        f"    %rhs_init = tensor.empty() : {t_rhs}",
-        f"    %rhs_packed = linalg.pack %rhs padding_value(%zero : {e}) inner_dims_pos = [0, 1]"
-        f" inner_tiles = [{cols}, 1] into %rhs_init : {t_fk} -> {t_rhs}",
-        f"    %acc_init = tensor.empty() : {t_acc}",
-        f"    %acc = linalg.fill ins(%zero : {e}) outs(%acc_init : {t_acc}) -> {t_acc}",
-        f"    %product = linalg.mmt4d ins(%lhs_packed, %rhs_packed : {t_lhs}, {t_rhs}) outs(%acc : {t_acc}) -> {t_acc}",
-        f"    %gemm_init = tensor.empty() : {t_nf}",
-        f"    %gemm = linalg.unpack %product inner_dims_pos = [0, 1] inner_tiles = [{rows}, {cols}]"
-        f" into %gemm_init : {t_acc} -> {t_nf}",
+        *packed_product_lines(n, f, k, rows, cols, e),
         f"    %images = tensor.expand_shape %gemm [[0, 1, 2], [3]] output_shape [{b}, {oh}, {ow}, {f}]"
-        f" : {t_nf} into {t_images}",
+        f" : {_tensor((n, f), e)} into {t_images}",
         f"    %out_init = tensor.empty() : {t_out}",
         f"    %out = linalg.transpose ins(%images : {t_images}) outs(%out_init : {t_out}) permutation = [0, 3, 1, 2]",
         f"    util.return %out : {t_out}",
@@ -307,23 +281,6 @@ def _match_sequence(conv: InputConv, name: str) -> list[str]:
         f" ins(%in, %w : {t_in}, {t_w}) outs(%acc : {t_out}) -> {t_out}",
         "    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)",
         "    transform.yield %ins, %out : !transform.any_value, !transform.any_value",
-        "  }",
-    ]
-
-
-def _fold_action(name: str) -> list[str]:
-    """`@fold_NAME_here`: the matched convolution replaced by its inlined `@fold_NAME` function."""
-    return [
-        f"  transform.named_sequence @fold_{name}_here(%ins: !transform.any_value {{transform.readonly}},"
-        " %out: !transform.any_value {transform.readonly}) {",
-        "    %conv = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op",
-        "    %module = transform.util.get_nearest_symbol_table %conv : (!transform.any_op) -> !transform.any_op",
-        f"    %fold = transform.util.import_symbol @fold_{name} into %module if undefined"
-        " : (!transform.any_op) -> !transform.any_op",
-        # Inlined: behind a call the filter is an argument, and IREE would repack it on every run.
-        "    transform.util.cast_and_call inline_call %fold(%ins) -> %out after %conv {",
-        "    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op) -> ()",
-        "    transform.yield",
         "  }",
     ]
 
@@ -360,21 +317,14 @@ def conv_script_text(folded: list[InputConv], tagged: list[InputConv] = (), attr
     pairs = []
     for i, conv in enumerate(folded):
         name = f"{i}_{conv.name}"
-        lines += _fold_function(conv, name, tiles.get(conv)) + _match_sequence(conv, name) + _fold_action(name)
+        lines += _fold_function(conv, name, tiles.get(conv)) + _match_sequence(conv, name) + inline_call_action(name)
         pairs.append(f"@match_{name} -> @fold_{name}_here")
     for i, conv in enumerate(tagged, start=len(folded)):
         name = f"{i}_{conv.name}"
         lines += _match_sequence(conv, name) + _tag_action(name, attribute)
         pairs.append(f"@match_{name} -> @tag_{name}_here")
-    lines += ["  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.consumed}) {",
-              "    %funcs = transform.structured.match ops{[\"util.func\", \"func.func\"]} in %module"
-              " : (!transform.any_op) -> !transform.any_op",
-              "    transform.foreach %funcs : !transform.any_op {",
-              "    ^bb0(%func: !transform.any_op):",
-              f"      %folded = transform.foreach_match in %func {', '.join(pairs)} : (!transform.any_op) -> !transform.any_op",
-              "    }",
-              # The replaced convolutions are dead: gone before IREE's own im2col looks for convolutions.
-              "    transform.apply_dce to %module : !transform.any_op"]
+    # The replaced convolutions are dead: gone before IREE's own im2col looks for convolutions.
+    lines += inline_replacements_entry(pairs)
     handle = "%funcs_now"  # matched again: the rewrites above invalidated %funcs
     if passes:
         lines.append("    %funcs_now = transform.structured.match ops{[\"util.func\", \"func.func\"]} in %module"

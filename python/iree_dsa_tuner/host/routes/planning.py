@@ -33,6 +33,14 @@ class RoutePlanning:
         return input_gemms(self.plain.input_text())
 
     @cached_property
+    def linears(self) -> list:
+        """The linear layers of the input form written as one-row products against a broadcast
+        weight (`register_tiled.broadcast_linears`)."""
+        from .register_tiled import broadcast_linears
+
+        return broadcast_linears(self.plain.input_text())
+
+    @cached_property
     def convs(self) -> list:
         """The NCHW convolutions of the input form (`conv_fold.input_convs`)."""
         from .conv_fold import input_convs

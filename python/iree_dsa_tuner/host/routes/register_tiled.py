@@ -43,11 +43,13 @@ is valid only with their flags.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from ...core.words import plural
-from ...flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
-from ...ir.conv_route import ConvRoute, dim_is, script_file, structured_matcher, verified_script
+from ...flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
+from ...ir.conv_route import (ConvRoute, dim_is, inline_call_action, inline_replacements_entry, script_file,
+                                structured_matcher, verified_script)
 from ..flag_presets import TILE_BYTES_4M
 from .k_split import CHUNK_PAIR_SHARE, SPLIT_ABOVE, widest_chunk
 from .unbatch import unbatch_script_parts, unbatched_batches
@@ -71,6 +73,175 @@ def register_tile(cpu) -> tuple[int, int, int]:
     lanes = cpu.vector_register_bytes // 4
     rows = max(1, (cpu.vector_registers - OPERAND_REGISTERS) // REGISTERS_PER_ROW)
     return rows, REGISTERS_PER_ROW * lanes, 1
+
+
+def packed_rows(n: int, most: int) -> int:
+    """The rows of a register tile over `n` rows of data that pad them least, from half of `most` to
+    `most` (fewer would leave most registers idle, and too few accumulators to hide the FMA
+    latency); of equal padding, the most rows (more multiply-adds per operand loaded)."""
+    most = max(1, most)
+    return min(range(-(-most // 2), most + 1), key=lambda rows: (-(-n // rows) * rows, -rows))
+
+
+def tensor_type(shape, element: str) -> str:
+    return f"tensor<{'x'.join(map(str, shape))}x{element}>"
+
+
+def packed_product_lines(m: int, n: int, k: int, rows: int, cols: int, element: str) -> list[str]:
+    """Function body lines: `%gemm` [m, n] = `%lhs` [m, k] times `%rhs` [n, k] transposed, as one
+    `linalg.mmt4d` in `rows` x `cols` x 1 tiles: both operands packed (padded with `%zero`, which
+    must be in scope), the product from zeros, unpacked."""
+    t = lambda *shape: tensor_type(shape, element)  # noqa: E731
+    m1, n1 = -(-m // rows), -(-n // cols)
+    t_lhs, t_rhs, t_acc = t(m1, k, rows, 1), t(n1, k, cols, 1), t(m1, n1, rows, cols)
+    return [
+        f"    %lhs_init = tensor.empty() : {t_lhs}",
+        f"    %lhs_packed = linalg.pack %lhs padding_value(%zero : {element}) inner_dims_pos = [0, 1]"
+        f" inner_tiles = [{rows}, 1] into %lhs_init : {t(m, k)} -> {t_lhs}",
+        f"    %rhs_init = tensor.empty() : {t_rhs}",
+        f"    %rhs_packed = linalg.pack %rhs padding_value(%zero : {element}) inner_dims_pos = [0, 1]"
+        f" inner_tiles = [{cols}, 1] into %rhs_init : {t(n, k)} -> {t_rhs}",
+        f"    %acc_init = tensor.empty() : {t_acc}",
+        f"    %acc = linalg.fill ins(%zero : {element}) outs(%acc_init : {t_acc}) -> {t_acc}",
+        f"    %product = linalg.mmt4d ins(%lhs_packed, %rhs_packed : {t_lhs}, {t_rhs}) outs(%acc : {t_acc}) -> {t_acc}",
+        f"    %gemm_init = tensor.empty() : {t(m, n)}",
+        f"    %gemm = linalg.unpack %product inner_dims_pos = [0, 1] inner_tiles = [{rows}, {cols}]"
+        f" into %gemm_init : {t_acc} -> {t(m, n)}",
+    ]
+
+
+@dataclass(frozen=True, order=True)
+class BroadcastLinear:
+    """A linear layer as torch exports it over [tokens, 1, features] (ACT's transformer): a
+    `linalg.batch_matmul` of `rows` one-row products, from zeros, against one [n, k] weight,
+    transposed and broadcast to each (`broadcast_linears`)."""
+
+    rows: int
+    k: int
+    n: int
+
+    @property
+    def name(self) -> str:
+        return f"linear_{self.rows}x{self.k}x{self.n}"
+
+
+def broadcast_linears(text: str) -> list[BroadcastLinear]:
+    """The f32 `BroadcastLinear`s of a model's input form (distinct, sorted): each such batch_matmul
+    whose right-hand side is a broadcast generic of a [1, 0] transpose, and whose accumulator is a
+    zero fill, the form the route's matcher (`_linear_match`) takes whole."""
+    from iree.compiler import ir
+
+    found: set[BroadcastLinear] = set()
+
+    def producer(value, name: str):
+        owner = value.owner
+        op = None if isinstance(owner, ir.Block) else owner
+        return op if op is not None and op.name == name else None
+
+    def is_zero_fill(value) -> bool:
+        fill = producer(value, "linalg.fill")
+        scalar = fill and producer(fill.operands[0], "arith.constant")
+        return bool(scalar) and isinstance(scalar.attributes["value"], ir.FloatAttr) and scalar.attributes["value"].value == 0.0
+
+    def weight_broadcast(value) -> bool:
+        """A copy of a 2-D tensor to each batch entry, of a transposed weight."""
+        generic = producer(value, "linalg.generic")
+        if generic is None or len(generic.operands) != 2 or len(generic.regions[0].blocks[0].operations) != 1:
+            return False
+        maps = [str(m) for m in generic.attributes["indexing_maps"]]
+        return (maps == ["affine_map<(d0, d1, d2) -> (d1, d2)>", "affine_map<(d0, d1, d2) -> (d0, d1, d2)>"]
+                and producer(generic.operands[0], "linalg.transpose") is not None)
+
+    def visit(op) -> "ir.WalkResult":
+        if op.name == "linalg.batch_matmul" and len(op.operands) == 3:
+            types = [v.type for v in op.operands]
+            if all(isinstance(t, ir.RankedTensorType) and t.has_static_shape and t.rank == 3 for t in types):
+                (b, one, k), (_, k_rhs, n), out = (list(ir.RankedTensorType(t).shape) for t in types)
+                if (one == 1 and k_rhs == k and out == [b, 1, n]
+                        and all(str(ir.RankedTensorType(t).element_type) == "f32" for t in types)
+                        and weight_broadcast(op.operands[1]) and is_zero_fill(op.operands[2])):
+                    found.add(BroadcastLinear(b, k, n))
+        return ir.WalkResult.ADVANCE
+
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        ir.Module.parse(text).operation.walk(visit)
+    return sorted(found)
+
+
+def _linear_function(linear: BroadcastLinear, rows: int, cols: int) -> list[str]:
+    """`@fold_NAME`: the products as one GEMM, the tokens as rows of `rows` x `cols` x 1 tiles and the
+    weight, as torch stores it ([n, k]), the mmt4d's right-hand side (packed once, at load)."""
+    m, k, n = linear.rows, linear.k, linear.n
+    t = lambda *shape: tensor_type(shape, "f32")  # noqa: E731
+    return [
+        f"  util.func private @fold_{linear.name}(%x: {t(m, 1, k)}, %rhs: {t(n, k)}) -> {t(m, 1, n)} {{",
+        "    %zero = arith.constant 0.0 : f32",
+        f"    %lhs = tensor.collapse_shape %x [[0, 1], [2]] : {t(m, 1, k)} into {t(m, k)}",
+        *packed_product_lines(m, n, k, rows, cols, "f32"),
+        f"    %out = tensor.expand_shape %gemm [[0, 1], [2]] output_shape [{m}, 1, {n}] : {t(m, n)} into {t(m, 1, n)}",
+        f"    util.return %out : {t(m, 1, n)}",
+        "  }",
+    ]
+
+
+def _linear_match(linear: BroadcastLinear) -> list[str]:
+    """`@match_NAME`: the batch_matmul with the weight's transpose and broadcast and the zero fill
+    (`broadcast_linears`); it yields the activation and the weight, and the product."""
+    m, k, n = linear.rows, linear.k, linear.n
+    t = lambda *shape: tensor_type(shape, "f32")  # noqa: E731
+    return [
+        f"  transform.named_sequence @match_{linear.name}(%root: !transform.any_op {{transform.readonly}})"
+        " -> (!transform.any_value, !transform.any_value) {",
+        "    %ins, %out = transform.iree.match.cast_compatible_dag_from_root %root {",
+        f"    ^bb0(%x: {t(m, 1, k)}, %w: {t(n, k)}):",
+        "      %zero = arith.constant 0.0 : f32",
+        f"      %t_init = tensor.empty() : {t(k, n)}",
+        f"      %t = linalg.transpose ins(%w : {t(n, k)}) outs(%t_init : {t(k, n)}) permutation = [1, 0]",
+        f"      %b_init = tensor.empty() : {t(m, k, n)}",
+        "      %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, "
+        "affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}"
+        f" ins(%t : {t(k, n)}) outs(%b_init : {t(m, k, n)}) {{",
+        "      ^bb0(%in: f32, %unused: f32):",
+        "        linalg.yield %in : f32",
+        f"      }} -> {t(m, k, n)}",
+        f"      %init = tensor.empty() : {t(m, 1, n)}",
+        f"      %acc = linalg.fill ins(%zero : f32) outs(%init : {t(m, 1, n)}) -> {t(m, 1, n)}",
+        f"      %r = linalg.batch_matmul ins(%x, %b : {t(m, 1, k)}, {t(m, k, n)}) outs(%acc : {t(m, 1, n)}) -> {t(m, 1, n)}",
+        "    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)",
+        "    transform.yield %ins, %out : !transform.any_value, !transform.any_value",
+        "  }",
+    ]
+
+
+def linear_script_parts(linears: list[BroadcastLinear], tile: tuple[int, int, int]) -> tuple[list[str], list[str]]:
+    """(named sequences, "@match_X -> @fold_X_here" pairs) that replace each of `linears` by its
+    packed GEMM, the rows of `tile` fitted to its tokens (`packed_rows`)."""
+    sequences, pairs = [], []
+    for linear in sorted(set(linears)):
+        sequences += (_linear_function(linear, packed_rows(linear.rows, tile[0]), tile[1]) + _linear_match(linear)
+                      + inline_call_action(linear.name))
+        pairs.append(f"@match_{linear.name} -> @fold_{linear.name}_here")
+    return sequences, pairs
+
+
+def linear_script_text(linears: list[BroadcastLinear], tile: tuple[int, int, int]) -> str:
+    """The preprocessing script that packs only `linears` (`linear_script_parts`), touching nothing
+    else: for models with convolutions, which the full script's whole-function passes would turn
+    into generic ops that IREE's im2col no longer takes."""
+    sequences, pairs = linear_script_parts(linears, tile)
+    return "\n".join([
+        f"// Linear layers over [tokens, 1, features] -> one mmt4d each in {tile[0]} x {tile[1]} x {tile[2]} register tiles,"
+        " rows fitted to the tokens (iree-dsa-tune, docs/DATA_TILING.md 18).",
+        f"// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE {NO_UKERNELS_FLAG} ...",
+        "module attributes {transform.with_named_sequence} {",
+        *sequences,
+        *inline_replacements_entry(pairs),
+        # The inlined functions are dead: without this IREE compiles them too.
+        "    %pruned = transform.apply_registered_pass \"symbol-dce\" to %module : (!transform.any_op) -> !transform.any_op",
+        "    transform.yield",
+        "  }",
+        "}"]) + "\n"
 
 
 def packed_gemms(gemms) -> list:
@@ -186,23 +357,40 @@ def register_tiled_flags(tile: tuple[int, int, int], directory: Path, chunks: di
     return (f"{TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}", NO_UKERNELS_FLAG)
 
 
-def plan_register_tiled_route(gemms, cpu, directory: Path, taken_flags: tuple[str, ...] = ()) -> ConvRoute:
-    """The route for a model with these `InputGemm`s (its input form) on a CPU described by `cpu`;
-    empty when it has no f32 GEMM of one product, or `taken_flags` already name a preprocessing
-    script (iree-compile takes one)."""
+def linear_flags(linears: list[BroadcastLinear], tile: tuple[int, int, int], directory: Path) -> tuple[str, ...]:
+    """The flags of a build that packs only `linears` (`linear_script_text`, verified,
+    content-addressed) and runs no ukernels."""
+    text = verified_script(linear_script_text(linears, tile), "register-tiled linear")
+    return (f"{TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}", NO_UKERNELS_FLAG)
+
+
+def plan_register_tiled_route(gemms, cpu, directory: Path, taken_flags: tuple[str, ...] = (),
+                              linears: list[BroadcastLinear] = ()) -> ConvRoute:
+    """The route for a model with these `InputGemm`s and `BroadcastLinear`s (its input form) on a
+    CPU described by `cpu`; empty when it has neither an f32 GEMM of one product nor such a linear
+    layer, or `taken_flags` already name a preprocessing script (iree-compile takes one). Its flags
+    pack the GEMMs (`register_tiled_script_text`), or, with none, the linear layers alone."""
     route = ConvRoute(what=WHAT, key="register_tiled_route")
     packed = packed_gemms(gemms)
-    if cpu is None or not packed:
+    if cpu is None or not (packed or linears):
         return route
     if any(f.startswith(TRANSFORM_FLAG) for f in taken_flags):
         route.notes.append(f"not taken: it needs {TRANSFORM_FLAG}, which another route or the given flags already set")
         return route
     tile, chunks = _tile_and_chunks(packed, cpu)
-    route.flags = register_tiled_flags(tile, directory, chunks)
+    route.flags = register_tiled_flags(tile, directory, chunks) if packed else linear_flags(linears, tile, directory)
     batched = sum(1 for g in gemms if g.batch > 1)
-    route.notes.append(f"{plural(len(packed), 'f32 GEMM')} packed into {tile[0]} x {tile[1]} x {tile[2]} tiles"
-                       + "".join(f", K {k} in {k // c} chunks of {c}" for k, c in sorted(chunks.items()))
-                       + (f" ({plural(batched, 'batched GEMM')} left to IREE)" if batched else ""))
+    notes = []
+    if packed:
+        notes.append(f"{plural(len(packed), 'f32 GEMM')} packed into {tile[0]} x {tile[1]} x {tile[2]} tiles"
+                     + "".join(f", K {k} in {k // c} chunks of {c}" for k, c in sorted(chunks.items()))
+                     + (f" ({plural(batched, 'batched GEMM')} left to IREE)" if batched else ""))
+    if linears:
+        rows = sorted({lin.rows for lin in linears})
+        notes.append(f"{plural(len(linears), 'linear layer shape')} over [tokens, 1, features] as one GEMM each in"
+                     f" {tile[1]}-column tiles, their rows fitted to the tokens ("
+                     + ", ".join(f"{r} in {packed_rows(r, tile[0])}" for r in rows) + ")")
+    route.notes.append("; ".join(notes))
     return route
 
 
@@ -219,20 +407,40 @@ PRESET_RANK = 60
 
 
 def plan(planning) -> ConvRoute:
-    """The route for the model's input-form GEMMs, on its CPU (`plan_register_tiled_route`)."""
-    route = plan_register_tiled_route(planning.gemms, planning.cpu, planning.directory)
+    """The route for the model's input-form GEMMs and linear layers, on its CPU (`plan_register_tiled_route`)."""
+    route = plan_register_tiled_route(planning.gemms, planning.cpu, planning.directory, linears=planning.linears)
     if route or route.notes:
         planning.say(f"{route.what}: {route.notes[0]}")
     return route
 
 
 def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
-    """`register_tiled_presets`; with the unbatch route taken too, its script after this one's."""
+    """`register_tiled_presets`; with the unbatch route taken too, its script after this one's; and
+    where the model has convolutions and linear layers over [tokens, 1, features],
+    `linear_conv_presets` (with the Winograd route's flags where it is taken)."""
     unbatched = ()
-    if planning.planned.get("unbatch"):
-        tile, chunks = _tile_and_chunks(packed_gemms(planning.gemms), planning.cpu)
+    tile, chunks = _tile_and_chunks(packed_gemms(planning.gemms), planning.cpu)
+    if planning.planned.get("unbatch") and packed_gemms(planning.gemms):
         unbatched = register_tiled_flags(tile, planning.directory, chunks, unbatched_batches(planning.gemms))
-    return register_tiled_presets(route.flags, unbatched)
+    presets = register_tiled_presets(route.flags, unbatched)
+    if planning.linears and planning.convs:
+        winograd = planning.planned.get("winograd")
+        presets.update(linear_conv_presets(linear_flags(planning.linears, tile, planning.directory),
+                                           winograd.flags if winograd else ()))
+    return presets
+
+
+def linear_conv_presets(linear_flags: tuple[str, ...], winograd_flags: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
+    """The presets for a model whose linear layers the linear-only script packs
+    (`linear_flags`) and whose convolutions IREE's im2col takes (`winograd_flags`: the 3x3 ones as
+    Winograd first), on the global data-tiling path with 4 MiB mmt4d tiles. ACT's transformer
+    layers: their 82 and 100 tokens padded to 84 and 100 rows (14 x 32 on AVX-512), not 96 and 112
+    (the data-tiled 16 x 16); ACT's whole call 1.05-1.08x faster (docs/DATA_TILING.md 18)."""
+    tail = tuple(linear_flags) + (TILE_BYTES_4M, GLOBAL_DATA_TILING_FLAG)
+    presets = {"im2col+register-tiled+gdt": (IM2COL_FLAG,) + tail}
+    if winograd_flags:
+        presets["im2col+winograd+register-tiled+gdt"] = (IM2COL_FLAG, *winograd_flags) + tail
+    return presets
 
 
 def register_tiled_presets(route_flags: tuple[str, ...],
@@ -257,6 +465,7 @@ def register_tiled_presets(route_flags: tuple[str, ...],
     return presets
 
 
-__all__ = ["NO_UKERNELS_FLAG", "SCRIPT_PREFIX", "WHAT", "k_chunk", "packed_gemms", "plan", "plan_register_tiled_route", "presets",
-           "register_tile", "register_tiled_flags", "register_tiled_presets", "register_tiled_script_parts",
-           "register_tiled_script_text"]
+__all__ = ["BroadcastLinear", "NO_UKERNELS_FLAG", "SCRIPT_PREFIX", "WHAT", "broadcast_linears", "k_chunk", "linear_conv_presets",
+           "linear_flags", "linear_script_parts", "linear_script_text", "packed_gemms", "packed_product_lines", "packed_rows", "plan",
+           "plan_register_tiled_route", "presets", "register_tile", "register_tiled_flags", "register_tiled_presets",
+           "register_tiled_script_parts", "register_tiled_script_text", "tensor_type"]
