@@ -1,6 +1,6 @@
 // iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)
 // with them, or the spec silently applies to nothing (docs/CONV.md):
-// iree-dsa-tune: flags: --iree-global-opt-use-im2col-for-convs '--iree-preprocessing-pass-pipeline=builtin.module(util.func(iree-linalg-ext-convert-conv2d-to-winograd{replace-all-convs}))' --iree-opt-const-expr-max-size-increase-threshold=67108864 --iree-global-opt-data-tiling
+// iree-dsa-tune: flags: --iree-global-opt-use-im2col-for-convs '--iree-preprocessing-pass-pipeline=builtin.module(util.func(iree-linalg-ext-convert-conv2d-to-winograd{replace-all-convs}))' --iree-opt-const-expr-max-size-increase-threshold=67108864 --iree-preprocessing-transform-spec-filename=/work/act62/act.spec.register-tiled.mlir --iree-llvmcpu-enable-ukernels=none --iree-llvmcpu-matmul-tile-bytes=4194304 --iree-global-opt-data-tiling
 module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%arg0: !transform.any_op {transform.readonly}, %arg1: !transform.any_param {transform.readonly}) {
     transform.annotate %arg0 "compilation_info" = %arg1 : !transform.any_op, !transform.any_param
@@ -31,15 +31,6 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.iree.match.dims_equal %n_dims, [9, 16] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [64, 1] : !transform.param<i64>
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 4, 9, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_36_mmt4d_8x75x576x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [8, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [75, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [576, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [8, 15, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_main_async_dispatch_41_batch_mmt4d_64x3x8x128x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -123,13 +114,13 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [5, 16, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_127_mmt4d_6x32x512x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_127_mmt4d_6x16x512x14x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [6, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [32, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [6, 14] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [16, 32] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [512, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 16, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 8, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 14, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_main_async_dispatch_136_batch_mmt4d_8x6x6x64x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -170,22 +161,31 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 4, 6, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_149_mmt4d_6x200x512x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [6, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [200, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [512, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 25, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_151_mmt4d_6x32x3200x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_144_mmt4d_6x32x512x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [6, 16] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [32, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [512, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 16, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_149_mmt4d_6x100x512x14x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [6, 14] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [100, 32] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [512, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 10, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 14, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
+  }
+  transform.named_sequence @match_main_async_dispatch_151_mmt4d_6x16x3200x14x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [6, 14] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [16, 32] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [3200, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [3, 2, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [3, 1, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 14, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_main_async_dispatch_249_batch_mmt4d_8x6x7x64x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -226,22 +226,13 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 4, 7, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_262_mmt4d_7x200x512x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_262_mmt4d_10x100x512x10x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [7, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [200, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [10, 10] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [100, 32] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [512, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [7, 25, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_264_mmt4d_7x32x3200x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [7, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [32, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [3200, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [7, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [10, 10, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 10, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_main_async_dispatch_271_batch_mmt4d_1x1x7x512x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -271,7 +262,6 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
         @match_main_async_dispatch_0_mmt4d_1x32x14x1x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_4_mmt4d_4x1200x147x16x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_10_batch_mmt4d_64x4x9x64x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_36_mmt4d_8x75x576x16x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_41_batch_mmt4d_64x3x8x128x16x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_47_mmt4d_8x75x64x16x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_66_mmt4d_16x19x1152x16x16x1_f32 -> @apply_op_config, 
@@ -281,17 +271,17 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
         @match_main_async_dispatch_101_batch_mmt4d_64x1x32x512x4x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_107_mmt4d_5x32x256x16x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_123_mmt4d_5x32x512x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_127_mmt4d_6x32x512x16x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_127_mmt4d_6x16x512x14x32x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_136_batch_mmt4d_8x6x6x64x16x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_138_softmax_8x82x82xf32_dispatch_tensor_store -> @apply_op_config, 
         @match_main_async_dispatch_141_batch_mmt4d_8x4x6x82x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_149_mmt4d_6x200x512x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_151_mmt4d_6x32x3200x16x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_144_mmt4d_6x32x512x16x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_149_mmt4d_6x100x512x14x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_151_mmt4d_6x16x3200x14x32x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_249_batch_mmt4d_8x6x7x64x16x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_251_softmax_8x100x82xf32_dispatch_tensor_store -> @apply_op_config, 
         @match_main_async_dispatch_254_batch_mmt4d_8x4x7x82x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_262_mmt4d_7x200x512x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_264_mmt4d_7x32x3200x16x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_262_mmt4d_10x100x512x10x32x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_271_batch_mmt4d_1x1x7x512x16x16x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_125_elementwise_41984_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
     transform.yield %updated_root : !transform.any_op

@@ -37,6 +37,14 @@ Batched products (attention over heads, both operands made per call) are left to
 their packs would run per call, and such a packed product built 11x slower on SigLIP's attention
 (45 ms, against 4 for IREE's own build).
 
+Linear layers over [tokens, 1, features] (torch's linear on a sequence-first activation, ACT's
+transformer) arrive as a batch_matmul of one-row products against a broadcast weight, which the
+script above leaves to IREE. A second, linear-only script (`linear_script_text`) matches each such
+layer whole and replaces it by one mmt4d, the tokens as the rows of the tile fitted to them
+(`packed_rows`), the weight as torch stores it as the right-hand side; it runs no whole-function
+pass, so a model's convolutions stay named ops for IREE's im2col, and its presets sit beside the
+convolution routes (`linear_conv_presets`).
+
 It changes the whole build, so its presets compete on the whole model, and a spec tuned under them
 is valid only with their flags.
 """
