@@ -88,9 +88,11 @@ def test_the_lerobot_manifests_read_and_name_the_committed_exports(manifest):
 # layer with its attention decomposed; pi0's expert through the register-tiled route's script with
 # the unbatch route's steps after it (its 14 x 32 AVX-512 tile, built for haswell here: the tile is
 # the script's, whatever the CPU). And SigLIP's AVX2 register-tiled recipe (6 x 16), and the
-# encoder's AVX2 one (its layer 4 packed in 6 x 16 tiles, layer 3 folded for data tiling).
+# encoder's AVX2 one (its layer 4 packed in 6 x 16 tiles, layer 3 folded for data tiling). And ACT's
+# (137 MB): Winograd for its backbone, its transformer's linear layers in 14 x 32 register tiles.
 REBUILT = (RECIPES / "diffusion_encoder", RECIPES / "pi0_vision_layer", RECIPES / "pi0_expert_layer",
-           RECIPES / "avx2" / "register-tiled" / "pi0_vision_layer", RECIPES / "avx2" / "diffusion_encoder")
+           RECIPES / "avx2" / "register-tiled" / "pi0_vision_layer", RECIPES / "avx2" / "diffusion_encoder",
+           RECIPES / "act")
 
 
 @pytest.mark.slow
