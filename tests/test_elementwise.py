@@ -148,3 +148,80 @@ def test_an_op_iree_configures_two_ways_is_left_alone():
     # The same config in both: repaired once per dispatch, one matcher in the spec.
     defaults["two"] = defaults["one"]
     assert set(divisible_elementwise_configs([one, two], defaults)) == {"one", "two"}
+
+
+GELU_MLP = """
+func.func @mlp(%x: tensor<1x13x12xf32>, %w1: tensor<1x12x24xf32>, %b1: tensor<24xf32>, %w2: tensor<1x24x12xf32>) -> tensor<1x13x12xf32> {
+  %zero = arith.constant 0.0 : f32
+  %three = arith.constant 3 : i64
+  %c = arith.constant 4.471500e-02 : f32
+  %k = arith.constant 7.978846e-01 : f32
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %e1 = tensor.empty() : tensor<1x13x24xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x13x24xf32>) -> tensor<1x13x24xf32>
+  %h = linalg.batch_matmul ins(%x, %w1 : tensor<1x13x12xf32>, tensor<1x12x24xf32>) outs(%f1 : tensor<1x13x24xf32>) -> tensor<1x13x24xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>,
+       affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+       ins(%h, %b1 : tensor<1x13x24xf32>, tensor<24xf32>) outs(%e1 : tensor<1x13x24xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %a = arith.addf %in, %bias : f32
+    %cube = math.fpowi %a, %three : f32, i64
+    %t0 = arith.mulf %cube, %c : f32
+    %t1 = arith.addf %a, %t0 : f32
+    %t2 = arith.mulf %t1, %k : f32
+    %t3 = math.tanh %t2 : f32
+    %t4 = arith.addf %t3, %one : f32
+    %t5 = arith.mulf %t4, %half : f32
+    %y = arith.mulf %a, %t5 : f32
+    linalg.yield %y : f32
+  } -> tensor<1x13x24xf32>
+  %e2 = tensor.empty() : tensor<1x13x12xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x13x12xf32>) -> tensor<1x13x12xf32>
+  %r = linalg.batch_matmul ins(%g, %w2 : tensor<1x13x24xf32>, tensor<1x24x12xf32>) outs(%f2 : tensor<1x13x12xf32>) -> tensor<1x13x12xf32>
+  return %r : tensor<1x13x12xf32>
+}
+"""
+
+
+def test_an_unpack_gelu_pack_dispatch_vectorises_in_the_unpacks_tiles_and_computes_the_mlp(tmp_path):
+    """fc1 -> bias and tanh GELU -> fc2, as SigLIP's MLP, under the register-tiled route for haswell
+    (6 x 16 x 1 tiles): IREE makes fc1's unpack, the GELU and fc2's 6 x 1 pack one dispatch and
+    vectorises it in the pack's 6 x 1. The GELU's body captures its `fpowi` exponent, so the spec
+    matches it by operand types; the rule gives it the unpack's 6 x 16 vectors, IREE applies them,
+    and the build still computes the MLP (seeded data against NumPy)."""
+    import math
+
+    import iree.compiler as ic
+    import iree.runtime as rt
+    import numpy as np
+
+    from iree_dsa_tuner.host.routes.register_tiled import register_tiled_flags
+    from iree_dsa_tuner.search.estimated import elementwise_configs, unpacked_vector_configs
+    from iree_dsa_tuner.tuning_spec.builder import build_spec
+
+    model = write_model(tmp_path, "mlp.mlir", GELU_MLP)
+    flags = HASWELL + register_tiled_flags((6, 16, 1), tmp_path)
+    built = compile_model(model, flags)
+    [gelu] = [p for p in built.elementwise_problems() if p.unpacked_tiles]
+    assert gelu.unpacked_tiles == (6, 16) and gelu.captures_constants and "linalg.pack" in gelu.fused_ops
+    assert gelu.match_key == "tensor<13x24xf32>, tensor<24xf32>, tensor<13x24xf32>"
+    defaults = built.default_configs()
+    assert defaults[gelu.dispatch].vector_common_parallel[1] == 1  # IREE's: the pack's 6 x 1
+    configs = elementwise_configs(built.elementwise_problems(), defaults)
+    assert configs == unpacked_vector_configs(built.elementwise_problems(), defaults)
+    assert configs[gelu.dispatch].vector_common_parallel == (6, 16)
+    spec = tmp_path / "spec.mlir"
+    spec.write_text(build_spec([gelu], configs))
+    tuned = [*flags, f"--iree-codegen-tuning-spec-path={spec}"]
+    configured = ic.compile_file(str(model), extra_args=tuned + ["--compile-to=executable-configurations"]).decode()
+    assert "vector_common_parallel = [6, 16]" in configured
+    module = rt.load_vm_flatbuffer(ic.compile_file(str(model), extra_args=tuned), driver="local-sync")
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal((1, 13, 12), dtype=np.float32)
+    w1 = rng.standard_normal((1, 12, 24), dtype=np.float32)
+    b1 = rng.standard_normal((24,), dtype=np.float32)
+    w2 = rng.standard_normal((1, 24, 12), dtype=np.float32)
+    a = x @ w1 + b1
+    gelu_ref = a * 0.5 * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3)))
+    np.testing.assert_allclose(np.asarray(module.mlp(x, w1, b1, w2)), gelu_ref @ w2, rtol=1e-4, atol=1e-4)

@@ -313,6 +313,25 @@ class ElementwiseProblem(RootOpProblem):
 
     kind = "elementwise"
     dag_text: str = ""
+    # Per loop, the inner tile of a `linalg.unpack` fused before it that makes an input read through
+    # the identity map (1: untiled; empty: none), the layout its data arrives in
+    # (`search.estimated.unpacked_vector_configs`).
+    unpacked_tiles: tuple[int, ...] = ()
+
+    @property
+    def captures_constants(self) -> bool:
+        """Whether the body uses constants defined outside it (`dag_text` defines them first: a
+        GELU's `math.fpowi` exponent). IREE 3.13's DAG matcher does not match such a body, so its
+        spec matches the op by name and operand types instead."""
+        head, _, _ = self.dag_text.partition("linalg.generic")
+        return "arith.constant" in head
+
+    @property
+    def match_key(self) -> str:
+        """What the spec's matcher tells this op apart by: its DAG, or its operand types."""
+        if not self.captures_constants:
+            return self.dag_text
+        return ", ".join(o.type_str for o in (*self.inputs, self.output))
 
     @property
     def rhs_type(self) -> str:

@@ -78,19 +78,9 @@ def divisible_elementwise_configs(problems, defaults: dict[str, CompilationConfi
     121 ms call; tiles of 16, 3.3x faster alone, ACT 115 -> 107 ms). The vector tiles stay; the
     whole model confirms the result like any estimate (`host.recipe`)."""
     out: dict[str, CompilationConfig] = {}
-    # The spec matches the op, not the dispatch: every dispatch holding the same op gets the config,
-    # so an op IREE configures differently in two dispatches (fused with a pack in one) is left alone.
-    by_op: dict[str, set] = {}
-    for p in problems:
-        if getattr(p, "kind", "") == "elementwise":
-            by_op.setdefault(p.dag_text, set()).add(defaults.get(p.dispatch))
-    for p in problems:
-        if getattr(p, "kind", "") != "elementwise" or (wanted is not None and p.dispatch not in wanted):
-            continue
-        if len(by_op[p.dag_text]) > 1:
-            continue
+    for p in _configurable_elementwise(problems, defaults, wanted):
         default = defaults.get(p.dispatch)
-        if default is None or len(default.distribution) != len(p.loop_sizes):
+        if p.captures_constants or default is None or len(default.distribution) != len(p.loop_sizes):
             continue
         vectors = default.vector_common_parallel or (0,) * len(p.loop_sizes)
         tiles = tuple(divisible_distribution(s, t, v)
@@ -100,5 +90,51 @@ def divisible_elementwise_configs(problems, defaults: dict[str, CompilationConfi
     return out
 
 
-__all__ = ["divisible_distribution", "divisible_elementwise_configs", "estimated_configs",
-           "estimated_mmt4d_configs", "estimated_softmax_configs"]
+def _configurable_elementwise(problems, defaults: dict[str, CompilationConfig], wanted: set[str] | None) -> list:
+    """The elementwise roots (of `wanted`) a rule may configure. The spec matches the op, not the
+    dispatch: every dispatch holding the same op gets the config, so an op IREE configures
+    differently in two dispatches (fused with a pack in one) is left alone. (One whose body captures
+    a constant is matched by its operand types, `ElementwiseProblem.match_key`; only the unpack
+    rule configures those.)"""
+    by_op: dict[str, set] = {}
+    for p in problems:
+        if getattr(p, "kind", "") == "elementwise":
+            by_op.setdefault(p.match_key, set()).add(defaults.get(p.dispatch))
+    return [p for p in problems if getattr(p, "kind", "") == "elementwise"
+            and (wanted is None or p.dispatch in wanted) and len(by_op[p.match_key]) == 1]
+
+
+def unpacked_vector_configs(problems, defaults: dict[str, CompilationConfig],
+                            wanted: set[str] | None = None) -> dict[str, CompilationConfig]:
+    """dispatch -> IREE's own config with its vector tiles widened to the inner tiles its input is
+    unpacked from (`ElementwiseProblem.unpacked_tiles`), for each elementwise root (of `wanted`)
+    whose default vectors are narrower and whose distribution tiles those divide. A rule, not a
+    search (docs/ELEMENTWISE.md): where the register-tiled route's fc1 output (6 x 16 tiles) is
+    unpacked, biased, GELU'd and packed into fc2's 6 x 1 left-hand tiles in one dispatch, IREE
+    vectorises along the pack's 6 x 1 (6 of 8 lanes, each element gathered); in the unpack's 6 x 16
+    it computes whole registers and transposes them (SigLIP's AVX2 layer 1.08x faster whole,
+    docs/PERFORMANCE.md 4v). The whole model confirms the result like any estimate."""
+    out: dict[str, CompilationConfig] = {}
+    for p in _configurable_elementwise(problems, defaults, wanted):
+        default, tiles = defaults.get(p.dispatch), p.unpacked_tiles
+        if default is None or not tiles or not (len(tiles) == len(default.distribution)
+                                                == len(default.vector_common_parallel)):
+            continue
+        vectors = tuple(max(v, t) if t > 1 else v for v, t in zip(default.vector_common_parallel, tiles))
+        if vectors != default.vector_common_parallel and all(d % v == 0 for d, v in zip(default.distribution, vectors) if d and v):
+            out[p.dispatch] = replace(default, vector_common_parallel=vectors)
+    return out
+
+
+def elementwise_configs(problems, defaults: dict[str, CompilationConfig],
+                        wanted: set[str] | None = None) -> dict[str, CompilationConfig]:
+    """Both rules for elementwise roots: `divisible_elementwise_configs`'s distribution, then
+    `unpacked_vector_configs`'s vectors on it."""
+    out = divisible_elementwise_configs(problems, defaults, wanted)
+    for dispatch, config in unpacked_vector_configs(problems, {**defaults, **out}, wanted).items():
+        out[dispatch] = config
+    return out
+
+
+__all__ = ["divisible_distribution", "divisible_elementwise_configs", "elementwise_configs", "estimated_configs",
+           "estimated_mmt4d_configs", "estimated_softmax_configs", "unpacked_vector_configs"]

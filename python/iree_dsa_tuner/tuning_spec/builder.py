@@ -168,9 +168,11 @@ def _match_dag(dag_text: str, op) -> None:
         transform.YieldOp([])  # the body's implicit terminator
 
 
-def _match_inner_tiled(problem: InnerTiledProblem, op) -> None:
+def _match_inner_tiled(problem, op) -> None:
     """`iree_codegen.inner_tiled` has no structured-op matcher in IREE 3.13: its name, then each
-    operand cast-compatible with its type (the outer sizes and the inner tile, so the layout)."""
+    operand cast-compatible with its type (the outer sizes and the inner tile, so the layout). The
+    same for an elementwise root whose body captures a constant, which the DAG matcher cannot
+    match (`ElementwiseProblem.match_key`)."""
     transform.MatchOperationNameOp(op, [problem.op_name])
     any_value = transform.AnyValueType.get()
     for i, operand in enumerate((*problem.inputs, problem.output)):
@@ -191,6 +193,9 @@ def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, an
         if isinstance(problem, SoftmaxProblem):
             transform.MatchOperationNameOp(op, ["linalg.generic"])
             _match_dag(softmax_dag_text(problem), op)
+            matched, expected = None, []
+        elif isinstance(problem, ElementwiseProblem) and problem.captures_constants:
+            _match_inner_tiled(problem, op)
             matched, expected = None, []
         elif isinstance(problem, ElementwiseProblem):
             transform.MatchOperationNameOp(op, ["linalg.generic"])

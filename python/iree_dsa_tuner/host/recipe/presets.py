@@ -16,7 +16,7 @@ from ...errors import CompileError, InputError
 from ...flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, uses_data_tiling
 from ...ir.artifacts import compile_model, spec_problems
 from ..whole_model import Variant, beats, slower_functions
-from ...search.estimated import divisible_elementwise_configs, estimated_mmt4d_configs, estimated_softmax_configs
+from ...search.estimated import elementwise_configs, estimated_mmt4d_configs, estimated_softmax_configs
 from ...tuning_spec import build_spec
 from ...tuning_spec.verify import build_verified
 
@@ -184,7 +184,7 @@ def estimated_preset_spec(model: Path, target, name: str, flags: tuple[str, ...]
     if not estimated:
         return None
     configs = {**(estimated_softmax_configs(problems, target, defaults, wanted) if shared else {}),
-               **divisible_elementwise_configs(problems, defaults, wanted), **estimated}
+               **elementwise_configs(problems, defaults, wanted), **estimated}
     text = build_spec([p for p in problems if p.dispatch in configs], configs)
     path = work_dir / f"preset.{name.replace('+', '_')}.spec.mlir"
     path.write_text(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...core.config import CompilationConfig
 from ...core.problems import RootOpProblem
 from ...ir.artifacts import spec_problems
-from ...search.estimated import divisible_elementwise_configs, estimated_mmt4d_configs, estimated_softmax_configs
+from ...search.estimated import elementwise_configs, estimated_mmt4d_configs, estimated_softmax_configs
 from ...search.options import TuneOptions
 from ...search.results import TuneResult
 from ...tuning_spec.verify import build_verified
@@ -57,7 +57,7 @@ def estimated_spec(flagged, target, result: TuneResult, in_spec: set[str], optio
     defaults = flagged.default_configs()
     estimated = estimated_mmt4d_configs(problems, target, defaults, wanted - in_spec)
     if estimated:
-        estimated.update(divisible_elementwise_configs(problems, defaults, wanted - in_spec))
+        estimated.update(elementwise_configs(problems, defaults, wanted - in_spec))
     if not estimated:
         return None
     winners = {d.dispatch: d.best_config for d in result.dispatches if d.dispatch in in_spec}
