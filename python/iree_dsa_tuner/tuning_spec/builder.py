@@ -168,7 +168,7 @@ def _match_dag(dag_text: str, op) -> None:
         transform.YieldOp([])  # the body's implicit terminator
 
 
-def _match_inner_tiled(problem, op) -> None:
+def _match_name_and_operand_types(problem, op) -> None:
     """`iree_codegen.inner_tiled` has no structured-op matcher in IREE 3.13: its name, then each
     operand cast-compatible with its type (the outer sizes and the inner tile, so the layout). The
     same for an elementwise root whose body captures a constant, which the DAG matcher cannot
@@ -195,7 +195,7 @@ def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, an
             _match_dag(softmax_dag_text(problem), op)
             matched, expected = None, []
         elif isinstance(problem, ElementwiseProblem) and problem.captures_constants:
-            _match_inner_tiled(problem, op)
+            _match_name_and_operand_types(problem, op)
             matched, expected = None, []
         elif isinstance(problem, ElementwiseProblem):
             transform.MatchOperationNameOp(op, ["linalg.generic"])
@@ -208,7 +208,7 @@ def _build_matcher(problem: RootOpProblem, config: CompilationConfig, any_op, an
         elif isinstance(problem, AttentionProblem):
             matched, expected = _match_online_attention(problem, op)
         elif isinstance(problem, InnerTiledProblem):
-            _match_inner_tiled(problem, op)
+            _match_name_and_operand_types(problem, op)
             matched, expected = None, []
         elif isinstance(problem, ContractionProblem) and problem.dag_text:  # the w4a8 generic
             transform.MatchOperationNameOp(op, ["linalg.generic"])

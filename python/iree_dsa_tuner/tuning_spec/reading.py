@@ -61,7 +61,7 @@ def _read_softmax_dag(dag: ir.Operation):
 
 def _inner_tiled_reading(operand_types: list[ir.RankedTensorType]):
     """(element types, dims per contraction group) of an inner_tiled matcher's A, B, C types:
-    no batch, M1 and K1 from A, N1 from B (the builder's `_match_inner_tiled`)."""
+    no batch, M1 and K1 from A, N1 from B (the builder's `_match_name_and_operand_types`)."""
     lhs, rhs, out = operand_types
     types = tuple(str(t.element_type) for t in (lhs, rhs, out))
     return types, ((), (lhs.shape[0],), (rhs.shape[0],), (lhs.shape[1],))
