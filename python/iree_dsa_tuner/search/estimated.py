@@ -131,8 +131,7 @@ def elementwise_configs(problems, defaults: dict[str, CompilationConfig],
     """Both rules for elementwise roots: `divisible_elementwise_configs`'s distribution, then
     `unpacked_vector_configs`'s vectors on it."""
     out = divisible_elementwise_configs(problems, defaults, wanted)
-    for dispatch, config in unpacked_vector_configs(problems, {**defaults, **out}, wanted).items():
-        out[dispatch] = config
+    out.update(unpacked_vector_configs(problems, {**defaults, **out}, wanted))
     return out
 
 

@@ -50,7 +50,7 @@ from ...core.words import plural
 from ... import flags
 from ...flags import TRANSFORM_FLAG
 from ...ir.conv_route import ConvRoute, inline_call_action, inline_replacements_entry, script_file, verified_script
-from .register_tiled import NO_UKERNELS_FLAG, packed_product_lines, packed_rows, register_tile
+from .register_tiled import NO_UKERNELS_FLAG, packed_product_lines, packed_rows, register_tile, zero_filled
 from .register_tiled import tensor_type as _tensor
 
 WHAT = "batch-fold convolution route (docs/CONV.md)"
@@ -148,20 +148,6 @@ def input_convs(text: str) -> list[InputConv]:
         values = [int(v) for v in ir.DenseIntElementsAttr(op.attributes[name])]
         return tuple(values) if len(values) == 2 else None
 
-    def producer(value):
-        """The op defining `value` (None for a block argument)."""
-        return getattr(value.owner, "operation", None) if not isinstance(value.owner, ir.Block) else None
-
-    def from_zeros(value) -> bool:
-        fill = producer(value)
-        if fill is None or fill.name != "linalg.fill":
-            return False
-        scalar = producer(fill.operands[0])
-        if scalar is None or scalar.name != "arith.constant":
-            return False
-        attr = scalar.attributes["value"]
-        return isinstance(attr, ir.FloatAttr) and attr.value == 0.0
-
     def visit(op) -> "ir.WalkResult":
         if op.name == _CONV_OP and len(op.operands) == 3:
             types = [v.type for v in op.operands]
@@ -173,7 +159,7 @@ def input_convs(text: str) -> list[InputConv]:
                     written = tuple((name, str(op.attributes[name])) for name in ("dilations", "strides")
                                     if name in op.attributes)
                     found.add(InputConv(tuple(types[0].shape), tuple(types[1].shape), strides, dilations, element,
-                                        element in _FLOAT_TYPES and from_zeros(op.operands[2]), written))
+                                        element in _FLOAT_TYPES and zero_filled(op.operands[2]), written))
         return ir.WalkResult.ADVANCE
 
     with ir.Context() as ctx:

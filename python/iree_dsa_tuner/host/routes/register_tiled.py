@@ -133,6 +133,24 @@ class BroadcastLinear:
         return f"linear_{self.rows}x{self.k}x{self.n}"
 
 
+def defined_by(value, name: str):
+    """The op named `name` that defines `value`; None for another op or a block argument."""
+    from iree.compiler import ir
+
+    owner = value.owner
+    return owner if not isinstance(owner, ir.Block) and owner.name == name else None
+
+
+def zero_filled(value) -> bool:
+    """Whether `value` is a `linalg.fill` of a floating-point constant zero (an accumulator that
+    starts from zeros)."""
+    from iree.compiler import ir
+
+    fill = defined_by(value, "linalg.fill")
+    scalar = fill and defined_by(fill.operands[0], "arith.constant")
+    return bool(scalar) and isinstance(scalar.attributes["value"], ir.FloatAttr) and scalar.attributes["value"].value == 0.0
+
+
 def broadcast_linears(text: str) -> list[BroadcastLinear]:
     """The f32 `BroadcastLinear`s of a model's input form (distinct, sorted): each such batch_matmul
     whose right-hand side is a broadcast generic of a [1, 0] transpose, and whose accumulator is a
@@ -141,24 +159,14 @@ def broadcast_linears(text: str) -> list[BroadcastLinear]:
 
     found: set[BroadcastLinear] = set()
 
-    def producer(value, name: str):
-        owner = value.owner
-        op = None if isinstance(owner, ir.Block) else owner
-        return op if op is not None and op.name == name else None
-
-    def is_zero_fill(value) -> bool:
-        fill = producer(value, "linalg.fill")
-        scalar = fill and producer(fill.operands[0], "arith.constant")
-        return bool(scalar) and isinstance(scalar.attributes["value"], ir.FloatAttr) and scalar.attributes["value"].value == 0.0
-
     def weight_broadcast(value) -> bool:
         """A copy of a 2-D tensor to each batch entry, of a transposed weight."""
-        generic = producer(value, "linalg.generic")
+        generic = defined_by(value, "linalg.generic")
         if generic is None or len(generic.operands) != 2 or len(generic.regions[0].blocks[0].operations) != 1:
             return False
         maps = [str(m) for m in generic.attributes["indexing_maps"]]
         return (maps == ["affine_map<(d0, d1, d2) -> (d1, d2)>", "affine_map<(d0, d1, d2) -> (d0, d1, d2)>"]
-                and producer(generic.operands[0], "linalg.transpose") is not None)
+                and defined_by(generic.operands[0], "linalg.transpose") is not None)
 
     def visit(op) -> "ir.WalkResult":
         if op.name == "linalg.batch_matmul" and len(op.operands) == 3:
@@ -167,7 +175,7 @@ def broadcast_linears(text: str) -> list[BroadcastLinear]:
                 (b, one, k), (_, k_rhs, n), out = (list(ir.RankedTensorType(t).shape) for t in types)
                 if (one == 1 and k_rhs == k and out == [b, 1, n]
                         and all(str(ir.RankedTensorType(t).element_type) == "f32" for t in types)
-                        and weight_broadcast(op.operands[1]) and is_zero_fill(op.operands[2])):
+                        and weight_broadcast(op.operands[1]) and zero_filled(op.operands[2])):
                     found.add(BroadcastLinear(b, k, n))
         return ir.WalkResult.ADVANCE
 
@@ -427,8 +435,9 @@ def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
     where the model has convolutions and linear layers over [tokens, 1, features],
     `linear_conv_presets` (with the Winograd route's flags where it is taken)."""
     unbatched = ()
-    tile, chunks = _tile_and_chunks(packed_gemms(planning.gemms), planning.cpu)
-    if planning.planned.get("unbatch") and packed_gemms(planning.gemms):
+    packed = packed_gemms(planning.gemms)
+    tile, chunks = _tile_and_chunks(packed, planning.cpu)
+    if planning.planned.get("unbatch") and packed:
         unbatched = register_tiled_flags(tile, planning.directory, chunks, unbatched_batches(planning.gemms))
     presets = register_tiled_presets(route.flags, unbatched)
     if planning.linears and planning.convs:
@@ -476,4 +485,4 @@ def register_tiled_presets(route_flags: tuple[str, ...],
 __all__ = ["BroadcastLinear", "NO_UKERNELS_FLAG", "SCRIPT_PREFIX", "WHAT", "broadcast_linears", "k_chunk", "linear_conv_presets",
            "linear_flags", "linear_script_parts", "linear_script_text", "packed_gemms", "packed_product_lines", "packed_rows", "plan",
            "plan_register_tiled_route", "presets", "register_tile", "register_tiled_flags", "register_tiled_presets",
-           "register_tiled_script_parts", "register_tiled_script_text", "tensor_type"]
+           "register_tiled_script_parts", "register_tiled_script_text", "defined_by", "tensor_type", "zero_filled"]
