@@ -248,3 +248,30 @@ def test_tune_offers_the_linear_presets_beside_the_convolution_routes(tmp_path, 
     rows = {"avx2": "5", "avx512": "13"}[isa]
     assert f"inner_tiles = [{rows}, 1]" in Path(script.split("=", 1)[1]).read_text()
     assert any(line.startswith("register-tiled GEMM route") and "2 linear layer shapes" in line for line in said)
+
+
+def test_a_searched_dispatch_is_timed_as_the_packed_build_compiles_it(tmp_path):
+    """The host runner recompiles a dispatch's dumped benchmark, which is already past preprocessing:
+    the route's script must not run on it again. Run again, it rewrote the formed mmt4d into a 5-loop
+    op 20x slower, and the search measured no candidate of pi0's register-tiled GEMMs. IREE's config
+    for the dispatch alone is the model's, and a candidate config applies to it."""
+    from conftest import BATCH1_LINEAR_TEMPLATE, TARGET_CPU, cpu_description
+
+    from iree_dsa_tuner.ir import compile_model
+    from iree_dsa_tuner.runners.host import HostBenchRunner
+    from iree_dsa_tuner.tuning_spec.reading import canonical_attr
+
+    model = tmp_path / "linear.mlir"
+    model.write_text(BATCH1_LINEAR_TEMPLATE.format(m=13, k=40, n=24))
+    base = ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}")
+    flags = register_tiled_presets(register_tiled_flags(register_tile(AVX2), tmp_path))["register-tiled+tile-bytes-4m"]
+    artifacts = compile_model(model, base + flags)
+    problem = next(p for p in artifacts.problems() if getattr(p, "is_mmt4d", False))
+    in_model = artifacts.default_configs()[problem.dispatch]
+    with HostBenchRunner(artifacts, cpu_description("avx2"), repetitions=1, warmup=0) as runner:
+        alone = runner.measure(problem, None)
+        assert alone.ok, alone.reason
+        assert canonical_attr(alone.details["lowering_config"]) == canonical_attr(in_model.lowering_config_text())
+        candidate = runner.measure(problem, in_model)
+        assert candidate.ok, candidate.reason

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 from .core.host_isa import host_target_cpu
 from .errors import InputError
@@ -104,24 +105,57 @@ def check_iree_flags(flags, option: str = "--iree-flag") -> tuple[str, ...]:
     return tuple(flags)
 
 
-def flags_header(flags: tuple[str, ...]) -> str:
-    """The spec header naming the flags it needs ("" when none)."""
+def flags_header(flags: tuple[str, ...], spec_dir: Path | None = None) -> str:
+    """The spec header naming the flags it needs ("" when none). A transform script in `spec_dir`
+    (a route's, copied beside the spec) is named by its file name, so the header is the same
+    wherever the tune ran; `read_flags_header` resolves it against the spec's directory."""
     if not flags:
         return ""
+    if spec_dir is not None:
+        flags = tuple(_script_named_beside(f, spec_dir) for f in flags)
     return ("// iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)\n"
-            "// with them, or the spec silently applies to nothing (docs/CONV.md):\n"
+            "// with them, or the spec silently applies to nothing (docs/CONV.md); a script named without a\n"
+            "// directory sits beside this spec:\n"
             + FLAGS_HEADER + shlex.join(flags) + "\n")
 
 
-def read_flags_header(spec_text: str) -> tuple[str, ...]:
-    """The flags a spec's header names (empty when it names none)."""
+def _script_named_beside(flag: str, spec_dir: Path) -> str:
+    if not flag.startswith(TRANSFORM_FLAG + "="):
+        return flag
+    script = Path(flag.split("=", 1)[1])
+    return f"{TRANSFORM_FLAG}={script.name}" if script.resolve().parent == spec_dir.resolve() else flag
+
+
+def read_flags_header(spec_text: str, spec_dir: Path | None = None) -> tuple[str, ...]:
+    """The flags a spec's header names (empty when it names none), a script named without a
+    directory resolved against `spec_dir`."""
     flags: list[str] = []
     for line in spec_text.splitlines():
         if line.startswith(FLAGS_HEADER):
             flags += shlex.split(line[len(FLAGS_HEADER):])
         elif line.strip() and not line.startswith("//"):
             break
+    if spec_dir is not None:
+        flags = [_resolved_beside(f, spec_dir) for f in flags]
     return tuple(flags)
+
+
+def _resolved_beside(flag: str, spec_dir: Path) -> str:
+    if not flag.startswith(TRANSFORM_FLAG + "="):
+        return flag
+    script = Path(flag.split("=", 1)[1])
+    return flag if script.is_absolute() else f"{TRANSFORM_FLAG}={spec_dir / script}"
+
+
+PREPROCESSING_FLAG_PREFIX = "--iree-preprocessing-"
+
+
+def executable_benchmark_flags(flags: tuple[str, ...]) -> tuple[str, ...]:
+    """`flags` for compiling one dispatch's dumped benchmark: without the preprocessing flags. They
+    act on the model before its dispatches form; run again on a formed dispatch, a route's script
+    rewrites it: the register-tiled script packs a matmul a second time, and its passes turned a
+    6 x 16 x 1 mmt4d into a 5-loop op that ran 48 ms where the model's dispatch runs 2.3 ms."""
+    return tuple(f for f in flags if not f.startswith(PREPROCESSING_FLAG_PREFIX))
 
 
 def option_name(flag: str) -> str:
@@ -139,7 +173,7 @@ def not_set_by(flags, given) -> tuple[str, ...]:
 
 __all__ = [
     "CPU_FLAG", "DATA_TILING_FLAG", "DATA_TILING_FLAGS", "GLOBAL_DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "DECOMPOSE_ATTENTION_PASSES", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "global_data_tiling_twin", "HOST_CPU_FLAG", "HOST_FLAGS",
-    "IM2COL_FLAG", "IM2COL_INNER_TILED_PIPELINE", "INNER_TILED_FLAG", "PREPROCESSING_PIPELINE_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header",
+    "IM2COL_FLAG", "IM2COL_INNER_TILED_PIPELINE", "INNER_TILED_FLAG", "PREPROCESSING_PIPELINE_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "executable_benchmark_flags", "flags_header",
     "not_set_by", "option_name", "preprocessing_pipeline_flag", "read_flags_header", "target_cpu_of", "uses_data_tiling",
     "with_target_cpu",
 ]

@@ -61,6 +61,7 @@ from typing import Callable, Iterable
 from ..compiler import compile_to_vmfb, find_tool, first_error_line, tuning_spec_flags
 from ..core.fingerprint import DEFAULT_CANDIDATE_KEY, candidate_key
 from ..errors import CompileError, CompileTimeout
+from ..flags import executable_benchmark_flags
 from ..core.config import CompilationConfig
 from .base import Runner, as_config
 from .executor import Executor, ExecutorError, make_executor
@@ -329,7 +330,7 @@ class HostBenchRunner(Runner):
         self.repetitions = repetitions
         self.warmup = max(0, warmup)
         self.timeout_s = timeout_s
-        self.target_flags = tuple(artifacts.target_flags)
+        self.target_flags = executable_benchmark_flags(tuple(artifacts.target_flags))
         self.min_call_s = min_call_s
         self.min_repetition_s = min_repetition_s
         self.min_batch = max(1, min_batch)
