@@ -72,6 +72,13 @@ def test_flags_header_round_trips_and_the_script_moves_beside_the_spec(tmp_path)
     assert beside.read_text() == open(script).read()
     text = flags_header(flags) + "module {}\n"
     assert read_flags_header(text) == flags
+    # Written beside the spec, the script is named by its file name (the same header wherever the
+    # tune ran), and read back against the spec's directory; a script elsewhere keeps its path.
+    beside_text = flags_header(flags, spec.parent)
+    assert f"{TRANSFORM_FLAG}=spec.conv1d-taps.mlir " in beside_text and str(tmp_path) not in beside_text
+    assert read_flags_header(beside_text, spec.parent) == flags
+    elsewhere = (f"{TRANSFORM_FLAG}={script}",)
+    assert read_flags_header(flags_header(elsewhere, spec.parent), spec.parent) == elsewhere
     assert flags_header(()) == "" and read_flags_header("module {}\n// iree-dsa-tune: flags: --x\n") == ()
 
 @pytest.mark.slow

@@ -322,7 +322,7 @@ def _report(args, target, report, routes, recipe_result, extra_flags, stdout, pa
         for path in write_plots(report.to_json(), args.plot):
             print(f"plot: {path}")
     if report.spec_text:
-        write_output(output, flags_header(shown_flags) + report.spec_text)
+        write_output(output, flags_header(shown_flags, output.parent) + report.spec_text)
         print(f"\nspec: {output} (verified: {report.verification()})")
         if shown_flags and recipe_result is None:
             import shlex

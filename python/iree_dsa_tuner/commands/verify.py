@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             # A recipe's own flags win over the header's for the same option (its copy of a
             # route's script rather than the path the spec was tuned with).
-            header = not_set_by(read_flags_header(Path(spec).read_text()), extra_flags)
+            header = not_set_by(read_flags_header(Path(spec).read_text(), Path(spec).parent), extra_flags)
         except (OSError, UnicodeDecodeError):
             header = ()  # verify_spec reports an unreadable spec
     # The recipe's flags, the header's and the user's: the spec matches the dispatches all of them
