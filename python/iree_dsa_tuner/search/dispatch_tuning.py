@@ -53,8 +53,10 @@ class DispatchTuning:
         self.calls = 1  # of the dispatch and its twins, per call of the model
 
     def share_us(self) -> float:
-        """The dispatch's default time in the model (default x calls); 0 when it was not timed."""
-        return (self.result.default_us or 0.0) * self.calls
+        """The dispatch's time in the model: the faster of its default and what was measured before
+        the searches (`driver._measure_top_when_default_is_far`), x calls; 0 when it was not timed."""
+        measured = [t.time_us for t in self.ctx.trials if t.time_us is not None] if self.ctx else []
+        return min([self.result.default_us or 0.0, *measured]) * self.calls
 
     def estimate_us(self, c) -> float | None:
         if c in self.view.index:
