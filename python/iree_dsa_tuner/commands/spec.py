@@ -8,9 +8,9 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..flags import check_iree_flags
-from ..ir import load_problems
+from ..ir import compile_model
+from ..ir.artifacts import spec_problems
 from ..flags import flags_header
-from ..core.problems import RootOpProblem
 from ..report.table import check_writable, write_output
 from ..tuning_spec import ConfigError, SpecError, build_spec
 from .common import add_target_argument, target_compile_flags
@@ -21,7 +21,7 @@ def add_parser(subparsers) -> None:
         "spec",
         help="write a tuning spec from a plan (dispatch -> config)",
         description="Write a Transform-dialect tuning spec that attaches the configs of PLAN to "
-        "the root ops of MODEL's dispatches. PLAN is JSON: {\"<dispatch symbol>\": {\"pipeline\": "
+        "the root ops of MODEL's dispatches (contractions, convolutions, attention, softmax, and elementwise roots). PLAN is JSON: {\"<dispatch symbol>\": {\"pipeline\": "
         "\"DoubleTilingExpert\", \"distribution\": [...], \"vector_common_parallel\": [...], "
         "\"vector_reduction\": [...]}}, one tile per loop of the root op as `inspect` lists them "
         "(loop_sizes). Check the result with `iree-dsa-tune verify MODEL SPEC`.",
@@ -55,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
     plan = read_plan(args.plan)
     check_iree_flags(args.iree_flag)
     flags = tuple(args.iree_flag)
-    problems = [p for p in load_problems(args.model, target_compile_flags(args) + flags)
-                if isinstance(p, RootOpProblem)]
+    # Every dispatch a spec may configure: root ops, and elementwise roots (docs/ELEMENTWISE.md).
+    problems = spec_problems(compile_model(args.model, target_compile_flags(args) + flags))
     try:
         text = build_spec(problems, plan)
     except (SpecError, ConfigError) as e:
