@@ -18,6 +18,8 @@ How a candidate is measured (IREE 3.13, each step tried on this machine):
    --iree-hal-benchmark-dispatch-repeat-count=R
    --iree-hal-dump-executable-configurations-to=CDIR -o cand.vmfb`; the
    configured dump proves the spec applied (a matcher that misses is silent).
+   The build's `--iree-preprocessing-*` flags are left out: the dump is past
+   preprocessing, and a route's script run on it again rewrites the formed op.
 4. `iree-benchmark-module --device=local-sync --batch_size=B
    --benchmark_min_time=Bx --benchmark_repetitions=W+N --benchmark_format=json`:
    local-sync runs on the calling thread (one thread). Measured in 3.13: the
