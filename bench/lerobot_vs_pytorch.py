@@ -16,7 +16,8 @@ Per model:
    --function=main --input=@NAME.in<i>.npy ... --output=@...`, each output against PyTorch's:
    the max absolute error and that error over the output's largest magnitude.
 3. Timing: `iree-benchmark-module --parameters=model=NAME.irpa`, one call per repetition,
-   --repetitions repetitions per round, --rounds rounds; the median of all. One thread
+   --repetitions repetitions per round after one untimed warm-up call (PyTorch's side warms up
+   too), --rounds rounds; the median of all. One thread
    (--threads 1, the default) runs on `--device=local-sync`; --threads N on IREE's task device,
    `--device=local-task --task_topology_max_group_count=N`. Timing takes the tuner's host-timing
    lock, so it never overlaps the tuner's own measurements.
@@ -115,18 +116,25 @@ def check_numerics(vmfb: Path, directory: Path, record: dict, work: Path) -> lis
     return results
 
 
+# Calls made and not timed before a round's timed ones, on both sides: PyTorch's are
+# tools/export_lerobot.py --warmup's. The first call after iree-benchmark-module loads the module
+# touches the parameters' pages and ran 3-12% slower (pi0's expert 28.6 ms, then 25.5-25.8).
+IREE_WARMUP_CALLS = 1
+
+
 def benchmark_ms(vmfb: Path, directory: Path, record: dict, repetitions: int,
                  threads: int = 1) -> tuple[list[float], list[float]]:
-    """(wall, CPU) milliseconds of each repetition (one call each)."""
+    """(wall, CPU) milliseconds of each timed repetition (one call each), after IREE_WARMUP_CALLS."""
     argv = [find_tool("iree-benchmark-module"), f"--module={vmfb}", *run_flags(directory, record, threads),
-            "--benchmark_min_time=1x", f"--benchmark_repetitions={repetitions}", "--benchmark_format=json"]
+            "--benchmark_min_time=1x", f"--benchmark_repetitions={IREE_WARMUP_CALLS + repetitions}",
+            "--benchmark_format=json"]
     with exclusive_timing():
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"iree-benchmark-module failed ({proc.returncode}): {proc.stderr.strip()[-800:]}")
     doc = json.loads(proc.stdout[proc.stdout.find("{"):])
     unit = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-    reps = [b for b in doc.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
+    reps = [b for b in doc.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"][IREE_WARMUP_CALLS:]
     return ([float(b["real_time"]) * unit[b.get("time_unit", "ns")] for b in reps],
             [float(b["cpu_time"]) * unit[b.get("time_unit", "ns")] for b in reps])
 
@@ -463,7 +471,7 @@ def main(argv=None) -> int:
                     "inductor's freezing on), its calls interleaved with eager's" if args.torch_compile else "")
     how = (f"{threads} (PyTorch: torch.set_num_threads({args.threads}), {when}{compile_note}; IREE: {device}, "
            f"--iree-llvmcpu-target-cpu={args.target_cpu}){tuned_threads(rows)}; medians of {args.rounds} x "
-           f"{args.repetitions} calls; "
+           f"{args.repetitions} calls, each side warmed up first; "
            f"ratio above 1 = IREE faster.\n{machine_line(rows, args.target_cpu, (load_start, os.getloadavg()[0]))}")
     print(how)
     text = table(rows, args.threads)
