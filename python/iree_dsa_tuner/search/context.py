@@ -72,6 +72,9 @@ class SearchContext:
     def measured(self, c: TilingCandidate) -> bool:
         return c in self._seen
 
+    def trial_of(self, c: TilingCandidate) -> Trial | None:
+        return self._seen.get(c)
+
     def measure(self, candidates: list[TilingCandidate], source: str = "search") -> list[Trial]:
         """Measure the candidates not yet measured, within the remaining budget."""
         fresh = []

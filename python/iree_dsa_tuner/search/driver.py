@@ -141,7 +141,10 @@ def _measure_elite(work: DispatchTuning) -> None:
     if candidate not in work.view.index:
         result.elite["reason"] = f"not legal in this space: {_illegal_reason(work, candidate)}"
         return
-    trials = work.ctx.measure([candidate], source=ELITE)
+    earlier = work.ctx.trial_of(candidate)
+    if earlier is not None:  # measured before the searches as the funnel's top: it is the elite's trial
+        earlier.source = ELITE
+    trials = [earlier] if earlier is not None else work.ctx.measure([candidate], source=ELITE)
     if trials and trials[0].time_us is None:
         result.elite["reason"] = f"measuring it failed: {trials[0].reason}"
     if trials:
