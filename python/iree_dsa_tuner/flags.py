@@ -147,17 +147,6 @@ def _resolved_beside(flag: str, spec_dir: Path) -> str:
     return flag if script.is_absolute() else f"{TRANSFORM_FLAG}={spec_dir / script}"
 
 
-PREPROCESSING_FLAG_PREFIX = "--iree-preprocessing-"
-
-
-def executable_benchmark_flags(flags: tuple[str, ...]) -> tuple[str, ...]:
-    """`flags` for compiling one dispatch's dumped benchmark: without the preprocessing flags. They
-    act on the model before its dispatches form; run again on a formed dispatch, a route's script
-    rewrites it: the register-tiled script packs a matmul a second time, and its passes turned a
-    6 x 16 x 1 mmt4d into a 5-loop op that ran 48 ms where the model's dispatch runs 2.3 ms."""
-    return tuple(f for f in flags if not f.startswith(PREPROCESSING_FLAG_PREFIX))
-
-
 def option_name(flag: str) -> str:
     """`--name=value` -> `--name` (a flag without a value is its own name)."""
     return flag.split("=", 1)[0]
@@ -173,7 +162,7 @@ def not_set_by(flags, given) -> tuple[str, ...]:
 
 __all__ = [
     "CPU_FLAG", "DATA_TILING_FLAG", "DATA_TILING_FLAGS", "GLOBAL_DATA_TILING_FLAG", "DECOMPOSE_ATTENTION_FLAG", "DECOMPOSE_ATTENTION_PASSES", "FLAGS_HEADER", "FUSE_DEQUANTISATION_FLAG", "global_data_tiling_twin", "HOST_CPU_FLAG", "HOST_FLAGS",
-    "IM2COL_FLAG", "IM2COL_INNER_TILED_PIPELINE", "INNER_TILED_FLAG", "PREPROCESSING_PIPELINE_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "executable_benchmark_flags", "flags_header",
+    "IM2COL_FLAG", "IM2COL_INNER_TILED_PIPELINE", "INNER_TILED_FLAG", "PREPROCESSING_PIPELINE_FLAG", "TRANSFORM_FLAG", "check_iree_flags", "flags_header",
     "not_set_by", "option_name", "preprocessing_pipeline_flag", "read_flags_header", "target_cpu_of", "uses_data_tiling",
     "with_target_cpu",
 ]

@@ -60,10 +60,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..compiler import compile_to_vmfb, find_tool, first_error_line, tuning_spec_flags
+from ..compiler import compile_to_vmfb, executable_benchmark_flags, find_tool, first_error_line, tuning_spec_flags
 from ..core.fingerprint import DEFAULT_CANDIDATE_KEY, candidate_key
 from ..errors import CompileError, CompileTimeout
-from ..flags import executable_benchmark_flags
 from ..core.config import CompilationConfig
 from .base import Runner, as_config
 from .executor import Executor, ExecutorError, make_executor
