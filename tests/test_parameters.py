@@ -171,6 +171,50 @@ def test_the_recipe_records_the_parameters_it_was_timed_with(tmp_path):
         assert loaded.parameters == record and loaded.parameters_text() == words
 
 
+def test_a_recipe_moves_with_its_script_and_archive_and_verify_and_profile_read_them_there(tmp_path):
+    """A recipe stores the route script and the archive beside it by file name (the shipped lerobot
+    recipes are copied beside the exports), and `verify --recipe` and `profile --recipe` resolve
+    them against the recipe's directory, from any working directory. Before, both passed the bare
+    script name to iree-compile ("is neither a file nor a directory"), and verify the tuning
+    machine's absolute archive path."""
+    from iree_dsa_tuner.flags import TRANSFORM_FLAG
+    from iree_dsa_tuner.parameters import resolve_parameters
+    from iree_dsa_tuner.recipe import Recipe, load_recipe, model_sha256
+
+    tuned = tmp_path / "tuned"
+    tuned.mkdir()
+    (tuned / "m.spec.route.mlir").write_text(  # a preprocessing script that changes nothing
+        "module attributes {transform.with_named_sequence} {\n"
+        "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {\n"
+        "    transform.yield\n  }\n}\n")
+    write_mlp_archive(tuned / "w.irpa", seed=3)
+    timed_with = resolve_parameters(MLP, [f"model={tuned / 'w.irpa'}"])
+    path = tuned / "m.spec.recipe.toml"
+    path.write_text(Recipe(str(MLP), model_sha256(MLP), "haswell", (f"{TRANSFORM_FLAG}={tuned / 'm.spec.route.mlir'}",),
+                           parameters=timed_with.to_record(), path=path).to_toml())
+    text = path.read_text()
+    assert 'files = ["model=w.irpa"]' in text and str(tuned) not in text
+    moved = tmp_path / "moved"
+    tuned.rename(moved)
+    recipe = load_recipe(moved / "m.spec.recipe.toml")
+    assert recipe.parameter_files() == [f"model={moved / 'w.irpa'}"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = lambda *args: subprocess.run([sys.executable, "-m", "iree_dsa_tuner.cli", *map(str, args)],  # noqa: E731
+                                       capture_output=True, text=True, timeout=600, cwd=elsewhere)
+    verified = run("verify", MLP, "--recipe", moved / "m.spec.recipe.toml", "--target", "host")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert f"model={moved / 'w.irpa'}" in verified.stdout and "OK" in verified.stdout
+    profiled = run("profile", MLP, "--recipe", moved / "m.spec.recipe.toml", "--repetitions", "1", "--json")
+    assert profiled.returncode == 0, profiled.stderr
+    assert json.loads(profiled.stdout)["build"]["flags"] == [f"{TRANSFORM_FLAG}={moved / 'm.spec.route.mlir'}"]
+    (moved / "w.irpa").unlink()
+    gone = run("verify", MLP, "--recipe", moved / "m.spec.recipe.toml", "--target", "host")
+    assert gone.returncode != 0 and "Traceback" not in gone.stderr
+    assert f"the archive it was timed with is not there: {moved / 'w.irpa'}; give it with --parameters=model=" \
+        in gone.stderr
+
+
 @pytest.mark.slow
 def test_tune_host_times_the_whole_model_on_random_parameters_and_says_so(tmp_path):
     """Issue 19: whole-model timing of an externalised export crashed with "no provider registered

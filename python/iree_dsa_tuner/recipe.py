@@ -17,7 +17,7 @@
     proj = 4290.0
     attn_scores = 1200.0
     [parameters]                    # the weights it was timed with, for a model that reads archives:
-    files = ["model=/abs/stage.irpa"]    # the --parameters given, with their sha256 ...
+    files = ["model=stage.irpa"]    # the --parameters given (by name when beside the recipe), sha256 ...
     sha256 = ["..."]
     tensors = 4
     # ... or, when none were given: random_seed = 0 (random archives of the right shapes)
@@ -117,6 +117,45 @@ class Recipe:
             out.append(f)
         return tuple(out)
 
+    def parameter_files(self) -> list[str]:
+        """The archives the recipe was timed with (`[SCOPE=]FILE`, as `--parameters` takes them), a
+        file stored by its name beside the recipe resolved against the recipe's directory."""
+        from .parameters import parse_archive_spec
+
+        base = self.path.parent if self.path is not None else None
+        return [parse_archive_spec(text, base).spec for text in self.parameters.get("files") or []]
+
+    def recorded_parameters(self) -> list[str]:
+        """`parameter_files`, each checked to be there: a recipe tuned elsewhere names archives this
+        machine may not have, and one line says which and what to pass instead."""
+        from .parameters import parse_archive_spec
+
+        files = self.parameter_files()
+        for text in files:
+            archive = parse_archive_spec(text)
+            if not archive.path.is_file():
+                scope = f"{archive.scope}=" if archive.scope else ""
+                raise InputError(f"{self.path or 'the recipe'}: the archive it was timed with is not there: "
+                                 f"{archive.path}; give it with --parameters={scope}FILE.irpa")
+        return files
+
+    def _stored_parameters(self) -> dict:
+        """`parameters` as the recipe stores them: an archive that sits beside the recipe named by
+        its file name, so the recipe, its scripts and its weights move together."""
+        from .parameters import ArchiveFile, parse_archive_spec
+
+        files = self.parameters.get("files")
+        if not files or self.path is None:
+            return self.parameters
+        base = self.path.parent.resolve()
+        stored = []
+        for text in files:
+            archive = parse_archive_spec(text)
+            if archive.path.is_absolute() and archive.path.parent.resolve() == base:
+                archive = ArchiveFile(archive.scope, Path(archive.path.name))
+            stored.append(archive.spec)
+        return dict(self.parameters, files=stored)
+
     def to_toml(self) -> str:
         def q(text: str) -> str:
             return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -135,7 +174,7 @@ class Recipe:
             lines += [f"{q(function)} = {us:.3f}" for function, us in times.items()]
         if self.parameters:
             lines += ["", "[parameters]"]
-            for key, value in self.parameters.items():
+            for key, value in self._stored_parameters().items():
                 lines.append(f"{key} = " + ("[" + ", ".join(q(v) for v in value) + "]" if isinstance(value, list)
                                             else str(int(value))))
         if self.tuned_on:
@@ -164,7 +203,7 @@ class Recipe:
         """Which weights the recipe was timed with, in words ("" when the model reads none)."""
         if "random_seed" in self.parameters:
             return f"random parameters from seed {self.parameters['random_seed']}"
-        files = self.parameters.get("files") or []
+        files = self.parameter_files()
         return ("parameters " + " ".join(f"--parameters={f}" for f in files)) if files else ""
 
     def check_model(self, model: str | Path) -> None:

@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         if parameters is not None:
             flags = " ".join(parameters.runtime_flags())
         elif recipe.parameters.get("files"):
-            flags = " ".join(f"--parameters={f}" for f in recipe.parameters["files"])
+            flags = " ".join(f"--parameters={f}" for f in recipe.parameter_files())
         else:
             scopes = dict.fromkeys(p.scope for p in weights)
             flags = " ".join(f"--parameters={s + '=' if s else ''}FILE.irpa" for s in scopes)

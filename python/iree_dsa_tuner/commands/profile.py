@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         if note := recipe.machine_note():  # timed on another CPU: its choice may not be this one's
             print(note, file=sys.stderr)
         target_flags = with_target_cpu(HOST_FLAGS, recipe.target_cpu)
-        flags, spec = tuple(recipe.flags) + flags, recipe.spec_path()
+        flags, spec = recipe.build_flags() + flags, recipe.spec_path()  # its scripts resolved beside it
     out = human_output(args)
     say = (lambda text: print(text, file=sys.stderr, flush=True))
     calls = compile_model(args.model, target_flags + flags).calls()  # the spec changes configs, not calls

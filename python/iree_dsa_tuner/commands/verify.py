@@ -64,9 +64,9 @@ def run(args: argparse.Namespace) -> int:
         if spec is not None and recipe.spec_path() is not None:
             raise InputError("give the spec either as SPEC.mlir or through --recipe, not both")
         spec = spec or recipe.spec_path()
-        extra_flags = tuple(recipe.flags)
+        extra_flags = recipe.build_flags()  # a script stored by name beside the recipe, resolved there
         if not args.parameters and recipe.parameters.get("files"):
-            args.parameters = list(recipe.parameters["files"])  # the archives the recipe was timed with
+            args.parameters = recipe.recorded_parameters()  # the archives the recipe was timed with
     elif spec is None:
         raise InputError("a SPEC.mlir to verify is required (or --recipe RECIPE.toml)")
     check_iree_flags(args.iree_flag)

@@ -1,6 +1,7 @@
 // iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)
-// with them, or the spec silently applies to nothing (docs/CONV.md):
-// iree-dsa-tune: flags: --iree-preprocessing-transform-spec-filename=/work/avx2-exports/pi0_expert_layer.spec.unbatch.mlir --iree-global-opt-data-tiling --iree-llvmcpu-enable-inner-tiled
+// with them, or the spec silently applies to nothing (docs/CONV.md); a script named without a
+// directory sits beside this spec:
+// iree-dsa-tune: flags: --iree-preprocessing-transform-spec-filename=pi0_expert_layer.spec.unbatch.mlir --iree-global-opt-data-tiling --iree-llvmcpu-enable-inner-tiled
 module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%arg0: !transform.any_op {transform.readonly}, %arg1: !transform.any_param {transform.readonly}) {
     transform.annotate %arg0 "compilation_info" = %arg1 : !transform.any_op, !transform.any_param

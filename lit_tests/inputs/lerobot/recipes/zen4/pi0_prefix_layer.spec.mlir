@@ -1,5 +1,6 @@
 // iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)
-// with them, or the spec silently applies to nothing (docs/CONV.md):
+// with them, or the spec silently applies to nothing (docs/CONV.md); a script named without a
+// directory sits beside this spec:
 // iree-dsa-tune: flags: --iree-opt-data-tiling --iree-llvmcpu-matmul-tile-bytes=4194304
 module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%arg0: !transform.any_op {transform.readonly}, %arg1: !transform.any_param {transform.readonly}) {
