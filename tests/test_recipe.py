@@ -352,7 +352,9 @@ def test_every_route_module_of_the_host_package_is_planned_and_timed_in_its_rank
     names = lambda modules: [m.__name__.rpartition(".")[2] for m in modules]  # noqa: E731
     found = {info.name for info in pkgutil.iter_modules(routes.__path__)} - {"planning"}
     assert set(names(routes.ROUTES)) == found
-    assert names(routes.ROUTES) == ["batch1_conv", "k_split", "unbatch", "conv_fold", "winograd", "register_tiled"]
-    assert names(routes.PRESET_ORDER) == ["batch1_conv", "conv_fold", "winograd", "k_split", "unbatch", "register_tiled"]
+    assert names(routes.ROUTES) == ["batch1_conv", "packed_taps", "k_split", "unbatch", "conv_fold", "winograd",
+                                    "register_tiled"]
+    assert names(routes.PRESET_ORDER) == ["batch1_conv", "packed_taps", "conv_fold", "winograd", "k_split", "unbatch",
+                                          "register_tiled"]
     plan_order = names(routes.ROUTES)
     assert plan_order.index("k_split") < plan_order.index("unbatch") < plan_order.index("conv_fold")

@@ -46,10 +46,18 @@ def conv_rank(problem: ConvolutionProblem) -> int:
 
 def taps_transform_text(widths: list[int]) -> str:
     """The preprocessing transform script for batch-1 1-D convs with these kernel widths."""
+    lines, pairs = taps_script_parts(widths)
+    return "\n".join(["// Batch-1 1-D convolutions -> one matmul per kernel tap (iree-dsa-tune, docs/CONV.md).",
+                      "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
+                      "module attributes {transform.with_named_sequence} {", *lines]
+                     + foreach_match_main(pairs, "taps")) + "\n"
+
+
+def taps_script_parts(widths: list[int]) -> tuple[list[str], list[str]]:
+    """(named sequences, names N of their `@match_N` -> `@taps_N` pairs) that split each batch-1 1-D
+    conv with one of these kernel widths into its taps."""
     widths = sorted(set(int(w) for w in widths))
-    lines = ["// Batch-1 1-D convolutions -> one matmul per kernel tap (iree-dsa-tune, docs/CONV.md).",
-             "// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...",
-             "module attributes {transform.with_named_sequence} {"]
+    lines: list[str] = []
     pairs = []
     for op, (batch, window, loops) in _CONV1D_OPS.items():
         short = op.split(".")[1]
@@ -79,7 +87,7 @@ def taps_transform_text(widths: list[int]) -> str:
             if w > 1:  # unrolled: static slices, so IREE dumps a benchmark per dispatch
                 lines.append(f"    transform.loop.unroll %loop factor = {w} : !transform.op<\"scf.for\">")
             lines += ["    transform.yield", "  }"]
-    return "\n".join(lines + foreach_match_main(pairs, "taps")) + "\n"
+    return lines, pairs
 
 
 def dim_is(loop: int, extent: int, cmp: str = "eq") -> list[str]:
@@ -164,7 +172,7 @@ def verified_taps_script(widths: list[int]) -> str:
 # spec (`user_flags`).
 SCRIPT_SUFFIXES = {"conv1d-taps-": TAPS_FILE_SUFFIX, "k-split-": ".k-split.mlir", "unbatch-": ".unbatch.mlir",
                    "conv-fold-": ".conv-fold.mlir", "winograd-": ".winograd.mlir",
-                   "register-tiled-": ".register-tiled.mlir"}
+                   "register-tiled-": ".register-tiled.mlir", "packed-taps-": ".packed-taps.mlir"}
 
 
 def script_file(text: str, directory: Path, prefix: str) -> Path:
