@@ -417,14 +417,19 @@ def _tile_and_chunks(packed, cpu) -> tuple[tuple[int, int, int], dict[int, int]]
 
 
 # Where this route stands among the host's routes (host/routes/__init__.py): planned after the
-# unbatch route (its presets read planned['unbatch']), then its presets timed, each in rank order.
+# unbatch and packed kernel-tap routes (it reads their plans), then its presets timed, each in rank order.
 PLAN_RANK = 60
 PRESET_RANK = 60
 
 
 def plan(planning) -> ConvRoute:
-    """The route for the model's input-form GEMMs and linear layers, on its CPU (`plan_register_tiled_route`)."""
-    route = plan_register_tiled_route(planning.gemms, planning.cpu, planning.directory, linears=planning.linears)
+    """The route for the model's input-form GEMMs and linear layers, on its CPU (`plan_register_tiled_route`);
+    not taken beside the packed kernel-tap route, whose script holds the model's 1-D convolutions
+    (iree-compile takes one script, and this one's whole-function passes leave the UNet's tap
+    products in a form its packing cannot build)."""
+    taps = planning.planned.get("packed_taps")
+    route = plan_register_tiled_route(planning.gemms, planning.cpu, planning.directory,
+                                      taken_flags=tuple(taps.flags) if taps else (), linears=planning.linears)
     if route or route.notes:
         planning.say(f"{route.what}: {route.notes[0]}")
     return route
