@@ -187,7 +187,11 @@ def test_a_recipe_moves_with_its_script_and_archive_and_verify_and_profile_read_
         "module attributes {transform.with_named_sequence} {\n"
         "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {\n"
         "    transform.yield\n  }\n}\n")
-    write_mlp_archive(tuned / "w.irpa", seed=3)
+    # The archive is a link beside the recipe (the exports stay where they were written): still
+    # named by its file name.
+    (tmp_path / "exports").mkdir()
+    write_mlp_archive(tmp_path / "exports" / "w.irpa", seed=3)
+    (tuned / "w.irpa").symlink_to(tmp_path / "exports" / "w.irpa")
     timed_with = resolve_parameters(MLP, [f"model={tuned / 'w.irpa'}"])
     path = tuned / "m.spec.recipe.toml"
     path.write_text(Recipe(str(MLP), model_sha256(MLP), "haswell", (f"{TRANSFORM_FLAG}={tuned / 'm.spec.route.mlir'}",),

@@ -468,7 +468,8 @@ class Parameters:
         """For a recipe or a JSON report: the files with their sha256, or the random seed."""
         if self.random:
             return {"random_seed": self.seed, "tensors": len(self.globals)}
-        files = [ArchiveFile(a.scope, a.path.resolve()).spec for a in self.files]
+        # Absolute, links kept: an archive linked beside a recipe is named there by its file name.
+        files = [ArchiveFile(a.scope, Path(os.path.abspath(a.path))).spec for a in self.files]
         return {"files": files, "sha256": [self.sha256(a) for a in self.files],
                 "tensors": len(self.globals)}
 

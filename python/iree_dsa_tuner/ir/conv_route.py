@@ -143,6 +143,22 @@ def inline_replacements_entry(pairs: list[str], handle: str = "%module") -> list
             f"    transform.apply_dce to {handle} : !transform.any_op"]
 
 
+def inline_replacements_end() -> list[str]:
+    """The end of an entry begun by `inline_replacements_entry`, and of its module: the inlined
+    functions dropped (dead, but IREE would compile them too)."""
+    return ["    %pruned = transform.apply_registered_pass \"symbol-dce\" to %module : (!transform.any_op) -> !transform.any_op",
+            "    transform.yield",
+            "  }",
+            "}"]
+
+
+def inline_replacements_script(header: list[str], sequences: list[str], pairs: list[str]) -> str:
+    """A whole preprocessing script: `header` comment lines, the named `sequences`, and an entry that
+    replaces each matcher's op in every function (`pairs`, `inline_replacements_entry`)."""
+    return "\n".join([*header, "module attributes {transform.with_named_sequence} {", *sequences,
+                      *inline_replacements_entry(pairs), *inline_replacements_end()]) + "\n"
+
+
 def foreach_match_main(names: list[str], action: str) -> list[str]:
     """A preprocessing script's entry and the module's end: each `@match_NAME` -> `@ACTION_NAME`."""
     lines = ["  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",

@@ -49,7 +49,8 @@ from pathlib import Path
 from ...core.words import plural
 from ... import flags
 from ...flags import TRANSFORM_FLAG
-from ...ir.conv_route import ConvRoute, inline_call_action, inline_replacements_entry, script_file, verified_script
+from ...ir.conv_route import (ConvRoute, inline_call_action, inline_replacements_end, inline_replacements_entry, script_file,
+                              verified_script)
 from .register_tiled import NO_UKERNELS_FLAG, packed_product_lines, packed_rows, register_tile, zero_filled
 from .register_tiled import tensor_type as _tensor
 
@@ -319,12 +320,7 @@ def conv_script_text(folded: list[InputConv], tagged: list[InputConv] = (), attr
         lines.append(f"    %passed{i} = transform.apply_registered_pass \"{name}\" to {handle}"
                      " : (!transform.any_op) -> !transform.any_op")
         handle = f"%passed{i}"
-    # And so are the functions once inlined: without this IREE compiles them too.
-    lines += ["    %pruned = transform.apply_registered_pass \"symbol-dce\" to %module : (!transform.any_op) -> !transform.any_op",
-              "    transform.yield",
-              "  }",
-              "}"]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + inline_replacements_end()) + "\n"
 
 
 def conv_fold_script_text(convs: list[InputConv]) -> str:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ...core.words import plural
 from ...flags import GLOBAL_DATA_TILING_FLAG, TRANSFORM_FLAG
-from ...ir.conv_route import (ConvRoute, inline_call_action, inline_replacements_entry, script_file, taps_script_parts,
+from ...ir.conv_route import (ConvRoute, inline_call_action, inline_replacements_script, script_file, taps_script_parts,
                               verified_script)
 from ..flag_presets import TILE_BYTES_4M
 from .register_tiled import NO_UKERNELS_FLAG, tensor_type
@@ -164,21 +164,13 @@ def packed_taps_script_text(layers: list[Conv1dLayer], tile: tuple[int, int], ot
         pairs.append(f"@match_{layer.name} -> @fold_{layer.name}_here")
     tap_sequences, tap_names = taps_script_parts(list(other_widths)) if other_widths else ([], [])
     pairs += [f"@match_{name} -> @taps_{name}" for name in tap_names]  # after ours: the first match wins
-    return "\n".join([
+    return inline_replacements_script([
         f"// Batch-1 1-D convolutions -> their kernel taps' mmt4d products in {rows} x {cols} x 1 register tiles,"
         " accumulated packed (iree-dsa-tune, docs/CONV.md)"
         + (f"; the other batch-1 1-D convolutions (kernel widths {', '.join(map(str, sorted(set(other_widths))))})"
            " split into taps." if other_widths else "."),
-        f"// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE {NO_UKERNELS_FLAG} ...",
-        "module attributes {transform.with_named_sequence} {",
-        *sequences,
-        *tap_sequences,
-        *inline_replacements_entry(pairs),
-        # The inlined functions are dead: without this IREE compiles them too.
-        "    %pruned = transform.apply_registered_pass \"symbol-dce\" to %module : (!transform.any_op) -> !transform.any_op",
-        "    transform.yield",
-        "  }",
-        "}"]) + "\n"
+        f"// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE {NO_UKERNELS_FLAG} ..."],
+        sequences + tap_sequences, pairs)
 
 
 def packed_taps_flags(layers: list[Conv1dLayer], tile: tuple[int, int], directory: Path,

@@ -56,7 +56,7 @@ from pathlib import Path
 
 from ...core.words import plural
 from ...flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
-from ...ir.conv_route import (ConvRoute, dim_is, inline_call_action, inline_replacements_entry, script_file,
+from ...ir.conv_route import (ConvRoute, dim_is, inline_call_action, inline_replacements_script, script_file,
                                 structured_matcher, verified_script)
 from ..flag_presets import TILE_BYTES_4M
 from .k_split import CHUNK_PAIR_SHARE, SPLIT_ABOVE, widest_chunk
@@ -246,18 +246,11 @@ def linear_script_text(linears: list[BroadcastLinear], tile: tuple[int, int, int
     else: for models with convolutions, which the full script's whole-function passes would turn
     into generic ops that IREE's im2col no longer takes."""
     sequences, pairs = linear_script_parts(linears, tile)
-    return "\n".join([
+    return inline_replacements_script([
         f"// Linear layers over [tokens, 1, features] -> one mmt4d each in {tile[0]} x {tile[1]} x {tile[2]} register tiles,"
         " rows fitted to the tokens (iree-dsa-tune, docs/DATA_TILING.md 18).",
-        f"// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE {NO_UKERNELS_FLAG} ...",
-        "module attributes {transform.with_named_sequence} {",
-        *sequences,
-        *inline_replacements_entry(pairs),
-        # The inlined functions are dead: without this IREE compiles them too.
-        "    %pruned = transform.apply_registered_pass \"symbol-dce\" to %module : (!transform.any_op) -> !transform.any_op",
-        "    transform.yield",
-        "  }",
-        "}"]) + "\n"
+        f"// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE {NO_UKERNELS_FLAG} ..."],
+        sequences, pairs)
 
 
 def packed_gemms(gemms) -> list:
