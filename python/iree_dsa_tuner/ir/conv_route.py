@@ -112,6 +112,20 @@ def structured_matcher(name: str, op: str | None, body: list[str], after: list[s
             "  }"]
 
 
+def dag_matcher(name: str, arguments: str, body: list[str]) -> list[str]:
+    """A preprocessing script's `@match_NAME`: the ops cast-compatible with the DAG `body` (lines of
+    ops over the block `arguments`, its root last); it yields the DAG's inputs and its root's result,
+    what `inline_call_action` takes."""
+    return [f"  transform.named_sequence @match_{name}(%root: !transform.any_op {{transform.readonly}})"
+            " -> (!transform.any_value, !transform.any_value) {",
+            "    %ins, %out = transform.iree.match.cast_compatible_dag_from_root %root {",
+            f"    ^bb0({arguments}):",
+            *body,
+            "    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)",
+            "    transform.yield %ins, %out : !transform.any_value, !transform.any_value",
+            "  }"]
+
+
 def inline_call_action(name: str) -> list[str]:
     """`@fold_NAME_here`: the op whose result a matcher yielded (`%out`, from the operands `%ins`)
     replaced by its inlined `@fold_NAME` function, imported from the script."""

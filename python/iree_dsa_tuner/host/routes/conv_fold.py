@@ -49,8 +49,8 @@ from pathlib import Path
 from ...core.words import plural
 from ... import flags
 from ...flags import TRANSFORM_FLAG
-from ...ir.conv_route import (ConvRoute, inline_call_action, inline_replacements_end, inline_replacements_entry, script_file,
-                              verified_script)
+from ...ir.conv_route import (ConvRoute, dag_matcher, inline_call_action, inline_replacements_end,
+                              inline_replacements_entry, script_file, verified_script)
 from .register_tiled import NO_UKERNELS_FLAG, packed_product_lines, packed_rows, register_tile, zero_filled
 from .register_tiled import tensor_type as _tensor
 
@@ -256,20 +256,12 @@ def _match_sequence(conv: InputConv, name: str) -> list[str]:
     yields the convolution's operands and its result."""
     e = conv.element_type
     t_in, t_w, t_out = _tensor(conv.input_shape, e), _tensor(conv.filter_shape, e), _tensor(conv.output_shape, e)
-    return [
-        f"  transform.named_sequence @match_{name}(%root: !transform.any_op {{transform.readonly}})"
-        " -> (!transform.any_value, !transform.any_value) {",
-        "    %ins, %out = transform.iree.match.cast_compatible_dag_from_root %root {",
-        f"    ^bb0(%in: {t_in}, %w: {t_w}):",
+    return dag_matcher(name, f"%in: {t_in}, %w: {t_w}", [
         f"      %zero = arith.constant 0.0 : {e}",
         f"      %init = tensor.empty() : {t_out}",
         f"      %acc = linalg.fill ins(%zero : {e}) outs(%init : {t_out}) -> {t_out}",
         f"      %conv = {_CONV_OP} {{{', '.join(f'{k} = {v}' for k, v in conv.attributes)}}}"
-        f" ins(%in, %w : {t_in}, {t_w}) outs(%acc : {t_out}) -> {t_out}",
-        "    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)",
-        "    transform.yield %ins, %out : !transform.any_value, !transform.any_value",
-        "  }",
-    ]
+        f" ins(%in, %w : {t_in}, {t_w}) outs(%acc : {t_out}) -> {t_out}"])
 
 
 def _tag_action(name: str, attribute: str) -> list[str]:

@@ -29,8 +29,8 @@ from pathlib import Path
 
 from ...core.words import plural
 from ...flags import GLOBAL_DATA_TILING_FLAG, TRANSFORM_FLAG
-from ...ir.conv_route import (ConvRoute, inline_call_action, inline_replacements_script, script_file, taps_script_parts,
-                              verified_script)
+from ...ir.conv_route import (ConvRoute, dag_matcher, inline_call_action, inline_replacements_script, script_file,
+                              taps_script_parts, verified_script)
 from ..flag_presets import TILE_BYTES_4M
 from .register_tiled import NO_UKERNELS_FLAG, tensor_type
 
@@ -141,17 +141,9 @@ def _conv_match(layer: Conv1dLayer) -> list[str]:
     and accumulator, and its result."""
     c, f, w, k = layer.channels, layer.filters, layer.width, layer.taps
     t = lambda *shape: tensor_type(shape, "f32")  # noqa: E731
-    return [
-        f"  transform.named_sequence @match_{layer.name}(%root: !transform.any_op {{transform.readonly}})"
-        " -> (!transform.any_value, !transform.any_value) {",
-        "    %ins, %out = transform.iree.match.cast_compatible_dag_from_root %root {",
-        f"    ^bb0(%x: {t(1, c, layer.input_width)}, %w: {t(f, c, k)}, %acc: {t(1, f, w)}):",
+    return dag_matcher(layer.name, f"%x: {t(1, c, layer.input_width)}, %w: {t(f, c, k)}, %acc: {t(1, f, w)}", [
         f"      %r = {CONV_OP} {{dilations = {UNIT_STEP}, strides = {UNIT_STEP}}}"
-        f" ins(%x, %w : {t(1, c, layer.input_width)}, {t(f, c, k)}) outs(%acc : {t(1, f, w)}) -> {t(1, f, w)}",
-        "    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)",
-        "    transform.yield %ins, %out : !transform.any_value, !transform.any_value",
-        "  }",
-    ]
+        f" ins(%x, %w : {t(1, c, layer.input_width)}, {t(f, c, k)}) outs(%acc : {t(1, f, w)}) -> {t(1, f, w)}"])
 
 
 def packed_taps_script_text(layers: list[Conv1dLayer], tile: tuple[int, int], other_widths: list[int] = ()) -> str:

@@ -56,8 +56,8 @@ from pathlib import Path
 
 from ...core.words import plural
 from ...flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
-from ...ir.conv_route import (ConvRoute, dim_is, inline_call_action, inline_replacements_script, script_file,
-                                structured_matcher, verified_script)
+from ...ir.conv_route import (ConvRoute, dag_matcher, dim_is, inline_call_action, inline_replacements_script,
+                                script_file, structured_matcher, verified_script)
 from ..flag_presets import TILE_BYTES_4M
 from .k_split import CHUNK_PAIR_SHARE, SPLIT_ABOVE, widest_chunk
 from .unbatch import unbatch_script_parts, unbatched_batches
@@ -206,11 +206,7 @@ def _linear_match(linear: BroadcastLinear) -> list[str]:
     (`broadcast_linears`); it yields the activation and the weight, and the product."""
     m, k, n = linear.rows, linear.k, linear.n
     t = lambda *shape: tensor_type(shape, "f32")  # noqa: E731
-    return [
-        f"  transform.named_sequence @match_{linear.name}(%root: !transform.any_op {{transform.readonly}})"
-        " -> (!transform.any_value, !transform.any_value) {",
-        "    %ins, %out = transform.iree.match.cast_compatible_dag_from_root %root {",
-        f"    ^bb0(%x: {t(m, 1, k)}, %w: {t(n, k)}):",
+    return dag_matcher(linear.name, f"%x: {t(m, 1, k)}, %w: {t(n, k)}", [
         "      %zero = arith.constant 0.0 : f32",
         f"      %t_init = tensor.empty() : {t(k, n)}",
         f"      %t = linalg.transpose ins(%w : {t(n, k)}) outs(%t_init : {t(k, n)}) permutation = [1, 0]",
@@ -223,11 +219,7 @@ def _linear_match(linear: BroadcastLinear) -> list[str]:
         f"      }} -> {t(m, k, n)}",
         f"      %init = tensor.empty() : {t(m, 1, n)}",
         f"      %acc = linalg.fill ins(%zero : f32) outs(%init : {t(m, 1, n)}) -> {t(m, 1, n)}",
-        f"      %r = linalg.batch_matmul ins(%x, %b : {t(m, 1, k)}, {t(m, k, n)}) outs(%acc : {t(m, 1, n)}) -> {t(m, 1, n)}",
-        "    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)",
-        "    transform.yield %ins, %out : !transform.any_value, !transform.any_value",
-        "  }",
-    ]
+        f"      %r = linalg.batch_matmul ins(%x, %b : {t(m, 1, k)}, {t(m, k, n)}) outs(%acc : {t(m, 1, n)}) -> {t(m, 1, n)}"])
 
 
 def linear_script_parts(linears: list[BroadcastLinear], tile: tuple[int, int, int]) -> tuple[list[str], list[str]]:
