@@ -5,21 +5,21 @@ steps across it, accumulated in one packed result.
 Why (docs/CONV.md, "The packed kernel-tap route"): the batch-1 conv route (`batch1_conv`) cuts such
 a conv into one matmul per tap, and data tiling then makes the time steps the GEMM's rows: the
 UNet's widest convs (2048 channels, 16 steps) become `mmt4d_2x256x2048x8x8x1` under AVX2, whose
-8 x 8 x 1 ukernel tile streams each 16.8 MB tap weight in 8-column panels and ran a tap in 2.28 ms
-alone, where AVX-512's 16 x 16 x 1 tile ran it in 0.90 ms. Here the weight, a parameter, is the
-left-hand side: packed once (IREE hoists the pack into an initializer) into tiles of `rows`
-output channels, the activation's time steps the columns, one vector wide. A 2048 -> 2048, 5-tap
-conv over 16 steps took 9.3-10.0 ms this way with 12 x 8 tiles under AVX2, against 11.0-11.3 ms
-for the tap route's ukernel build and 13.1-13.3 ms with the register-tiled route's 6 x 16 (two
-vectors wide: fewer rows share each broadcast activation load, and each step's weight rows come
-from memory). The whole model decides whether it is kept (`presets`).
+8 x 8 x 1 ukernel tile ran a tap in 2.28 ms alone, where AVX-512's 16 x 16 x 1 tile ran it in 0.90
+ms. Here the weight, a parameter, is the left-hand side: packed once (IREE hoists the pack into an
+initializer) into tiles of `rows` output channels, the activation's time steps the columns, one
+vector wide. A 2048 -> 2048, 5-tap conv over 16 steps took 9.3-10.0 ms this way with 12 x 8 tiles
+under AVX2, against 11.0-11.3 ms for the tap route's ukernel build and 13.1-13.3 ms with the
+register-tiled route's 6 x 16 (one-off runs, docs/CONV.md). The whole model decides whether it is
+kept (`presets`).
 
 The tile (`tap_tile`): one vector of f32 lanes across, and as many rows as leave four registers
-for the step's operands and the compiler's temporaries (12 of AVX2's 16; 14 rows ran 3x slower). The route replaces a conv whole (`packed_taps_script_text`): a dag matcher takes the
-conv with its input, weight and accumulator (torch puts the bias there), and an inlined function
-packs the accumulator, adds each tap's mmt4d into it, and unpacks it once. Convolutions it does not
-take (strided, dilated, another layout or element type) keep the tap route's split, in the same
-script (iree-compile takes one), so the presets stand beside the batch-1 conv route's.
+for the step's operands and the compiler's temporaries (12 of AVX2's 16; 14 rows ran 3x slower).
+The route replaces a conv whole (`packed_taps_script_text`): a DAG matcher takes the conv with its
+input, weight and accumulator (torch puts the bias there), and an inlined function packs the
+accumulator, adds each tap's mmt4d into it, and unpacks it once. Convolutions it does not take
+(strided, dilated, another layout or element type) keep the tap route's split, in the same script
+(iree-compile takes one), so its preset stands beside the batch-1 conv route's.
 """
 
 from __future__ import annotations
