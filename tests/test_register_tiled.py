@@ -5,6 +5,7 @@ which every x86-64 runner executes, and iree.runtime on seeded data).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -275,3 +276,51 @@ def test_a_searched_dispatch_is_timed_as_the_packed_build_compiles_it(tmp_path):
         assert canonical_attr(alone.details["lowering_config"]) == canonical_attr(in_model.lowering_config_text())
         candidate = runner.measure(problem, in_model)
         assert candidate.ok, candidate.reason
+
+
+# A batch-1 NWC temporal conv (policy_functions.mlir's @temporal_conv, smaller) beside a linear layer.
+TEMPORAL_CONV = """
+func.func @conv(%x: tensor<1x12x16xf32>, %w: tensor<5x16x24xf32>) -> tensor<1x8x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x24xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x24xf32>) -> tensor<1x8x24xf32>
+  %r = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+         ins(%x, %w : tensor<1x12x16xf32>, tensor<5x16x24xf32>) outs(%f : tensor<1x8x24xf32>) -> tensor<1x8x24xf32>
+  return %r : tensor<1x8x24xf32>
+}
+"""
+
+
+def test_with_the_conv_route_taken_the_tap_split_joins_the_packing_in_one_script_and_both_compute(tmp_path, monkeypatch):
+    """iree-compile takes one preprocessing script, so a model with linear layers and a batch-1 1-D
+    conv gets a preset whose script splits the conv into taps first and then packs every matmul
+    (the taps' too); built for haswell and run on seeded data, both functions compute."""
+    import iree.compiler as ic
+    import iree.runtime as rt
+
+    from conftest import BATCH1_LINEAR, TARGET_CPU, cpu_target, presets_a_host_tune_times, write_model
+
+    model = write_model(tmp_path, "both.mlir", BATCH1_LINEAR + TEMPORAL_CONV)
+    presets, _ = presets_a_host_tune_times(model, monkeypatch, cpu_target("avx2"))
+    assert "conv-route" in presets and "register-tiled+tile-bytes-4m" in presets
+    flags = presets["conv-route+register-tiled+tile-bytes-4m"]
+    assert flags[1:] == (NO_UKERNELS_FLAG, TILE_BYTES_4M)
+    script = Path(flags[0].split("=", 1)[1]).read_text()
+    assert "@match_conv_1d_nwc_wcf_k5 -> @taps_conv_1d_nwc_wcf_k5" in script and "packed_sizes = [6, 16, 1]" in script
+    base = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", *flags]
+    configured = ic.compile_file(str(model), extra_args=base + ["--compile-to=executable-configurations"]).decode()
+    # The conv is gone: its taps are mmt4d products in the tile, as the linear layer is.
+    assert "linalg.conv_1d" not in configured
+    assert not [d for d in re.findall(r"@\w+_dispatch_\d+_\w+", configured) if "_conv_" in d]
+    assert re.search(r"@conv_dispatch_\d+_mmt4d_\w+x6x16x1_f32", configured)
+    assert re.search(r"@main_dispatch_\d+_mmt4d_\w+x6x16x1_f32", configured)
+    module = rt.load_vm_flatbuffer(ic.compile_file(str(model), extra_args=base), driver="local-sync")
+    rng = np.random.default_rng(29)
+    a = rng.standard_normal((1, 8, 64), dtype=np.float32)
+    b = rng.standard_normal((1, 64, 32), dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(module.main(a, b)), a @ b, rtol=1e-5, atol=1e-5)
+    x = rng.standard_normal((1, 12, 16), dtype=np.float32)
+    w = rng.standard_normal((5, 16, 24), dtype=np.float32)
+    expected = sum(x[:, t:t + 8, :] @ w[t] for t in range(5))
+    np.testing.assert_allclose(np.asarray(module.conv(x, w)), expected, rtol=1e-5, atol=1e-5)

@@ -248,7 +248,7 @@ def plan_route(convs: list[ConvolutionProblem], directory: Path, extra_flags: tu
     flags: list[str] = []
     if any(conv_rank(p) == 2 for p in convs):
         flags.append(IM2COL_FLAG)
-    widths = [p.loop_sizes[p.dim_groups["filter_loop"][0]] for p in convs if conv_rank(p) == 1]
+    widths = tap_widths(convs)
     if widths:
         if any(f.startswith(TRANSFORM_FLAG) for f in extra_flags):
             route.notes.append(f"the 1-D conv route needs {TRANSFORM_FLAG}, which the given flags already set")
@@ -256,6 +256,11 @@ def plan_route(convs: list[ConvolutionProblem], directory: Path, extra_flags: tu
             flags.append(f"{TRANSFORM_FLAG}={_taps_file(widths, directory)}")
     route.flags = tuple(f for f in flags if f not in extra_flags)
     return route
+
+
+def tap_widths(convs: list[ConvolutionProblem]) -> list[int]:
+    """The kernel widths of the 1-D convs among `convs` (what the tap split matches them by)."""
+    return [p.loop_sizes[p.dim_groups["filter_loop"][0]] for p in convs if conv_rank(p) == 1]
 
 
 def manual_hint(problem: ConvolutionProblem) -> str:

@@ -57,7 +57,7 @@ from pathlib import Path
 from ...core.words import plural
 from ...flags import DECOMPOSE_ATTENTION_FLAG, GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, INNER_TILED_FLAG, TRANSFORM_FLAG
 from ...ir.conv_route import (ConvRoute, dag_matcher, dim_is, inline_call_action, inline_replacements_script,
-                                script_file, structured_matcher, verified_script)
+                                script_file, structured_matcher, tap_widths, taps_script_parts, verified_script)
 from ..flag_presets import TILE_BYTES_4M
 from .k_split import CHUNK_PAIR_SHARE, SPLIT_ABOVE, widest_chunk
 from .unbatch import unbatch_script_parts, unbatched_batches
@@ -304,23 +304,37 @@ def _packing(name: str, tile: tuple[int, int, int], k: int | None = None, chunk:
 
 
 def register_tiled_script_text(tile: tuple[int, int, int], chunks: dict[int, int] | None = None,
-                               unbatch: list[int] | None = None) -> str:
+                               unbatch: list[int] | None = None, taps: list[int] = ()) -> str:
     """The preprocessing transform script that packs every 32-bit 2-D matmul into `tile`, those with a
     reduction length in `chunks` cut into chunks of that length (module doc). With `unbatch` (the
     batch sizes the unbatch route unrolls), the unbatch route's hinted script runs after it on
-    what is left: the batched products, for inner-tiled data tiling (`register_tiled_presets`)."""
+    what is left: the batched products, for inner-tiled data tiling (`register_tiled_presets`).
+    With `taps` (kernel widths), the batch-1 1-D convs of those widths are first split into their
+    taps as the batch-1 conv route does (`taps_script_parts`): iree-compile takes one script, and
+    the whole-function passes below would leave no named conv for the split to match. The taps'
+    products are then packed like any matmul."""
     m0, n0, k0 = tile
     sequences, body, root = register_tiled_script_parts(tile, chunks)
     then_sequences, then_body = unbatch_script_parts(unbatch, hinted=True, root=root) if unbatch is not None else ([], [])
+    tap_sequences, tap_names = taps_script_parts(list(taps)) if taps else ([], [])
+    entry = "%root"
+    if tap_names:  # the split first, on the module the packing then reads as %root
+        entry = "%module"
+        body = ["    %root = transform.foreach_match in %module "
+                + ", ".join(f"@match_{n} -> @taps_{n}" for n in tap_names) + " : (!transform.any_op) -> !transform.any_op",
+                *body]
     return "\n".join([
-        f"// Linear layers -> mmt4d in {m0} x {n0} x {k0} register tiles (iree-dsa-tune, docs/DATA_TILING.md 18)"
+        (f"// Batch-1 1-D convolutions (kernel widths {', '.join(map(str, sorted(set(taps))))}) split into taps; then "
+         if tap_names else "// ")
+        + f"Linear layers -> mmt4d in {m0} x {n0} x {k0} register tiles (iree-dsa-tune, docs/DATA_TILING.md 18)"
         + ("; then the batched GEMMs left as 2-D matmuls for inner-tiled data tiling (docs/DATA_TILING.md 11)."
            if unbatch is not None else "."),
         f"// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE {NO_UKERNELS_FLAG} ...",
         "module attributes {transform.with_named_sequence} {",
+        *tap_sequences,
         *sequences,
         *then_sequences,
-        "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {",
+        f"  transform.named_sequence @__transform_main({entry}: !transform.any_op {{transform.consumed}}) {{",
         *body,
         *then_body,
         "    transform.yield",
@@ -351,10 +365,10 @@ def register_tiled_script_parts(tile: tuple[int, int, int],
 
 
 def register_tiled_flags(tile: tuple[int, int, int], directory: Path, chunks: dict[int, int] | None = None,
-                         unbatch: list[int] | None = None) -> tuple[str, ...]:
+                         unbatch: list[int] | None = None, taps: list[int] = ()) -> tuple[str, ...]:
     """The flags of the route's build: its verified script (content-addressed; with `unbatch`, the
     unbatch route's after it) and no ukernels."""
-    text = verified_script(register_tiled_script_text(tile, chunks, unbatch), "register-tiled")
+    text = verified_script(register_tiled_script_text(tile, chunks, unbatch, taps), "register-tiled")
     return (f"{TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}", NO_UKERNELS_FLAG)
 
 
@@ -430,11 +444,26 @@ def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
     if planning.planned.get("unbatch") and packed:
         unbatched = register_tiled_flags(tile, planning.directory, chunks, unbatched_batches(planning.gemms))
     presets = register_tiled_presets(route.flags, unbatched)
+    presets.update(_with_conv_taps(planning, packed, tile, chunks))
     if planning.linears and planning.convs:
         winograd = planning.planned.get("winograd")
         presets.update(linear_conv_presets(linear_flags(planning.linears, tile, planning.directory),
                                            winograd.flags if winograd else ()))
     return presets
+
+
+def _with_conv_taps(planning, packed, tile, chunks) -> dict[str, tuple[str, ...]]:
+    """The preset of this route with the batch-1 conv route's 1-D tap split in its script, when
+    that route is taken for 1-D convs: alone, each route's script is the build's one script, so a
+    model with both kinds of work (policy_functions.mlir's chunk projection and temporal conv) had
+    to give up one route's gain."""
+    conv_route = planning.planned.get("batch1_conv")
+    widths = tap_widths(planning.plain.batch1_convs) if conv_route and packed else []
+    if not widths:
+        return {}
+    others = tuple(f for f in conv_route.flags if not f.startswith(TRANSFORM_FLAG))  # im2col for 2-D ones
+    return {"conv-route+register-tiled+tile-bytes-4m":
+            others + register_tiled_flags(tile, planning.directory, chunks, taps=widths) + (TILE_BYTES_4M,)}
 
 
 def linear_conv_presets(linear_flags: tuple[str, ...], winograd_flags: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
