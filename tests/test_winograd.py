@@ -11,12 +11,14 @@ import numpy as np
 import pytest
 
 from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, TRANSFORM_FLAG
-from iree_dsa_tuner.host.routes.conv_fold import InputConv, input_convs
+from iree_dsa_tuner.host.routes.conv_fold import InputConv, conv_script_text, input_convs
 from iree_dsa_tuner.host.routes.register_tiled import NO_UKERNELS_FLAG
-from iree_dsa_tuner.host.routes.winograd import (HOIST_THRESHOLD_FLAG, WINOGRAD_ATTRIBUTE, WINOGRAD_PIPELINE, converts,
-                                                output_blocks, plan_winograd_route, selective_presets,
-                                                selective_thresholds, transformed_filter_bytes, winograd_flags,
-                                                winograd_presets)
+from iree_dsa_tuner.ir.conv_route import verified_script
+from iree_dsa_tuner.host.routes.winograd import (HOIST_THRESHOLD_FLAG, WINOGRAD_ATTRIBUTE, WINOGRAD_PASS,
+                                                WINOGRAD_PIPELINE, converts,
+                                                output_blocks, padded_channels, planes_per_set, plan_winograd_route,
+                                                selective_presets, selective_thresholds, transform_channels,
+                                                transformed_filter_bytes, winograd_flags, winograd_presets)
 
 INPUTS = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs"
 MODEL = INPUTS / "conv_winograd_params.mlir"
@@ -48,6 +50,73 @@ def test_blocks_and_transformed_filters_are_acts_shapes():
     assert output_blocks(conv(512, 512, (8, 10))) == 2 * 2
     assert output_blocks(conv(64, 64, (24, 24), batch=2)) == 2 * 4 * 4  # the encoder's two images
     assert transformed_filter_bytes(conv(512, 512, (8, 10))) == 8 * 8 * 512 * 512 * 4
+
+
+def test_a_transform_whose_planes_would_crowd_one_l1_set_gets_the_fewest_padded_channels_that_spread_them():
+    # The input transform writes each block's 64 values blocks x C x 4 bytes apart. A multiple of
+    # 4 KiB puts all 64 in one set; 60 channels of the encoder's 32 blocks (7680 bytes) put 8 in one.
+    assert planes_per_set(8192) == 64 and planes_per_set(4096) == 64
+    assert planes_per_set(32 * 60 * 4) == 8 and planes_per_set(32 * 72 * 4) == 16 and planes_per_set(32 * 65 * 4) == 2
+    # The Diffusion Policy encoder's layers 1-4 (two 96x96 images): each padded by one or two channels.
+    assert transform_channels(conv(64, 64, (24, 24), batch=2)) == 65  # 32 blocks
+    assert transform_channels(conv(128, 128, (12, 12), batch=2)) == 129  # 8 blocks: 4 KiB
+    assert transform_channels(conv(256, 256, (6, 6), batch=2)) == 257
+    assert transform_channels(conv(512, 512, (3, 3), batch=2)) == 514
+    # Planes already spread: kept. ACT's layer 1 (140 blocks x 64: 16 planes a set) is padded.
+    assert transform_channels(conv(8, 16, (12, 12), batch=2)) == 8
+    assert transform_channels(conv(60, 60, (24, 24), batch=2)) == 60 + 1  # 8 a set: above the 4 allowed
+    assert transform_channels(conv(64, 64, (60, 80))) > 64
+    assert padded_channels([conv(8, 16, (12, 12), batch=2), conv(64, 64, (24, 24), batch=2)]) == {
+        conv(64, 64, (24, 24), batch=2): 65}
+    # The transformed filter the hoisting threshold is sized to has the padded channels.
+    assert transformed_filter_bytes(conv(128, 128, (12, 12), batch=2), 129) == 8 * 8 * 129 * 128 * 4
+
+
+# Two images of 14x14 (8 output blocks) and 128 channels: a transform stride of 4 KiB.
+CROWDED = """
+func.func @crowded(%x: tensor<2x128x14x14xf32>, %w: tensor<16x128x3x3xf32>) -> tensor<2x16x12x12xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x12x12xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x12x12xf32>) -> tensor<2x16x12x12xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<2x128x14x14xf32>, tensor<16x128x3x3xf32>) outs(%f : tensor<2x16x12x12xf32>) -> tensor<2x16x12x12xf32>
+  return %r : tensor<2x16x12x12xf32>
+}
+"""
+
+
+def test_a_crowded_convolution_is_converted_on_padded_channels_and_still_computes_the_convolution(tmp_path):
+    """Built for haswell under the selective preset: the script pads the input and the filter to 129
+    channels before marking the convolution, IREE's input transform writes 129 channels, and the
+    output matches a direct NumPy convolution of the unpadded operands."""
+    import iree.compiler as ic
+    import iree.runtime as rt
+
+    from conftest import TARGET_CPU
+
+    model = tmp_path / "crowded.mlir"
+    model.write_text(CROWDED)
+    (chosen,) = input_convs(CROWDED)
+    assert padded_channels([chosen]) == {chosen: 129}
+    # Its one tier is the lowest, the all-convolutions preset's (no script): the selective script built directly.
+    text = verified_script(conv_script_text([], [chosen], WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,),
+                                            channels=padded_channels([chosen])), "test")
+    assert text.count("tensor.pad") == 2 and "tensor<2x129x14x14xf32>" in text and "tensor<16x129x3x3xf32>" in text
+    script = tmp_path / "script.mlir"
+    script.write_text(text)
+    args = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", f"{TRANSFORM_FLAG}={script}"]
+    configured = ic.compile_file(str(model), extra_args=args + ["--compile-to=executable-configurations"]).decode()
+    assert "winograd_input_transform_8x8x2x2x2x129xf32" in configured
+    module = rt.load_vm_flatbuffer(ic.compile_file(str(model), extra_args=args), driver="local-sync")
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal((2, 128, 14, 14), dtype=np.float32)
+    w = rng.standard_normal((16, 128, 3, 3), dtype=np.float32)
+    ref = np.zeros((2, 16, 12, 12))
+    for i in range(3):
+        for j in range(3):
+            ref += np.einsum("bchw,fc->bfhw", x[:, :, i:i + 12, j:j + 12].astype(np.float64), w[:, :, i, j])
+    assert np.abs(np.asarray(module.crowded(x, w)) - ref).max() / np.abs(ref).max() < 1e-4
 
 
 def test_the_threshold_is_the_largest_transformed_filter_in_whole_mib_and_never_below_irees_default():
@@ -174,20 +243,29 @@ def test_the_selective_build_computes_every_convolution(tmp_path, lanes, preset)
         assert np.abs(got - ref).max() / np.abs(ref).max() < 1e-4, name
 
 
-_B8 = "im2col+winograd-b8+conv-fold+gdt"
 _B8_PACKED = "im2col+winograd-b8+conv-fold+register-tiled+gdt"
+_B32_PACKED = "im2col+winograd-b32+conv-fold+register-tiled+gdt"
+# What each shipped script holds: (its convolutions' input channels padded to, per marked one;
+# convolutions matched; {register-tile rows: packed convolutions}).
+# - AVX-512: layers 1-2's 3x3 convolutions (32 and 8 blocks) marked, on input channels padded to
+#   65 and 129 (their transforms' planes 8 and 4 KiB apart); layers 3-4's six shapes packed, in
+#   12-row tiles for layer 3's 72 pixels and 9-row ones for layer 4's 18.
+# - AVX2: layer 1's only marked (65 channels); layer 3's 72 pixels fill AVX2's 8 lanes and are
+#   folded, layer 4's three packed in 6-row tiles; layer 2's 3x3 convolution left to IREE's im2col.
+_AVX512_SCRIPT = ([65, 129], 2 + 6, {12: 3, 9: 3})
+_AVX2_SCRIPT = ([65], 1 + 6, {6: 3})
 
 
-@pytest.mark.parametrize("isa, directory, preset, script, packed", [
-    ("avx512", "", _B8_PACKED, "diffusion_encoder.spec.conv-fold.mlir", {12: 3, 9: 3}),
-    ("avx2", "avx2", _B8_PACKED, "diffusion_encoder.spec.conv-fold.mlir", {6: 3}),
-    ("avx2", "avx2/threads2", _B8, "diffusion_encoder.spec.winograd.mlir", {})])
+@pytest.mark.parametrize("isa, directory, preset, script, expected", [
+    ("avx512", "", _B8_PACKED, "diffusion_encoder.spec.conv-fold.mlir", _AVX512_SCRIPT),
+    ("avx2", "avx2", _B32_PACKED, "diffusion_encoder.spec.conv-fold.mlir", _AVX2_SCRIPT),
+    ("avx2", "avx2/threads2", _B32_PACKED, "diffusion_encoder.spec.conv-fold.mlir", _AVX2_SCRIPT)])
 def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_committed_export(
-        isa, directory, preset, script, packed, tmp_path):
-    """The encoder's shipped recipes (docs/PERFORMANCE.md 4b, 4t and 4u) name a selective Winograd
-    script beside them (on AVX-512 the packed twin's); it is the one the route writes today for the
-    committed export on that ISA's lanes and register tile, so a change to the route that would
-    change a shipped build fails here."""
+        isa, directory, preset, script, expected, tmp_path):
+    """The encoder's shipped recipes (docs/PERFORMANCE.md 4b, 4t, 4u) name a selective Winograd script
+    beside them (the packed twin's); it is the one the route writes today for the committed export
+    on that ISA's lanes and register tile, so a change to the route that would change a shipped
+    build fails here."""
     import iree.compiler as ic
 
     from conftest import cpu_description
@@ -209,11 +287,10 @@ def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_com
     assert [f for f in recipe.flags if f != shipped[0]] == [f for f in flags if not f.startswith(TRANSFORM_FLAG)]
     written = Path(next(f for f in flags if f.startswith(TRANSFORM_FLAG)).split("=", 1)[1]).read_text()
     assert written == (recipes / script).read_text()
-    # Layers 1-2's 3x3 convolutions (32 and 8 blocks) marked; layers 3-4's six shapes folded, those
-    # that pack in the packed form: on AVX-512 all six, in 12-row tiles for layer 3's 72 pixels and
-    # 9-row ones for layer 4's 18; on AVX2 layer 4's only, in 6-row tiles (72 fills 8 lanes).
-    assert written.count(f'"{WINOGRAD_ATTRIBUTE}"') == 2
-    assert written.count("cast_compatible_dag_from_root") == 2 + 6
+    channels, matched, packed = expected
+    assert written.count(WINOGRAD_ATTRIBUTE) == len(channels) and written.count("tensor.pad") == 2 * len(channels)
+    assert all(f"x{c}x3x3xf32>" in written for c in channels)
+    assert written.count("cast_compatible_dag_from_root") == matched
     assert written.count("linalg.mmt4d ins(") == sum(packed.values())
     assert {rows: written.count(f"inner_tiles = [{rows}, 1]") for rows in packed} == packed
 

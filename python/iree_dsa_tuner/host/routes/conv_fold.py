@@ -276,15 +276,47 @@ def _tag_action(name: str, attribute: str) -> list[str]:
     ]
 
 
+def _padded_tag_function(conv: InputConv, name: str, channels: int, attribute: str) -> list[str]:
+    """`@fold_NAME`: `conv` computed with its input channels zero-padded to `channels` (its input
+    and its filter alike: the same sums), the convolution marked with the unit attribute
+    `attribute`. The filter's pad reads only the parameter, so IREE hoists it with whatever it feeds."""
+    e = conv.element_type
+    b, c, h, w = conv.input_shape
+    f, _, kh, kw = conv.filter_shape
+    t_in, t_w, t_out = _tensor(conv.input_shape, e), _tensor(conv.filter_shape, e), _tensor(conv.output_shape, e)
+    t_in2, t_w2 = _tensor((b, channels, h, w), e), _tensor((f, channels, kh, kw), e)
+    extra = channels - c
+    pad = lambda value, source, target: [  # noqa: E731
+        f"    {value} = tensor.pad {source} low[0, 0, 0, 0] high[0, {extra}, 0, 0] {{",
+        "    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):",
+        f"      tensor.yield %zero : {e}",
+        f"    }} : {target[0]} to {target[1]}"]
+    return [
+        f"  util.func private @fold_{name}(%in: {t_in}, %w: {t_w}) -> {t_out} {{",
+        f"    %zero = arith.constant 0.0 : {e}",
+        *pad("%in_padded", "%in", (t_in, t_in2)),
+        *pad("%w_padded", "%w", (t_w, t_w2)),
+        f"    %init = tensor.empty() : {t_out}",
+        f"    %acc = linalg.fill ins(%zero : {e}) outs(%init : {t_out}) -> {t_out}",
+        f"    %out = {_CONV_OP} {{{', '.join([attribute] + [f'{k} = {v}' for k, v in conv.attributes])}}}"
+        f" ins(%in_padded, %w_padded : {t_in2}, {t_w2}) outs(%acc : {t_out}) -> {t_out}",
+        f"    util.return %out : {t_out}",
+        "  }",
+    ]
+
+
 def conv_script_text(folded: list[InputConv], tagged: list[InputConv] = (), attribute: str = "",
                      passes: tuple[str, ...] = (), header: str = "",
-                     tiles: dict[InputConv, tuple[int, int]] | None = None) -> str:
+                     tiles: dict[InputConv, tuple[int, int]] | None = None,
+                     channels: dict[InputConv, int] | None = None) -> str:
     """A preprocessing transform script over a model's convolutions: each of `folded` becomes one
     GEMM over all its images' pixels (module doc), in the packed form with its (rows, columns) tile
     where `tiles` names one; each of `tagged` (none of them folded) is marked with the unit
     attribute `attribute`, and then the registered `passes` run on every function (a pass that acts
-    on marked convolutions only, like IREE's Winograd conversion; none when nothing is marked)."""
-    tiles = tiles or {}
+    on marked convolutions only, like IREE's Winograd conversion; none when nothing is marked).
+    A tagged convolution that `channels` gives more input channels than it has is replaced by the
+    same convolution on inputs zero-padded to that many channels, marked (`_padded_tag_function`)."""
+    tiles, channels = tiles or {}, channels or {}
     folded, tagged = sorted(set(folded) | set(tiles)), sorted(set(tagged))
     passes = tuple(passes) if tagged else ()
     if set(folded) & set(tagged):
@@ -300,6 +332,11 @@ def conv_script_text(folded: list[InputConv], tagged: list[InputConv] = (), attr
         pairs.append(f"@match_{name} -> @fold_{name}_here")
     for i, conv in enumerate(tagged, start=len(folded)):
         name = f"{i}_{conv.name}"
+        if channels.get(conv, conv.filter_shape[1]) > conv.filter_shape[1]:
+            lines += (_padded_tag_function(conv, name, channels[conv], attribute) + _match_sequence(conv, name)
+                      + inline_call_action(name))
+            pairs.append(f"@match_{name} -> @fold_{name}_here")
+            continue
         lines += _match_sequence(conv, name) + _tag_action(name, attribute)
         pairs.append(f"@match_{name} -> @tag_{name}_here")
     # The replaced convolutions are dead: gone before IREE's own im2col looks for convolutions.
@@ -364,10 +401,11 @@ def packed_tiles(convs: list[InputConv], cpu, leave: list[InputConv] = ()) -> di
 
 def packed_script_flags(folded: list[InputConv], tiles: dict[InputConv, tuple[int, int]], directory: Path,
                         tagged: list[InputConv] = (), attribute: str = "", passes: tuple[str, ...] = (),
-                        header: str = PACKED_HEADER) -> tuple[str, ...]:
+                        header: str = PACKED_HEADER, channels: dict[InputConv, int] | None = None) -> tuple[str, ...]:
     """The flags of a packed preset's build: its verified script (`conv_script_text` with `tiles`),
     content-addressed, and no ukernels (the mmt4d ukernel has no fast path for the fitted tiles)."""
-    text = verified_script(conv_script_text(folded, tagged, attribute, passes, header, tiles), "packed convolution")
+    text = verified_script(conv_script_text(folded, tagged, attribute, passes, header, tiles, channels),
+                           "packed convolution")
     return (f"{TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}", NO_UKERNELS_FLAG)
 
 

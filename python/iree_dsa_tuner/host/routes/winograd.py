@@ -71,16 +71,50 @@ def output_blocks(conv: InputConv) -> int:
     return conv.batch * -(-oh // OUTPUT_TILE) * -(-ow // OUTPUT_TILE)
 
 
-def transformed_filter_bytes(conv: InputConv) -> int:
-    """The bytes of `conv`'s filter after the Winograd filter transform (8 x 8 x C x F)."""
+def transformed_filter_bytes(conv: InputConv, channels: int | None = None) -> int:
+    """The bytes of `conv`'s filter after the Winograd filter transform (8 x 8 x C x F), with its
+    input channels padded to `channels` where given."""
     f, c, _, _ = conv.filter_shape
-    return INPUT_TILE * INPUT_TILE * c * f * _ELEMENT_BYTES[conv.element_type]
+    return INPUT_TILE * INPUT_TILE * (channels or c) * f * _ELEMENT_BYTES[conv.element_type]
 
 
-def hoist_threshold_flag(chosen: list[InputConv]) -> str:
-    """The hoisting threshold that lets the largest of these convolutions' filter transforms run at load."""
+# The input transform's result is [8, 8, blocks, C]: each block's 64 values go to 64 planes one
+# blocks x C stride apart, and IREE's transform writes them one value at a time. An x86 L1d is
+# indexed within a 4 KiB page (64 sets of 64-byte lines: Zen 4's 8 ways of 4 KiB, Zen 5's and
+# recent Intel's 12), so where the stride is a multiple of 4 KiB all 64 planes share one set and
+# every write misses: the encoder's layer 1 (32 blocks x 64 channels, 8 KiB) took 960-1295 us for its
+# transform on a Zen 5, 95-123 us with 65 or 60 channels (docs/CONV.md, "The Winograd route").
+L1_WAY_BYTES = 4096
+LINE_BYTES = 64
+# Planes of one transform allowed in one L1 set: 8 (60 channels) ran as fast as 2 (65), 16 (72)
+# 1.7x slower; 4 leaves the other half of an 8-way set to the input being read.
+MOST_PLANES_PER_SET = 4
+
+
+def planes_per_set(stride_bytes: int) -> int:
+    """The most of the input transform's 64 planes, `stride_bytes` apart, that fall into one L1 set."""
+    sets = Counter(k * stride_bytes % L1_WAY_BYTES // LINE_BYTES for k in range(INPUT_TILE * INPUT_TILE))
+    return max(sets.values())
+
+
+def transform_channels(conv: InputConv) -> int:
+    """The input channels `conv`'s transformed input is given: its own, or the fewest above them
+    whose planes spread over the L1's sets (`MOST_PLANES_PER_SET`). The extra channels are zeros in
+    the input and the filter alike; the batched products sum over them, a few percent more
+    multiply-adds where the transform ran up to 10x slower."""
+    c, width = conv.filter_shape[1], output_blocks(conv) * _ELEMENT_BYTES[conv.element_type]
+    padded = c
+    while planes_per_set(padded * width) > MOST_PLANES_PER_SET:
+        padded += 1
+    return padded
+
+
+def hoist_threshold_flag(chosen: list[InputConv], channels: dict[InputConv, int] | None = None) -> str:
+    """The hoisting threshold that lets the largest of these convolutions' filter transforms run at
+    load (their input channels padded as `channels` says)."""
     mib = 1 << 20
-    threshold = -(-max(transformed_filter_bytes(c) for c in chosen) // mib) * mib
+    channels = channels or {}
+    threshold = -(-max(transformed_filter_bytes(c, channels.get(c)) for c in chosen) // mib) * mib
     return f"{HOIST_THRESHOLD_FLAG}={threshold}"
 
 
@@ -119,10 +153,26 @@ _SELECTIVE_HEADER = ("// Chosen 3x3 convolutions -> Winograd F(6x6,3x3) (IREE's 
 _PACKED_LINE = "// Of those not converted, the ones a register tile fits better -> linalg.mmt4d in that tile (docs/CONV.md)."
 
 
+_PADDED_LINE = ("// Of the chosen, those whose transformed input would crowd one L1 set -> their input channels"
+                " zero-padded first (docs/CONV.md).")
+
+
+def padded_channels(chosen: list[InputConv]) -> dict[InputConv, int]:
+    """The chosen convolutions whose input channels `transform_channels` pads, and to how many."""
+    return {c: n for c in chosen if (n := transform_channels(c)) > c.filter_shape[1]}
+
+
+def _header(chosen: list[InputConv], packed: bool = False) -> str:
+    return "\n".join([_SELECTIVE_HEADER] + ([_PACKED_LINE] if packed else [])
+                     + ([_PADDED_LINE] if padded_channels(chosen) else []))
+
+
 def selective_script_text(chosen: list[InputConv], folded: list[InputConv]) -> str:
-    """The preprocessing script that marks `chosen` for IREE's Winograd pass and runs it, and folds
-    `folded` (the batch-fold route's GEMMs, `conv_fold`)."""
-    return conv_script_text(folded, chosen, WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,), header=_SELECTIVE_HEADER)
+    """The preprocessing script that marks `chosen` for IREE's Winograd pass (their input channels
+    padded where `padded_channels` says) and runs it, and folds `folded` (the batch-fold route's
+    GEMMs, `conv_fold`)."""
+    return conv_script_text(folded, chosen, WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,), header=_header(chosen),
+                            channels=padded_channels(chosen))
 
 
 def selective_presets(convs: list[InputConv], cpu, directory: Path) -> dict[str, tuple[str, ...]]:
@@ -137,14 +187,15 @@ def selective_presets(convs: list[InputConv], cpu, directory: Path) -> dict[str,
         chosen, folded = selective_split(convs, cpu, threshold)
         text = verified_script(selective_script_text(chosen, folded), "selective Winograd")
         name = f"im2col+winograd-b{threshold}" + ("+conv-fold" if folded else "") + "+gdt"
+        channels = padded_channels(chosen)
         presets[name] = (flags.IM2COL_FLAG, f"{flags.TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}",
-                         hoist_threshold_flag(chosen), flags.GLOBAL_DATA_TILING_FLAG)
+                         hoist_threshold_flag(chosen, channels), flags.GLOBAL_DATA_TILING_FLAG)
         # The same, with the convolutions the register tile fits better packed into it (conv_fold's packed form).
         if tiles := packed_tiles(convs, cpu, leave=chosen):
-            header = _SELECTIVE_HEADER + "\n" + _PACKED_LINE
-            packed = packed_script_flags(folded, tiles, directory, chosen, WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,), header)
+            packed = packed_script_flags(folded, tiles, directory, chosen, WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,),
+                                         _header(chosen, packed=True), channels)
             presets[f"im2col+winograd-b{threshold}+conv-fold+register-tiled+gdt"] = (
-                flags.IM2COL_FLAG, *packed, hoist_threshold_flag(chosen), flags.GLOBAL_DATA_TILING_FLAG)
+                flags.IM2COL_FLAG, *packed, hoist_threshold_flag(chosen, channels), flags.GLOBAL_DATA_TILING_FLAG)
     return presets
 
 
@@ -192,6 +243,6 @@ def winograd_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]
     return {"im2col+winograd+gdt": (flags.IM2COL_FLAG,) + tuple(route_flags) + (flags.GLOBAL_DATA_TILING_FLAG,)}
 
 
-__all__ = ["HOIST_THRESHOLD_FLAG", "SELECTIVE_PRESETS", "WHAT", "WINOGRAD_ATTRIBUTE", "WINOGRAD_PASS", "WINOGRAD_PIPELINE", "converts",
-           "hoist_threshold_flag", "output_blocks", "plan", "plan_winograd_route", "presets", "selective_presets",
-           "selective_script_text", "selective_split", "selective_thresholds", "transformed_filter_bytes", "winograd_flags", "winograd_presets"]
+__all__ = ["HOIST_THRESHOLD_FLAG", "L1_WAY_BYTES", "MOST_PLANES_PER_SET", "SELECTIVE_PRESETS", "WHAT", "WINOGRAD_ATTRIBUTE", "WINOGRAD_PASS", "WINOGRAD_PIPELINE", "converts",
+           "hoist_threshold_flag", "output_blocks", "padded_channels", "planes_per_set", "plan", "plan_winograd_route", "presets", "selective_presets",
+           "selective_script_text", "selective_split", "selective_thresholds", "transform_channels", "transformed_filter_bytes", "winograd_flags", "winograd_presets"]
