@@ -89,7 +89,8 @@ def test_the_lerobot_manifests_read_and_name_the_committed_exports(manifest):
 # the unbatch route's steps after it (its 14 x 32 AVX-512 tile, built for haswell here: the tile is
 # the script's, whatever the CPU). And SigLIP's AVX2 register-tiled recipe (6 x 16), and the
 # encoder's AVX2 one (its layer 4 packed in 6 x 16 tiles, layer 3 folded for data tiling). And ACT's
-# (137 MB): Winograd for its backbone, its transformer's linear layers in 14 x 32 register tiles. And
+# (137 MB): Winograd on padded channels for its backbone's layers 1-3, its transformer's linear layers
+# in 14 x 32 register tiles, in one script. And
 # the UNet step's two (1 GB, the seeded archive made once): its 1-D convolutions as packed kernel
 # taps, 28 x 16 and 12 x 8, the strided ones split into taps.
 REBUILT = (RECIPES / "diffusion_encoder", RECIPES / "pi0_vision_layer", RECIPES / "pi0_expert_layer",

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 
 from iree_dsa_tuner.flags import GLOBAL_DATA_TILING_FLAG, IM2COL_FLAG, TRANSFORM_FLAG
-from iree_dsa_tuner.host.routes.conv_fold import InputConv, conv_script_text, input_convs
+from iree_dsa_tuner.host.routes.conv_fold import ConvPadding, InputConv, conv_script_text, input_convs
 from iree_dsa_tuner.host.routes.register_tiled import NO_UKERNELS_FLAG
 from iree_dsa_tuner.ir.conv_route import verified_script
 from iree_dsa_tuner.host.routes.winograd import (HOIST_THRESHOLD_FLAG, WINOGRAD_ATTRIBUTE, WINOGRAD_PASS,
                                                 WINOGRAD_PIPELINE, converts,
-                                                output_blocks, padded_channels, planes_per_set, plan_winograd_route,
-                                                selective_presets, selective_thresholds, transform_channels,
+                                                output_blocks, planes_per_set, plan_winograd_route,
+                                                selective_presets, selective_thresholds, transform_channels, transform_filters,
+                                                transform_padding,
                                                 transformed_filter_bytes, winograd_flags, winograd_presets)
 
 INPUTS = Path(__file__).resolve().parent.parent / "lit_tests" / "inputs"
@@ -66,10 +67,16 @@ def test_a_transform_whose_planes_would_crowd_one_l1_set_gets_the_fewest_padded_
     assert transform_channels(conv(8, 16, (12, 12), batch=2)) == 8
     assert transform_channels(conv(60, 60, (24, 24), batch=2)) == 60 + 1  # 8 a set: above the 4 allowed
     assert transform_channels(conv(64, 64, (60, 80))) > 64
-    assert padded_channels([conv(8, 16, (12, 12), batch=2), conv(64, 64, (24, 24), batch=2)]) == {
-        conv(64, 64, (24, 24), batch=2): 65}
+    # The output transform reads [8, 8, blocks, F]: the same rule on the output channels.
+    assert transform_filters(conv(64, 64, (24, 24), batch=2)) == 65
+    assert transform_filters(conv(128, 128, (12, 12), batch=2)) == 129
+    assert transform_filters(conv(8, 16, (12, 12), batch=2)) == 17  # 8 blocks x 16: 512 bytes, 8 planes a set
+    assert transform_filters(conv(8, 24, (12, 12), batch=2)) == 24  # 768 bytes: 4 a set
+    assert transform_padding([conv(8, 24, (12, 12), batch=2), conv(64, 64, (24, 24), batch=2),
+                              conv(60, 16, (12, 12), batch=2)]) == {
+        conv(64, 64, (24, 24), batch=2): ConvPadding(65, 65), conv(60, 16, (12, 12), batch=2): ConvPadding(60, 17)}
     # The transformed filter the hoisting threshold is sized to has the padded channels.
-    assert transformed_filter_bytes(conv(128, 128, (12, 12), batch=2), 129) == 8 * 8 * 129 * 128 * 4
+    assert transformed_filter_bytes(conv(128, 128, (12, 12), batch=2), ConvPadding(129, 130)) == 8 * 8 * 129 * 130 * 4
 
 
 # Two images of 14x14 (8 output blocks) and 128 channels: a transform stride of 4 KiB.
@@ -85,10 +92,22 @@ func.func @crowded(%x: tensor<2x128x14x14xf32>, %w: tensor<16x128x3x3xf32>) -> t
 """
 
 
+def direct_conv(x, w, bias=None):
+    """The stride-1 NCHW convolution of `x` by `w` (plus `bias`), summed in float64."""
+    f, _, kh, kw = w.shape
+    oh, ow = x.shape[2] - kh + 1, x.shape[3] - kw + 1
+    out = np.zeros((x.shape[0], f, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            out += np.einsum("bchw,fc->bfhw", x[:, :, i:i + oh, j:j + ow].astype(np.float64), w[:, :, i, j])
+    return out if bias is None else out + bias[None, :, None, None]
+
+
 def test_a_crowded_convolution_is_converted_on_padded_channels_and_still_computes_the_convolution(tmp_path):
-    """Built for haswell under the selective preset: the script pads the input and the filter to 129
-    channels before marking the convolution, IREE's input transform writes 129 channels, and the
-    output matches a direct NumPy convolution of the unpadded operands."""
+    """Built for haswell under the selective preset: the script pads the input to 129 channels and
+    the filter to 17 x 129 before marking the convolution, IREE's transforms work on 129 input and
+    17 output channels, and the output, sliced back to 16 channels, matches a direct NumPy
+    convolution of the unpadded operands."""
     import iree.compiler as ic
     import iree.runtime as rt
 
@@ -97,26 +116,74 @@ def test_a_crowded_convolution_is_converted_on_padded_channels_and_still_compute
     model = tmp_path / "crowded.mlir"
     model.write_text(CROWDED)
     (chosen,) = input_convs(CROWDED)
-    assert padded_channels([chosen]) == {chosen: 129}
+    assert transform_padding([chosen]) == {chosen: ConvPadding(129, 17)}
     # Its one tier is the lowest, the all-convolutions preset's (no script): the selective script built directly.
     text = verified_script(conv_script_text([], [chosen], WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,),
-                                            channels=padded_channels([chosen])), "test")
-    assert text.count("tensor.pad") == 2 and "tensor<2x129x14x14xf32>" in text and "tensor<16x129x3x3xf32>" in text
+                                            padding=transform_padding([chosen])), "test")
+    assert text.count("tensor.pad") == 2 and "tensor<2x129x14x14xf32>" in text and "tensor<17x129x3x3xf32>" in text
+    assert "tensor<2x17x12x12xf32> to tensor<2x16x12x12xf32>" in text
     script = tmp_path / "script.mlir"
     script.write_text(text)
     args = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
             f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", f"{TRANSFORM_FLAG}={script}"]
     configured = ic.compile_file(str(model), extra_args=args + ["--compile-to=executable-configurations"]).decode()
     assert "winograd_input_transform_8x8x2x2x2x129xf32" in configured
+    assert "winograd_output_transform_8x8x2x2x2x17xf32" in configured
     module = rt.load_vm_flatbuffer(ic.compile_file(str(model), extra_args=args), driver="local-sync")
     rng = np.random.default_rng(31)
     x = rng.standard_normal((2, 128, 14, 14), dtype=np.float32)
     w = rng.standard_normal((16, 128, 3, 3), dtype=np.float32)
-    ref = np.zeros((2, 16, 12, 12))
-    for i in range(3):
-        for j in range(3):
-            ref += np.einsum("bchw,fc->bfhw", x[:, :, i:i + 12, j:j + 12].astype(np.float64), w[:, :, i, j])
+    ref = direct_conv(x, w)
     assert np.abs(np.asarray(module.crowded(x, w)) - ref).max() / np.abs(ref).max() < 1e-4
+
+
+def test_a_selective_presets_register_tiled_twin_packs_the_models_linear_layers_too(tmp_path):
+    """conv_batch2_nchw beside torch-form linear layers (token_linears.mlir), as ACT has them: with
+    AVX2's 8 lanes no convolution packs, yet the `+register-tiled` twin of the selective preset
+    exists, its one script marking @large (on 17 output channels), folding the small ones and
+    packing the linears in the 6 x 16 x 1 register tile; built for haswell, the convolution and the
+    layers match NumPy."""
+    import iree.compiler as ic
+    import iree.runtime as rt
+
+    from conftest import TARGET_CPU, cpu_description
+
+    from iree_dsa_tuner.host.flag_presets import TILE_BYTES_4M
+    from iree_dsa_tuner.host.routes.register_tiled import broadcast_linears
+
+    linears_text = (INPUTS / "token_linears.mlir").read_text()
+    aliases = "".join(line + "\n" for line in linears_text.splitlines() if line.startswith("#"))
+    functions = linears_text[linears_text.index("module {") + len("module {"):linears_text.rindex("}")]
+    convs_text = TWO_IMAGES.read_text()
+    model = tmp_path / "convs_and_linears.mlir"
+    model.write_text(aliases + convs_text[:convs_text.rindex("}")] + functions + "}\n")
+    text = model.read_text()
+    convs, linears = input_convs(text), broadcast_linears(text)
+    cpu = cpu_description("avx2").cpu
+    assert list(selective_presets(convs, cpu, tmp_path)) == ["im2col+winograd-b8+conv-fold+gdt"]
+    presets = selective_presets(convs, cpu, tmp_path, linears)
+    plain = presets["im2col+winograd-b8+conv-fold+gdt"]
+    im2col, script, no_ukernels, hoist, tile_bytes, gdt = presets["im2col+winograd-b8+conv-fold+register-tiled+gdt"]
+    assert (im2col, no_ukernels, tile_bytes, gdt) == (IM2COL_FLAG, NO_UKERNELS_FLAG, TILE_BYTES_4M, GLOBAL_DATA_TILING_FLAG)
+    assert hoist == plain[2]
+    written = Path(script.split("=", 1)[1]).read_text()
+    assert "tensor<17x8x3x3xf32>" in written and written.count("{__winograd_conv, ") == 1
+    assert written.count("linalg.mmt4d ins(") == 2 and "inner_tiles = [5, 1]" in written  # 13 tokens in 5-row tiles
+    assert written.count("linalg.matmul ins(") == 3  # @small, @strided and @dilated folded
+
+    args = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", *presets["im2col+winograd-b8+conv-fold+register-tiled+gdt"]]
+    configured = ic.compile_file(str(model), extra_args=args + ["--compile-to=executable-configurations"]).decode()
+    assert "winograd_output_transform_8x8x2x2x2x17xf32" in configured and "_mmt4d_3x2x12x5x16x1_f32" in configured
+    module = rt.load_vm_flatbuffer(ic.compile_file(str(model), extra_args=args), driver="local-sync")
+    rng = np.random.default_rng(37)
+    x = rng.standard_normal((2, 8, 14, 14), dtype=np.float32)
+    w = rng.standard_normal((16, 8, 3, 3), dtype=np.float32)
+    ref = direct_conv(x, w)
+    assert np.abs(np.asarray(module.large(x, w)) - ref).max() / np.abs(ref).max() < 1e-4
+    tokens = rng.standard_normal((13, 1, 12), dtype=np.float32)
+    w1 = rng.standard_normal((24, 12), dtype=np.float32)
+    np.testing.assert_allclose(np.asarray(module.linear(tokens, w1)), tokens @ w1.T, rtol=1e-4, atol=1e-4)
 
 
 def test_the_threshold_is_the_largest_transformed_filter_in_whole_mib_and_never_below_irees_default():
@@ -181,11 +248,18 @@ def test_a_selective_preset_marks_the_chosen_convolutions_and_folds_the_rest(tmp
     name, _, path = script.partition("=")
     text = Path(path).read_text()
     assert name == TRANSFORM_FLAG and Path(path).parent == tmp_path
-    # @large (14x14 inputs) is marked; @small, @strided and @dilated are folded; @bias is neither.
-    assert text.count(f'"{WINOGRAD_ATTRIBUTE}"') == 1 and "@tag_3_b2_c8_14x14_f16_3x3_s1x1_d1x1_f32_here" in text
+    # @large (14x14 inputs) is marked, computed on 17 output channels (its 16 crowd the output
+    # transform's planes, `transform_filters`); @small, @strided and @dilated are folded; @bias is neither.
+    assert text.count(WINOGRAD_ATTRIBUTE) == 1 and "{__winograd_conv, " in text and "tensor<2x17x12x12xf32>" in text
     assert sorted(line.split("@fold_")[1].split("(")[0] for line in text.splitlines()
                   if "util.func private @fold_" in line) == [
-        "0_b2_c8_8x8_f16_3x3_s1x1_d1x1_f32", "1_b2_c8_10x10_f16_3x3_s1x1_d2x2_f32", "2_b2_c8_13x13_f16_3x3_s2x2_d1x1_f32"]
+        "0_b2_c8_8x8_f16_3x3_s1x1_d1x1_f32", "1_b2_c8_10x10_f16_3x3_s1x1_d2x2_f32", "2_b2_c8_13x13_f16_3x3_s2x2_d1x1_f32",
+        "3_b2_c8_14x14_f16_3x3_s1x1_d1x1_f32"]
+    # A marked convolution that nothing pads is only annotated, in place.
+    (large,) = [c for c in convs if c.input_shape == (2, 8, 14, 14)]
+    plain = conv_script_text([], [large], WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,))
+    assert plain.count(f'"{WINOGRAD_ATTRIBUTE}"') == 1 and "@tag_0_b2_c8_14x14_f16_3x3_s1x1_d1x1_f32_here" in plain
+    assert "util.func private" not in plain
     # The same plan gives the same file (content-addressed), so a recipe's flags name its script.
     assert selective_presets(convs, Lanes(8), tmp_path) == presets
     # Without a CPU description nothing folds, and the preset says so in its name.
@@ -201,7 +275,7 @@ def test_a_selective_preset_has_a_packed_twin_where_a_convolution_packs(tmp_path
     assert (im2col, no_ukernels, gdt) == (IM2COL_FLAG, NO_UKERNELS_FLAG, GLOBAL_DATA_TILING_FLAG)
     assert hoist == presets["im2col+winograd-b8+conv-fold+gdt"][2]
     text = Path(script.partition("=")[2]).read_text()
-    assert text.count(f'"{WINOGRAD_ATTRIBUTE}"') == 1  # @large still marked
+    assert text.count(WINOGRAD_ATTRIBUTE) == 1  # @large still marked
     assert text.count("linalg.mmt4d ins(") == 3 and "inner_tiles = [12, 1]" in text and "inner_tiles = [32, 1]" in text
     assert selective_presets(convs, Lanes(16), tmp_path) == presets
 
@@ -224,42 +298,32 @@ def test_the_selective_build_computes_every_convolution(tmp_path, lanes, preset)
     module = rt.load_vm_flatbuffer(vmfb, driver="local-task")
     rng = np.random.default_rng(23)
 
-    def direct(x, w, bias=None):
-        f, _, kh, kw = w.shape
-        oh, ow = x.shape[2] - kh + 1, x.shape[3] - kw + 1
-        out = np.zeros((x.shape[0], f, oh, ow))
-        for i in range(kh):
-            for j in range(kw):
-                out += np.einsum("bchw,fc->bfhw", x[:, :, i:i + oh, j:j + ow].astype(np.float64), w[:, :, i, j])
-        return out if bias is None else out + bias[None, :, None, None]
-
     for name, size in (("large", 14), ("small", 8), ("bias", 8)):
         x = rng.standard_normal((2, 8, size, size), dtype=np.float32)
         w = rng.standard_normal((16, 8, 3, 3), dtype=np.float32)
         args = (x, w) if name != "bias" else (x, w, rng.standard_normal(16, dtype=np.float32))
         got = np.asarray(module[name](*args))
-        ref = direct(*args)
+        ref = direct_conv(*args)
         # F(6x6, 3x3) in f32 rounds more than a direct sum: relative to the output's largest magnitude.
         assert np.abs(got - ref).max() / np.abs(ref).max() < 1e-4, name
 
 
 _B8_PACKED = "im2col+winograd-b8+conv-fold+register-tiled+gdt"
-_B32_PACKED = "im2col+winograd-b32+conv-fold+register-tiled+gdt"
-# What each shipped script holds: (its convolutions' input channels padded to, per marked one;
-# convolutions matched; {register-tile rows: packed convolutions}).
-# - AVX-512: layers 1-2's 3x3 convolutions (32 and 8 blocks) marked, on input channels padded to
-#   65 and 129 (their transforms' planes 8 and 4 KiB apart); layers 3-4's six shapes packed, in
-#   12-row tiles for layer 3's 72 pixels and 9-row ones for layer 4's 18.
-# - AVX2: layer 1's only marked (65 channels); layer 3's 72 pixels fill AVX2's 8 lanes and are
-#   folded, layer 4's three packed in 6-row tiles; layer 2's 3x3 convolution left to IREE's im2col.
-_AVX512_SCRIPT = ([65, 129], 2 + 6, {12: 3, 9: 3})
-_AVX2_SCRIPT = ([65], 1 + 6, {6: 3})
+# What each shipped script holds: (the channels each marked convolution is computed on, (input,
+# output); convolutions matched; {register-tile rows: packed convolutions}).
+# - AVX-512: layers 1-2's 3x3 convolutions (32 and 8 blocks) marked, on 65 and 129 channels in and
+#   out (their transforms' planes 8 and 4 KiB apart); layers 3-4's six shapes packed, in 12-row tiles
+#   for layer 3's 72 pixels and 9-row ones for layer 4's 18.
+# - AVX2: the same two marked; layer 3's 72 pixels fill AVX2's 8 lanes and are folded, layer 4's
+#   three packed in 6-row tiles.
+_AVX512_SCRIPT = ([(65, 65), (129, 129)], 2 + 6, {12: 3, 9: 3})
+_AVX2_SCRIPT = ([(65, 65), (129, 129)], 2 + 6, {6: 3})
 
 
 @pytest.mark.parametrize("isa, directory, preset, script, expected", [
     ("avx512", "", _B8_PACKED, "diffusion_encoder.spec.conv-fold.mlir", _AVX512_SCRIPT),
-    ("avx2", "avx2", _B32_PACKED, "diffusion_encoder.spec.conv-fold.mlir", _AVX2_SCRIPT),
-    ("avx2", "avx2/threads2", _B32_PACKED, "diffusion_encoder.spec.conv-fold.mlir", _AVX2_SCRIPT)])
+    ("avx2", "avx2", _B8_PACKED, "diffusion_encoder.spec.conv-fold.mlir", _AVX2_SCRIPT),
+    ("avx2", "avx2/threads2", _B8_PACKED, "diffusion_encoder.spec.conv-fold.mlir", _AVX2_SCRIPT)])
 def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_committed_export(
         isa, directory, preset, script, expected, tmp_path):
     """The encoder's shipped recipes (docs/PERFORMANCE.md 4b, 4t, 4u) name a selective Winograd script
@@ -289,7 +353,8 @@ def test_the_shipped_encoder_recipes_script_is_what_the_route_writes_for_the_com
     assert written == (recipes / script).read_text()
     channels, matched, packed = expected
     assert written.count(WINOGRAD_ATTRIBUTE) == len(channels) and written.count("tensor.pad") == 2 * len(channels)
-    assert all(f"x{c}x3x3xf32>" in written for c in channels)
+    assert all(f"{f}x{c}x3x3xf32>" in written for c, f in channels)
+    assert written.count("tensor.extract_slice") == len(channels)  # each result sliced back to its own channels
     assert written.count("cast_compatible_dag_from_root") == matched
     assert written.count("linalg.mmt4d ins(") == sum(packed.values())
     assert {rows: written.count(f"inner_tiles = [{rows}, 1]") for rows in packed} == packed

@@ -7,25 +7,25 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     transform.annotate %arg0 "compilation_info" = %arg1 : !transform.any_op, !transform.any_param
     transform.yield 
   }
-  transform.named_sequence @match_main_async_dispatch_8_batch_mmt4d_64x2x4x65x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_8_batch_mmt4d_64x2x5x65x16x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [64] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [2, 16] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [4, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [5, 16] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [65, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2, 5, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 16, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_37_batch_mmt4d_64x1x8x129x8x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_37_batch_mmt4d_64x1x9x129x8x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [64] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [1, 8] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [8, 16] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [9, 16] : !transform.param<i64>
     transform.iree.match.dims_equal %k_dims, [129, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 1, 8, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 1, 9, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 16, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_58_mmt4d_6x8x1152x12x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_60_mmt4d_6x8x1152x12x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [6, 12] : !transform.param<i64>
@@ -34,7 +34,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 12, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_63_mmt4d_6x8x2304x12x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_65_mmt4d_6x8x2304x12x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [6, 12] : !transform.param<i64>
@@ -43,7 +43,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 1, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 12, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_66_mmt4d_6x8x128x12x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_68_mmt4d_6x8x128x12x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [6, 12] : !transform.param<i64>
@@ -52,7 +52,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 8, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 12, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_83_mmt4d_2x16x2304x9x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_85_mmt4d_2x16x2304x9x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [2, 9] : !transform.param<i64>
@@ -61,7 +61,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 2, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 9, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_88_mmt4d_2x16x4608x9x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_90_mmt4d_2x16x4608x9x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [2, 9] : !transform.param<i64>
@@ -70,7 +70,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 1, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 9, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_91_mmt4d_2x16x256x9x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_93_mmt4d_2x16x256x9x32x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [2, 9] : !transform.param<i64>
@@ -79,7 +79,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 16, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 9, 32, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_106_softmax_64x9xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_108_softmax_64x9xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
     %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
     ^bb0(%arg1: tensor<64x9xf32>, %arg2: tensor<64xf32>, %arg3: tensor<64xf32>):
@@ -99,7 +99,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2, 0], vector_common_parallel = [2, 0], vector_reduction = [0, 9]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_108_mmt4d_1x4x9x2x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_110_mmt4d_1x4x9x2x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [1, 2] : !transform.param<i64>
@@ -108,7 +108,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 2, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_111_mmt4d_1x4x64x2x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_113_mmt4d_1x4x64x2x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [1, 2] : !transform.param<i64>
@@ -119,17 +119,17 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
   }
   transform.named_sequence @__kernel_config(%arg0: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {iree_codegen.tuning_spec_entrypoint} {
     %updated_root = transform.foreach_match in %arg0 
-        @match_main_async_dispatch_8_batch_mmt4d_64x2x4x65x16x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_37_batch_mmt4d_64x1x8x129x8x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_58_mmt4d_6x8x1152x12x32x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_63_mmt4d_6x8x2304x12x32x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_66_mmt4d_6x8x128x12x32x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_83_mmt4d_2x16x2304x9x32x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_88_mmt4d_2x16x4608x9x32x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_91_mmt4d_2x16x256x9x32x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_106_softmax_64x9xf32_dispatch_tensor_store -> @apply_op_config, 
-        @match_main_async_dispatch_108_mmt4d_1x4x9x2x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_111_mmt4d_1x4x64x2x16x1_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
+        @match_main_async_dispatch_8_batch_mmt4d_64x2x5x65x16x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_37_batch_mmt4d_64x1x9x129x8x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_60_mmt4d_6x8x1152x12x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_65_mmt4d_6x8x2304x12x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_68_mmt4d_6x8x128x12x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_85_mmt4d_2x16x2304x9x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_90_mmt4d_2x16x4608x9x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_93_mmt4d_2x16x256x9x32x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_108_softmax_64x9xf32_dispatch_tensor_store -> @apply_op_config, 
+        @match_main_async_dispatch_110_mmt4d_1x4x9x2x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_113_mmt4d_1x4x64x2x16x1_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
     transform.yield %updated_root : !transform.any_op
   }
 }

@@ -276,30 +276,49 @@ def _tag_action(name: str, attribute: str) -> list[str]:
     ]
 
 
-def _padded_tag_function(conv: InputConv, name: str, channels: int, attribute: str) -> list[str]:
-    """`@fold_NAME`: `conv` computed with its input channels zero-padded to `channels` (its input
-    and its filter alike: the same sums), the convolution marked with the unit attribute
-    `attribute`. The filter's pad reads only the parameter, so IREE hoists it with whatever it feeds."""
+@dataclass(frozen=True)
+class ConvPadding:
+    """The zero channels a marked convolution is computed with: its input channels padded to
+    `channels` (input and filter alike: the same sums), its output channels to `filters` (zero
+    filters, their outputs sliced off)."""
+    channels: int
+    filters: int
+
+
+def _padded_tag_function(conv: InputConv, name: str, padding: ConvPadding, attribute: str) -> list[str]:
+    """`@fold_NAME`: `conv` computed on zero-padded channels (`padding`), the convolution marked with
+    the unit attribute `attribute`, its result sliced back to `conv`'s output channels. The filter's
+    pad reads only the parameter, so IREE hoists it with whatever it feeds."""
     e = conv.element_type
     b, c, h, w = conv.input_shape
     f, _, kh, kw = conv.filter_shape
+    _, _, oh, ow = conv.output_shape
     t_in, t_w, t_out = _tensor(conv.input_shape, e), _tensor(conv.filter_shape, e), _tensor(conv.output_shape, e)
-    t_in2, t_w2 = _tensor((b, channels, h, w), e), _tensor((f, channels, kh, kw), e)
-    extra = channels - c
-    pad = lambda value, source, target: [  # noqa: E731
-        f"    {value} = tensor.pad {source} low[0, 0, 0, 0] high[0, {extra}, 0, 0] {{",
-        "    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):",
-        f"      tensor.yield %zero : {e}",
-        f"    }} : {target[0]} to {target[1]}"]
+    t_in2, t_w2 = _tensor((b, padding.channels, h, w), e), _tensor((padding.filters, padding.channels, kh, kw), e)
+    t_out2 = _tensor((b, padding.filters, oh, ow), e)
+
+    def pad(value, source, high, types):  # (its lines, the padded value): none where nothing is padded
+        if types[0] == types[1]:
+            return [], source
+        return [f"    {value} = tensor.pad {source} low[0, 0, 0, 0] high[{', '.join(map(str, high))}] {{",
+                "    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):",
+                f"      tensor.yield %zero : {e}",
+                f"    }} : {types[0]} to {types[1]}"], value
+
+    in_lines, in_value = pad("%in_padded", "%in", (0, padding.channels - c, 0, 0), (t_in, t_in2))
+    w_lines, w_value = pad("%w_padded", "%w", (padding.filters - f, padding.channels - c, 0, 0), (t_w, t_w2))
+    sliced = [f"    %out = tensor.extract_slice %out_padded[0, 0, 0, 0] [{b}, {f}, {oh}, {ow}] [1, 1, 1, 1]"
+              f" : {t_out2} to {t_out}"] if t_out2 != t_out else []
+    result = "%out_padded" if sliced else "%out"
+    attributes = ", ".join([attribute] + [f"{k} = {v}" for k, v in conv.attributes])
     return [
         f"  util.func private @fold_{name}(%in: {t_in}, %w: {t_w}) -> {t_out} {{",
         f"    %zero = arith.constant 0.0 : {e}",
-        *pad("%in_padded", "%in", (t_in, t_in2)),
-        *pad("%w_padded", "%w", (t_w, t_w2)),
-        f"    %init = tensor.empty() : {t_out}",
-        f"    %acc = linalg.fill ins(%zero : {e}) outs(%init : {t_out}) -> {t_out}",
-        f"    %out = {_CONV_OP} {{{', '.join([attribute] + [f'{k} = {v}' for k, v in conv.attributes])}}}"
-        f" ins(%in_padded, %w_padded : {t_in2}, {t_w2}) outs(%acc : {t_out}) -> {t_out}",
+        *in_lines, *w_lines,
+        f"    %init = tensor.empty() : {t_out2}",
+        f"    %acc = linalg.fill ins(%zero : {e}) outs(%init : {t_out2}) -> {t_out2}",
+        f"    {result} = {_CONV_OP} {{{attributes}}} ins({in_value}, {w_value} : {t_in2}, {t_w2}) outs(%acc : {t_out2}) -> {t_out2}",
+        *sliced,
         f"    util.return %out : {t_out}",
         "  }",
     ]
@@ -308,15 +327,17 @@ def _padded_tag_function(conv: InputConv, name: str, channels: int, attribute: s
 def conv_script_text(folded: list[InputConv], tagged: list[InputConv] = (), attribute: str = "",
                      passes: tuple[str, ...] = (), header: str = "",
                      tiles: dict[InputConv, tuple[int, int]] | None = None,
-                     channels: dict[InputConv, int] | None = None) -> str:
+                     padding: dict[InputConv, ConvPadding] | None = None,
+                     more: tuple[list[str], list[str]] = ((), ())) -> str:
     """A preprocessing transform script over a model's convolutions: each of `folded` becomes one
     GEMM over all its images' pixels (module doc), in the packed form with its (rows, columns) tile
     where `tiles` names one; each of `tagged` (none of them folded) is marked with the unit
     attribute `attribute`, and then the registered `passes` run on every function (a pass that acts
     on marked convolutions only, like IREE's Winograd conversion; none when nothing is marked).
-    A tagged convolution that `channels` gives more input channels than it has is replaced by the
-    same convolution on inputs zero-padded to that many channels, marked (`_padded_tag_function`)."""
-    tiles, channels = tiles or {}, channels or {}
+    A tagged convolution that `padding` names is replaced by the same convolution on zero-padded
+    channels, marked (`_padded_tag_function`). `more` is another route's (named sequences, "@match_X
+    -> @action_X" pairs), replaced in the same walk (iree-compile takes one script)."""
+    tiles, padding = tiles or {}, padding or {}
     folded, tagged = sorted(set(folded) | set(tiles)), sorted(set(tagged))
     passes = tuple(passes) if tagged else ()
     if set(folded) & set(tagged):
@@ -332,15 +353,16 @@ def conv_script_text(folded: list[InputConv], tagged: list[InputConv] = (), attr
         pairs.append(f"@match_{name} -> @fold_{name}_here")
     for i, conv in enumerate(tagged, start=len(folded)):
         name = f"{i}_{conv.name}"
-        if channels.get(conv, conv.filter_shape[1]) > conv.filter_shape[1]:
-            lines += (_padded_tag_function(conv, name, channels[conv], attribute) + _match_sequence(conv, name)
+        if conv in padding:
+            lines += (_padded_tag_function(conv, name, padding[conv], attribute) + _match_sequence(conv, name)
                       + inline_call_action(name))
             pairs.append(f"@match_{name} -> @fold_{name}_here")
             continue
         lines += _match_sequence(conv, name) + _tag_action(name, attribute)
         pairs.append(f"@match_{name} -> @tag_{name}_here")
+    lines += list(more[0])
     # The replaced convolutions are dead: gone before IREE's own im2col looks for convolutions.
-    lines += inline_replacements_entry(pairs)
+    lines += inline_replacements_entry(pairs + list(more[1]))
     handle = "%funcs_now"  # matched again: the rewrites above invalidated %funcs
     if passes:
         lines.append("    %funcs_now = transform.structured.match ops{[\"util.func\", \"func.func\"]} in %module"
@@ -401,10 +423,11 @@ def packed_tiles(convs: list[InputConv], cpu, leave: list[InputConv] = ()) -> di
 
 def packed_script_flags(folded: list[InputConv], tiles: dict[InputConv, tuple[int, int]], directory: Path,
                         tagged: list[InputConv] = (), attribute: str = "", passes: tuple[str, ...] = (),
-                        header: str = PACKED_HEADER, channels: dict[InputConv, int] | None = None) -> tuple[str, ...]:
+                        header: str = PACKED_HEADER, padding: dict[InputConv, ConvPadding] | None = None,
+                        more: tuple[list[str], list[str]] = ((), ())) -> tuple[str, ...]:
     """The flags of a packed preset's build: its verified script (`conv_script_text` with `tiles`),
     content-addressed, and no ukernels (the mmt4d ukernel has no fast path for the fitted tiles)."""
-    text = verified_script(conv_script_text(folded, tagged, attribute, passes, header, tiles, channels),
+    text = verified_script(conv_script_text(folded, tagged, attribute, passes, header, tiles, padding, more),
                            "packed convolution")
     return (f"{TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}", NO_UKERNELS_FLAG)
 
@@ -452,6 +475,6 @@ def conv_fold_presets(route_flags: tuple[str, ...], inner_tiled: bool = True,
     return presets
 
 
-__all__ = ["InputConv", "PACKED_HEADER", "PACK_GAIN", "WHAT", "conv_fold_flags", "conv_fold_presets", "conv_fold_script_text", "conv_script_text",
+__all__ = ["ConvPadding", "InputConv", "PACKED_HEADER", "PACK_GAIN", "WHAT", "conv_fold_flags", "conv_fold_presets", "conv_fold_script_text", "conv_script_text",
            "folded_convs", "folds", "input_convs", "lane_fill", "packed_rows", "packed_script_flags", "packed_tiles", "packs", "plan",
            "plan_conv_fold_route", "presets"]

@@ -23,8 +23,9 @@ convolutions: 231 MB more), and are streamed every call; a convolution with few 
 So beside the all-convolutions preset (`winograd_presets`) the route offers selective ones
 (`selective_presets`): a preprocessing script marks the convolutions with the most blocks, runs the pass
 itself, and folds the batched convolutions it leaves (the batch-fold route, `conv_fold`). The whole
-model's timing keeps or drops each (the encoder: layers 1-2 converted, 16.8 ms against 24.1 for all and
-17.9 for the fold alone; ACT keeps all; docs/CONV.md).
+model's timing keeps or drops each (the encoder: layers 1-2 converted; ACT: layers 1-3 on AVX-512,
+1-2 on AVX2; docs/CONV.md). The scripts also pad the channels of a convolution whose transforms would
+crowd one L1 set (`transform_padding`), which the all-convolutions preset's pass pipeline cannot do.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ from collections import Counter
 from pathlib import Path
 
 from ... import flags
+from ..flag_presets import TILE_BYTES_4M
 from ...core.words import plural
-from .conv_fold import InputConv, conv_script_text, folded_convs, packed_script_flags, packed_tiles
+from .register_tiled import linear_script_parts, register_tile
+from .conv_fold import ConvPadding, InputConv, conv_script_text, folded_convs, packed_script_flags, packed_tiles
 from ...ir.conv_route import ConvRoute, script_file, verified_script
 
 WHAT = "Winograd convolution route (docs/CONV.md)"
@@ -71,11 +74,13 @@ def output_blocks(conv: InputConv) -> int:
     return conv.batch * -(-oh // OUTPUT_TILE) * -(-ow // OUTPUT_TILE)
 
 
-def transformed_filter_bytes(conv: InputConv, channels: int | None = None) -> int:
+def transformed_filter_bytes(conv: InputConv, padding: ConvPadding | None = None) -> int:
     """The bytes of `conv`'s filter after the Winograd filter transform (8 x 8 x C x F), with its
-    input channels padded to `channels` where given."""
+    channels padded as `padding` says where given."""
     f, c, _, _ = conv.filter_shape
-    return INPUT_TILE * INPUT_TILE * (channels or c) * f * _ELEMENT_BYTES[conv.element_type]
+    if padding:
+        f, c = padding.filters, padding.channels
+    return INPUT_TILE * INPUT_TILE * c * f * _ELEMENT_BYTES[conv.element_type]
 
 
 # The input transform's result is [8, 8, blocks, C]: each block's 64 values go to 64 planes one
@@ -97,24 +102,37 @@ def planes_per_set(stride_bytes: int) -> int:
     return max(sets.values())
 
 
+def _spread(count: int, conv: InputConv) -> int:
+    """The fewest channels from `count` up whose transform planes ([8, 8, blocks, channels]) spread
+    over the L1's sets (`MOST_PLANES_PER_SET`)."""
+    width = output_blocks(conv) * _ELEMENT_BYTES[conv.element_type]
+    while planes_per_set(count * width) > MOST_PLANES_PER_SET:
+        count += 1
+    return count
+
+
 def transform_channels(conv: InputConv) -> int:
     """The input channels `conv`'s transformed input is given: its own, or the fewest above them
-    whose planes spread over the L1's sets (`MOST_PLANES_PER_SET`). The extra channels are zeros in
-    the input and the filter alike; the batched products sum over them, a few percent more
-    multiply-adds where the transform ran up to 10x slower."""
-    c, width = conv.filter_shape[1], output_blocks(conv) * _ELEMENT_BYTES[conv.element_type]
-    padded = c
-    while planes_per_set(padded * width) > MOST_PLANES_PER_SET:
-        padded += 1
-    return padded
+    whose planes spread over the L1's sets. The extra channels are zeros in the input and the filter
+    alike; the batched products sum over them, a few percent more multiply-adds where the transform
+    ran up to 10x slower."""
+    return _spread(conv.filter_shape[1], conv)
 
 
-def hoist_threshold_flag(chosen: list[InputConv], channels: dict[InputConv, int] | None = None) -> str:
+def transform_filters(conv: InputConv) -> int:
+    """The output channels `conv`'s batched products write and its output transform reads, [8, 8,
+    blocks, F] like the input transform's result and crowded alike (the encoder's layer 1: 329-504 us
+    at 64, 55-59 at 65): its own, or the fewest above them that spread. The extra ones come from
+    zero filters and are sliced off the result."""
+    return _spread(conv.filter_shape[0], conv)
+
+
+def hoist_threshold_flag(chosen: list[InputConv], padding: dict[InputConv, ConvPadding] | None = None) -> str:
     """The hoisting threshold that lets the largest of these convolutions' filter transforms run at
-    load (their input channels padded as `channels` says)."""
+    load (their channels padded as `padding` says)."""
     mib = 1 << 20
-    channels = channels or {}
-    threshold = -(-max(transformed_filter_bytes(c, channels.get(c)) for c in chosen) // mib) * mib
+    padding = padding or {}
+    threshold = -(-max(transformed_filter_bytes(c, padding.get(c)) for c in chosen) // mib) * mib
     return f"{HOIST_THRESHOLD_FLAG}={threshold}"
 
 
@@ -153,49 +171,62 @@ _SELECTIVE_HEADER = ("// Chosen 3x3 convolutions -> Winograd F(6x6,3x3) (IREE's 
 _PACKED_LINE = "// Of those not converted, the ones a register tile fits better -> linalg.mmt4d in that tile (docs/CONV.md)."
 
 
-_PADDED_LINE = ("// Of the chosen, those whose transformed input would crowd one L1 set -> their input channels"
-                " zero-padded first (docs/CONV.md).")
+_PADDED_LINE = ("// Of the chosen, those whose transformed input or output would crowd one L1 set -> computed on"
+                " zero-padded channels (docs/CONV.md).")
 
 
-def padded_channels(chosen: list[InputConv]) -> dict[InputConv, int]:
-    """The chosen convolutions whose input channels `transform_channels` pads, and to how many."""
-    return {c: n for c in chosen if (n := transform_channels(c)) > c.filter_shape[1]}
+def transform_padding(chosen: list[InputConv]) -> dict[InputConv, ConvPadding]:
+    """The chosen convolutions whose channels `transform_channels` or `transform_filters` pads, and
+    to how many."""
+    padding = {c: ConvPadding(transform_channels(c), transform_filters(c)) for c in chosen}
+    return {c: p for c, p in padding.items() if (p.filters, p.channels) != c.filter_shape[:2]}
 
 
-def _header(chosen: list[InputConv], packed: bool = False) -> str:
-    return "\n".join([_SELECTIVE_HEADER] + ([_PACKED_LINE] if packed else [])
-                     + ([_PADDED_LINE] if padded_channels(chosen) else []))
+_LINEARS_LINE = ("// Linear layers over [tokens, 1, features] -> one mmt4d each in the register tile, rows fitted"
+                 " to the tokens (docs/DATA_TILING.md 18).")
+
+
+def _header(chosen: list[InputConv], packed: bool = False, linears: bool = False) -> str:
+    return "\n".join([_SELECTIVE_HEADER] + ([_PACKED_LINE] if packed else []) + ([_LINEARS_LINE] if linears else [])
+                     + ([_PADDED_LINE] if transform_padding(chosen) else []))
 
 
 def selective_script_text(chosen: list[InputConv], folded: list[InputConv]) -> str:
-    """The preprocessing script that marks `chosen` for IREE's Winograd pass (their input channels
-    padded where `padded_channels` says) and runs it, and folds `folded` (the batch-fold route's
+    """The preprocessing script that marks `chosen` for IREE's Winograd pass (their channels
+    padded where `transform_padding` says) and runs it, and folds `folded` (the batch-fold route's
     GEMMs, `conv_fold`)."""
     return conv_script_text(folded, chosen, WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,), header=_header(chosen),
-                            channels=padded_channels(chosen))
+                            padding=transform_padding(chosen))
 
 
-def selective_presets(convs: list[InputConv], cpu, directory: Path) -> dict[str, tuple[str, ...]]:
+def selective_presets(convs: list[InputConv], cpu, directory: Path, linears: list = ()) -> dict[str, tuple[str, ...]]:
     """The selective presets (`selective_thresholds`): `im2col+winograd-bT[+conv-fold]+gdt` converts
     the 3x3 convolutions with at least T output blocks, folds those of the rest the batch-fold route
     folds on `cpu`, and leaves the others to IREE's im2col. One preprocessing script does both
-    (iree-compile takes one). Each has a `+register-tiled` twin where a convolution it does not
-    convert packs (`conv_fold.packs`): that one written as an mmt4d in its fitted register tile, no
-    ukernels (the encoder's 18-pixel layer 4, docs/CONV.md)."""
+    (iree-compile takes one). Each has a `+register-tiled` twin, no ukernels, where a convolution it
+    does not convert packs (`conv_fold.packs`: that one written as an mmt4d in its fitted register
+    tile, the encoder's 18-pixel layer 4, docs/CONV.md) or the model has `linears`
+    (`register_tiled.BroadcastLinear`: each packed as the register-tiled route's linear-only script
+    does, in the same script; ACT's transformer, docs/DATA_TILING.md 18)."""
     presets = {}
     for threshold in selective_thresholds(convs):
         chosen, folded = selective_split(convs, cpu, threshold)
         text = verified_script(selective_script_text(chosen, folded), "selective Winograd")
         name = f"im2col+winograd-b{threshold}" + ("+conv-fold" if folded else "") + "+gdt"
-        channels = padded_channels(chosen)
+        padding = transform_padding(chosen)
         presets[name] = (flags.IM2COL_FLAG, f"{flags.TRANSFORM_FLAG}={script_file(text, directory, SCRIPT_PREFIX)}",
-                         hoist_threshold_flag(chosen, channels), flags.GLOBAL_DATA_TILING_FLAG)
-        # The same, with the convolutions the register tile fits better packed into it (conv_fold's packed form).
-        if tiles := packed_tiles(convs, cpu, leave=chosen):
+                         hoist_threshold_flag(chosen, padding), flags.GLOBAL_DATA_TILING_FLAG)
+        # The same, with the convolutions the register tile fits better packed into it (conv_fold's
+        # packed form), and the linear layers.
+        tiles = packed_tiles(convs, cpu, leave=chosen)
+        if tiles or (linears and cpu is not None):
+            more = linear_script_parts(linears, register_tile(cpu)) if linears else ((), ())
             packed = packed_script_flags(folded, tiles, directory, chosen, WINOGRAD_ATTRIBUTE, (WINOGRAD_PASS,),
-                                         _header(chosen, packed=True), channels)
-            presets[f"im2col+winograd-b{threshold}+conv-fold+register-tiled+gdt"] = (
-                flags.IM2COL_FLAG, *packed, hoist_threshold_flag(chosen, channels), flags.GLOBAL_DATA_TILING_FLAG)
+                                         _header(chosen, packed=bool(tiles), linears=bool(linears)), padding, more)
+            # 4 MiB mmt4d tiles where linear layers pack, as the linear-only presets build them.
+            presets[name.removesuffix("+gdt") + "+register-tiled+gdt"] = (
+                flags.IM2COL_FLAG, *packed, hoist_threshold_flag(chosen, padding),
+                *((TILE_BYTES_4M,) if linears else ()), flags.GLOBAL_DATA_TILING_FLAG)
     return presets
 
 
@@ -231,7 +262,8 @@ def plan(planning) -> ConvRoute:
 
 
 def presets(route: ConvRoute, planning) -> dict[str, tuple[str, ...]]:
-    return dict(winograd_presets(route.flags), **selective_presets(planning.convs, planning.cpu, planning.directory))
+    return dict(winograd_presets(route.flags),
+                **selective_presets(planning.convs, planning.cpu, planning.directory, planning.linears))
 
 
 def winograd_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
@@ -244,5 +276,5 @@ def winograd_presets(route_flags: tuple[str, ...]) -> dict[str, tuple[str, ...]]
 
 
 __all__ = ["HOIST_THRESHOLD_FLAG", "L1_WAY_BYTES", "MOST_PLANES_PER_SET", "SELECTIVE_PRESETS", "WHAT", "WINOGRAD_ATTRIBUTE", "WINOGRAD_PASS", "WINOGRAD_PIPELINE", "converts",
-           "hoist_threshold_flag", "output_blocks", "padded_channels", "planes_per_set", "plan", "plan_winograd_route", "presets", "selective_presets",
-           "selective_script_text", "selective_split", "selective_thresholds", "transform_channels", "transformed_filter_bytes", "winograd_flags", "winograd_presets"]
+           "hoist_threshold_flag", "output_blocks", "planes_per_set", "plan", "plan_winograd_route", "presets", "selective_presets",
+           "selective_script_text", "selective_split", "selective_thresholds", "transform_channels", "transform_filters", "transform_padding", "transformed_filter_bytes", "winograd_flags", "winograd_presets"]

@@ -1,6 +1,6 @@
 // Chosen 3x3 convolutions -> Winograd F(6x6,3x3) (IREE's pass on the marked ones); batched convolutions -> one GEMM over every image's pixels (iree-dsa-tune, docs/CONV.md).
 // Of those not converted, the ones a register tile fits better -> linalg.mmt4d in that tile (docs/CONV.md).
-// Of the chosen, those whose transformed input would crowd one L1 set -> their input channels zero-padded first (docs/CONV.md).
+// Of the chosen, those whose transformed input or output would crowd one L1 set -> computed on zero-padded channels (docs/CONV.md).
 // Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...
 module attributes {transform.with_named_sequence} {
   util.func private @fold_0_b2_c128_12x12_f256_1x1_s2x2_d1x1_f32(%arg0: tensor<2x128x12x12xf32>, %arg1: tensor<256x128x1x1xf32>) -> tensor<2x256x6x6xf32> {
@@ -231,14 +231,15 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index):
       tensor.yield %cst : f32
     } : tensor<2x64x26x26xf32> to tensor<2x65x26x26xf32>
-    %padded_0 = tensor.pad %arg1 low[0, 0, 0, 0] high[0, 1, 0, 0] {
+    %padded_0 = tensor.pad %arg1 low[0, 0, 0, 0] high[1, 1, 0, 0] {
     ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index):
       tensor.yield %cst : f32
-    } : tensor<64x64x3x3xf32> to tensor<64x65x3x3xf32>
-    %0 = tensor.empty() : tensor<2x64x24x24xf32>
-    %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<2x64x24x24xf32>) -> tensor<2x64x24x24xf32>
-    %2 = linalg.conv_2d_nchw_fchw {__winograd_conv, dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%padded, %padded_0 : tensor<2x65x26x26xf32>, tensor<64x65x3x3xf32>) outs(%1 : tensor<2x64x24x24xf32>) -> tensor<2x64x24x24xf32>
-    util.return %2 : tensor<2x64x24x24xf32>
+    } : tensor<64x64x3x3xf32> to tensor<65x65x3x3xf32>
+    %0 = tensor.empty() : tensor<2x65x24x24xf32>
+    %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<2x65x24x24xf32>) -> tensor<2x65x24x24xf32>
+    %2 = linalg.conv_2d_nchw_fchw {__winograd_conv, dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%padded, %padded_0 : tensor<2x65x26x26xf32>, tensor<65x65x3x3xf32>) outs(%1 : tensor<2x65x24x24xf32>) -> tensor<2x65x24x24xf32>
+    %extracted_slice = tensor.extract_slice %2[0, 0, 0, 0] [2, 64, 24, 24] [1, 1, 1, 1] : tensor<2x65x24x24xf32> to tensor<2x64x24x24xf32>
+    util.return %extracted_slice : tensor<2x64x24x24xf32>
   }
   transform.named_sequence @match_6_b2_c64_26x26_f64_3x3_s1x1_d1x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_value, !transform.any_value) {
     %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
@@ -257,6 +258,39 @@ module attributes {transform.with_named_sequence} {
     transform.util.cast_and_call inline_call %2(%arg0) -> %arg1 after %0 : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op) -> ()
     transform.yield 
   }
+  util.func private @fold_7_b2_c128_14x14_f128_3x3_s1x1_d1x1_f32(%arg0: tensor<2x128x14x14xf32>, %arg1: tensor<128x128x3x3xf32>) -> tensor<2x128x12x12xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %padded = tensor.pad %arg0 low[0, 0, 0, 0] high[0, 1, 0, 0] {
+    ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index):
+      tensor.yield %cst : f32
+    } : tensor<2x128x14x14xf32> to tensor<2x129x14x14xf32>
+    %padded_0 = tensor.pad %arg1 low[0, 0, 0, 0] high[1, 1, 0, 0] {
+    ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index):
+      tensor.yield %cst : f32
+    } : tensor<128x128x3x3xf32> to tensor<129x129x3x3xf32>
+    %0 = tensor.empty() : tensor<2x129x12x12xf32>
+    %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<2x129x12x12xf32>) -> tensor<2x129x12x12xf32>
+    %2 = linalg.conv_2d_nchw_fchw {__winograd_conv, dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%padded, %padded_0 : tensor<2x129x14x14xf32>, tensor<129x129x3x3xf32>) outs(%1 : tensor<2x129x12x12xf32>) -> tensor<2x129x12x12xf32>
+    %extracted_slice = tensor.extract_slice %2[0, 0, 0, 0] [2, 128, 12, 12] [1, 1, 1, 1] : tensor<2x129x12x12xf32> to tensor<2x128x12x12xf32>
+    util.return %extracted_slice : tensor<2x128x12x12xf32>
+  }
+  transform.named_sequence @match_7_b2_c128_14x14_f128_3x3_s1x1_d1x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_value, !transform.any_value) {
+    %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
+    ^bb0(%arg1: tensor<2x128x14x14xf32>, %arg2: tensor<128x128x3x3xf32>):
+      %cst = arith.constant 0.000000e+00 : f32
+      %0 = tensor.empty() : tensor<2x128x12x12xf32>
+      %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<2x128x12x12xf32>) -> tensor<2x128x12x12xf32>
+      %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%arg1, %arg2 : tensor<2x128x14x14xf32>, tensor<128x128x3x3xf32>) outs(%1 : tensor<2x128x12x12xf32>) -> tensor<2x128x12x12xf32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    transform.yield %inputs, %outputs : !transform.any_value, !transform.any_value
+  }
+  transform.named_sequence @fold_7_b2_c128_14x14_f128_3x3_s1x1_d1x1_f32_here(%arg0: !transform.any_value {transform.readonly}, %arg1: !transform.any_value {transform.readonly}) {
+    %0 = transform.get_defining_op %arg1 : (!transform.any_value) -> !transform.any_op
+    %1 = transform.util.get_nearest_symbol_table %0 : (!transform.any_op) -> !transform.any_op
+    %2 = transform.util.import_symbol @fold_7_b2_c128_14x14_f128_3x3_s1x1_d1x1_f32 into %1 if undefined : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call inline_call %2(%arg0) -> %arg1 after %0 : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op) -> ()
+    transform.yield 
+  }
   transform.named_sequence @__transform_main(%arg0: !transform.any_op {transform.consumed}) {
     %0 = transform.structured.match ops{["util.func", "func.func"]} in %arg0 : (!transform.any_op) -> !transform.any_op
     transform.foreach %0 : !transform.any_op {
@@ -268,7 +302,8 @@ module attributes {transform.with_named_sequence} {
           @match_3_b2_c256_8x8_f256_3x3_s1x1_d1x1_f32 -> @fold_3_b2_c256_8x8_f256_3x3_s1x1_d1x1_f32_here, 
           @match_4_b2_c256_8x8_f512_3x3_s2x2_d1x1_f32 -> @fold_4_b2_c256_8x8_f512_3x3_s2x2_d1x1_f32_here, 
           @match_5_b2_c512_5x5_f512_3x3_s1x1_d1x1_f32 -> @fold_5_b2_c512_5x5_f512_3x3_s1x1_d1x1_f32_here, 
-          @match_6_b2_c64_26x26_f64_3x3_s1x1_d1x1_f32 -> @fold_6_b2_c64_26x26_f64_3x3_s1x1_d1x1_f32_here : (!transform.any_op) -> !transform.any_op
+          @match_6_b2_c64_26x26_f64_3x3_s1x1_d1x1_f32 -> @fold_6_b2_c64_26x26_f64_3x3_s1x1_d1x1_f32_here, 
+          @match_7_b2_c128_14x14_f128_3x3_s1x1_d1x1_f32 -> @fold_7_b2_c128_14x14_f128_3x3_s1x1_d1x1_f32_here : (!transform.any_op) -> !transform.any_op
     }
     transform.apply_dce to %arg0 : !transform.any_op
     %1 = transform.structured.match ops{["util.func", "func.func"]} in %arg0 : (!transform.any_op) -> !transform.any_op
