@@ -1,7 +1,7 @@
 // iree-dsa-tune: this spec matches the dispatches these iree-compile flags make; compile (and verify)
 // with them, or the spec silently applies to nothing (docs/CONV.md); a script named without a
 // directory sits beside this spec:
-// iree-dsa-tune: flags: --iree-global-opt-use-im2col-for-convs --iree-preprocessing-transform-spec-filename=act.spec.conv-fold.mlir --iree-llvmcpu-enable-ukernels=none --iree-opt-const-expr-max-size-increase-threshold=5242880 --iree-llvmcpu-matmul-tile-bytes=4194304 --iree-global-opt-data-tiling
+// iree-dsa-tune: flags: --iree-global-opt-use-im2col-for-convs '--iree-preprocessing-pass-pipeline=builtin.module(util.func(iree-linalg-ext-convert-conv2d-to-winograd{replace-all-convs}))' --iree-opt-const-expr-max-size-increase-threshold=67108864 --iree-preprocessing-transform-spec-filename=act.spec.register-tiled.mlir --iree-llvmcpu-enable-ukernels=none --iree-llvmcpu-matmul-tile-bytes=4194304 --iree-global-opt-data-tiling
 module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.with_named_sequence} {
   transform.named_sequence @apply_op_config(%arg0: !transform.any_op {transform.readonly}, %arg1: !transform.any_param {transform.readonly}) {
     transform.annotate %arg0 "compilation_info" = %arg1 : !transform.any_op, !transform.any_param
@@ -25,22 +25,22 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [8, 200, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_10_batch_mmt4d_64x9x18x65x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_10_batch_mmt4d_64x8x18x64x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [64] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [9, 8] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [8, 8] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [18, 8] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [65, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 9, 18, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.iree.match.dims_equal %k_dims, [64, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 8, 18, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_39_batch_mmt4d_64x5x17x129x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_39_batch_mmt4d_64x5x16x128x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [64] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [5, 8] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [17, 8] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [129, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 5, 17, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.iree.match.dims_equal %n_dims, [16, 8] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [128, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 5, 16, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
   transform.named_sequence @match_main_async_dispatch_43_mmt4d_16x150x64x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
@@ -61,16 +61,16 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [32, 19, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_66_mmt4d_32x38x2304x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [32, 8] : !transform.param<i64>
-    transform.iree.match.dims_equal %n_dims, [38, 8] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [2304, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [8, 2, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+  transform.named_sequence @match_main_async_dispatch_66_batch_mmt4d_64x2x32x256x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [64] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [2, 8] : !transform.param<i64>
+    transform.iree.match.dims_equal %n_dims, [32, 8] : !transform.param<i64>
+    transform.iree.match.dims_equal %k_dims, [256, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2, 32, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_69_mmt4d_32x38x128x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_72_mmt4d_32x38x128x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [32, 8] : !transform.param<i64>
@@ -79,7 +79,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [32, 38, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_85_mmt4d_10x64x2304x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_91_mmt4d_10x64x2304x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [10, 8] : !transform.param<i64>
@@ -88,16 +88,16 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [10, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_90_mmt4d_10x64x4608x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
-    transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
-    transform.iree.match.dims_equal %m_dims, [10, 8] : !transform.param<i64>
+  transform.named_sequence @match_main_async_dispatch_96_batch_mmt4d_64x1x64x512x4x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+    %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
+    transform.iree.match.dims_equal %batch_dims, [64] : !transform.param<i64>
+    transform.iree.match.dims_equal %m_dims, [1, 4] : !transform.param<i64>
     transform.iree.match.dims_equal %n_dims, [64, 8] : !transform.param<i64>
-    transform.iree.match.dims_equal %k_dims, [4608, 1] : !transform.param<i64>
-    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [10, 4, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
+    transform.iree.match.dims_equal %k_dims, [512, 1] : !transform.param<i64>
+    %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 1, 64, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 4, 8, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_93_mmt4d_10x64x256x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_102_mmt4d_10x64x256x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [10, 8] : !transform.param<i64>
@@ -106,7 +106,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [10, 64, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_106_mmt4d_10x64x512x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_118_mmt4d_10x64x512x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [10, 8] : !transform.param<i64>
@@ -115,7 +115,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [10, 32, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_110_mmt4d_14x32x512x6x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_122_mmt4d_14x32x512x6x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [14, 6] : !transform.param<i64>
@@ -124,7 +124,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [14, 16, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 6, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_119_batch_mmt4d_8x11x11x64x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_131_batch_mmt4d_8x11x11x64x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [8] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [11, 8] : !transform.param<i64>
@@ -133,7 +133,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 11, 11, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_121_softmax_8x82x82xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_133_softmax_8x82x82xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
     %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
     ^bb0(%arg1: tensor<8x82x82xf32>, %arg2: tensor<8x82xf32>, %arg3: tensor<8x82xf32>):
@@ -153,7 +153,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2, 0], vector_common_parallel = [1, 2, 0], vector_reduction = [0, 0, 32]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_124_batch_mmt4d_8x8x11x82x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_136_batch_mmt4d_8x8x11x82x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [8] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [8, 8] : !transform.param<i64>
@@ -162,7 +162,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 8, 11, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_127_mmt4d_11x64x512x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_139_mmt4d_11x64x512x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [11, 8] : !transform.param<i64>
@@ -171,7 +171,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [11, 32, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_132_mmt4d_14x200x512x6x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_144_mmt4d_14x200x512x6x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [14, 6] : !transform.param<i64>
@@ -180,7 +180,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [14, 25, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 6, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_134_mmt4d_14x32x3200x6x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_146_mmt4d_14x32x3200x6x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [14, 6] : !transform.param<i64>
@@ -189,7 +189,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [7, 2, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 6, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_232_batch_mmt4d_8x11x13x64x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_244_batch_mmt4d_8x11x13x64x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [8] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [11, 8] : !transform.param<i64>
@@ -198,7 +198,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 11, 13, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_234_softmax_8x100x82xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_246_softmax_8x100x82xf32_dispatch_tensor_store(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
     %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
     ^bb0(%arg1: tensor<8x100x82xf32>, %arg2: tensor<8x100xf32>, %arg3: tensor<8x100xf32>):
@@ -218,7 +218,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 2, 0], vector_common_parallel = [1, 2, 0], vector_reduction = [0, 0, 32]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_237_batch_mmt4d_8x8x13x82x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_249_batch_mmt4d_8x8x13x82x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [8] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [8, 8] : !transform.param<i64>
@@ -227,7 +227,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 8, 13, 0, 0, 0, 0], vector_common_parallel = [1, 1, 1, 0, 8, 8, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_245_mmt4d_20x200x512x5x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_257_mmt4d_20x200x512x5x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [20, 5] : !transform.param<i64>
@@ -236,7 +236,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [20, 25, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 5, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_247_mmt4d_20x32x3200x5x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_259_mmt4d_20x32x3200x5x16x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [20, 5] : !transform.param<i64>
@@ -245,7 +245,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [10, 1, 0, 0, 0, 0], vector_common_parallel = [1, 1, 0, 5, 16, 0], vector_reduction = [0, 0, 1, 0, 0, 1]>, translation_info = <pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_254_batch_mmt4d_1x2x13x512x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_266_batch_mmt4d_1x2x13x512x8x8x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     %batch_dims, %m_dims, %n_dims, %k_dims = transform.iree.match.contraction %arg0, lhs_type = f32, rhs_type = f32, output_type = f32, indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5)>] : !transform.any_op -> !transform.param<i64>
     transform.iree.match.dims_equal %batch_dims, [1] : !transform.param<i64>
     transform.iree.match.dims_equal %m_dims, [2, 8] : !transform.param<i64>
@@ -278,22 +278,7 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [8, 30, 8], vector_common_parallel = [1, 1, 8], vector_reduction = [0, 0, 0]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_105_unpack_elementwise_512x80_f32_pack(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<512x80xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<512xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<512xf32> : !transform.any_value
-    %3 = transform.get_operand %arg0[3] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %3 = tensor<512x80xf32> : !transform.any_value
-    %4 = transform.get_operand %arg0[4] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %4 = tensor<512x80xf32> : !transform.any_value
-    %5 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [128, 40], vector_common_parallel = [8, 8], vector_reduction = [0, 0]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %5 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_108_elementwise_41984_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
+  transform.named_sequence @match_main_async_dispatch_120_elementwise_41984_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
     transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
     %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
     ^bb0(%arg1: tensor<41984xf32>, %arg2: tensor<41984xf32>, %arg3: tensor<41984xf32>):
@@ -306,61 +291,36 @@ module attributes {iree_codegen.tuning_spec_with_default_entrypoint, transform.w
     %0 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [2624], vector_common_parallel = [8], vector_reduction = [0]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
     transform.yield %arg0, %0 : !transform.any_op, !transform.any_param
   }
-  transform.named_sequence @match_main_async_dispatch_133_unpack_elementwise_82x3200_f32_pack(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<82x3200xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<3200xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<82x3200xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [84, 64], vector_common_parallel = [6, 16], vector_reduction = [0, 0]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
-  }
-  transform.named_sequence @match_main_async_dispatch_246_unpack_elementwise_100x3200_f32_pack(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_param) {
-    transform.match.operation_name %arg0 ["linalg.generic"] : !transform.any_op
-    %0 = transform.get_operand %arg0[0] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %0 = tensor<100x3200xf32> : !transform.any_value
-    %1 = transform.get_operand %arg0[1] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %1 = tensor<3200xf32> : !transform.any_value
-    %2 = transform.get_operand %arg0[2] : (!transform.any_op) -> !transform.any_value
-    transform.iree.match.cast_compatible_type %2 = tensor<100x3200xf32> : !transform.any_value
-    %3 = transform.param.constant #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [100, 64], vector_common_parallel = [5, 16], vector_reduction = [0, 0]>, translation_info = <pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>> -> !transform.any_param
-    transform.yield %arg0, %3 : !transform.any_op, !transform.any_param
-  }
   transform.named_sequence @__kernel_config(%arg0: !transform.any_op {transform.consumed}) -> !transform.any_op attributes {iree_codegen.tuning_spec_entrypoint} {
     %updated_root = transform.foreach_match in %arg0 
         @match_main_async_dispatch_0_mmt4d_1x64x14x1x8x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_4_mmt4d_8x2400x147x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_10_batch_mmt4d_64x9x18x65x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_39_batch_mmt4d_64x5x17x129x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_10_batch_mmt4d_64x8x18x64x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_39_batch_mmt4d_64x5x16x128x8x8x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_43_mmt4d_16x150x64x8x8x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_61_mmt4d_32x38x1152x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_66_mmt4d_32x38x2304x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_69_mmt4d_32x38x128x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_85_mmt4d_10x64x2304x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_90_mmt4d_10x64x4608x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_93_mmt4d_10x64x256x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_106_mmt4d_10x64x512x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_110_mmt4d_14x32x512x6x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_119_batch_mmt4d_8x11x11x64x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_121_softmax_8x82x82xf32_dispatch_tensor_store -> @apply_op_config, 
-        @match_main_async_dispatch_124_batch_mmt4d_8x8x11x82x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_127_mmt4d_11x64x512x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_132_mmt4d_14x200x512x6x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_134_mmt4d_14x32x3200x6x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_232_batch_mmt4d_8x11x13x64x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_234_softmax_8x100x82xf32_dispatch_tensor_store -> @apply_op_config, 
-        @match_main_async_dispatch_237_batch_mmt4d_8x8x13x82x8x8x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_245_mmt4d_20x200x512x5x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_247_mmt4d_20x32x3200x5x16x1_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_254_batch_mmt4d_1x2x13x512x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_66_batch_mmt4d_64x2x32x256x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_72_mmt4d_32x38x128x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_91_mmt4d_10x64x2304x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_96_batch_mmt4d_64x1x64x512x4x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_102_mmt4d_10x64x256x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_118_mmt4d_10x64x512x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_122_mmt4d_14x32x512x6x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_131_batch_mmt4d_8x11x11x64x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_133_softmax_8x82x82xf32_dispatch_tensor_store -> @apply_op_config, 
+        @match_main_async_dispatch_136_batch_mmt4d_8x8x11x82x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_139_mmt4d_11x64x512x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_144_mmt4d_14x200x512x6x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_146_mmt4d_14x32x3200x6x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_244_batch_mmt4d_8x11x13x64x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_246_softmax_8x100x82xf32_dispatch_tensor_store -> @apply_op_config, 
+        @match_main_async_dispatch_249_batch_mmt4d_8x8x13x82x8x8x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_257_mmt4d_20x200x512x5x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_259_mmt4d_20x32x3200x5x16x1_f32 -> @apply_op_config, 
+        @match_main_async_dispatch_266_batch_mmt4d_1x2x13x512x8x8x1_f32 -> @apply_op_config, 
         @match_main_async_dispatch_34_generic_64x3x3x30x40_f32_pack -> @apply_op_config, 
         @match_main_async_dispatch_42_generic_64x30x40_f32_pack -> @apply_op_config, 
-        @match_main_async_dispatch_105_unpack_elementwise_512x80_f32_pack -> @apply_op_config, 
-        @match_main_async_dispatch_108_elementwise_41984_f32 -> @apply_op_config, 
-        @match_main_async_dispatch_133_unpack_elementwise_82x3200_f32_pack -> @apply_op_config, 
-        @match_main_async_dispatch_246_unpack_elementwise_100x3200_f32_pack -> @apply_op_config : (!transform.any_op) -> !transform.any_op
+        @match_main_async_dispatch_120_elementwise_41984_f32 -> @apply_op_config : (!transform.any_op) -> !transform.any_op
     transform.yield %updated_root : !transform.any_op
   }
 }

@@ -1,74 +1,6 @@
-// Chosen 3x3 convolutions -> Winograd F(6x6,3x3) (IREE's pass on the marked ones); batched convolutions -> one GEMM over every image's pixels (iree-dsa-tune, docs/CONV.md).
-// Linear layers over [tokens, 1, features] -> one mmt4d each in the register tile, rows fitted to the tokens (docs/DATA_TILING.md 18).
-// Of the chosen, those whose transformed input or output would crowd one L1 set -> computed on zero-padded channels (docs/CONV.md).
-// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE ...
+// Linear layers over [tokens, 1, features] -> one mmt4d each in 6 x 16 x 1 register tiles, rows fitted to the tokens (iree-dsa-tune, docs/DATA_TILING.md 18).
+// Use with: iree-compile --iree-preprocessing-transform-spec-filename=THIS_FILE --iree-llvmcpu-enable-ukernels=none ...
 module attributes {transform.with_named_sequence} {
-  util.func private @fold_0_b1_c64_62x82_f64_3x3_s1x1_d1x1_f32(%arg0: tensor<1x64x62x82xf32>, %arg1: tensor<64x64x3x3xf32>) -> tensor<1x64x60x80xf32> {
-    %cst = arith.constant 0.000000e+00 : f32
-    %padded = tensor.pad %arg0 low[0, 0, 0, 0] high[0, 1, 0, 0] {
-    ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index):
-      tensor.yield %cst : f32
-    } : tensor<1x64x62x82xf32> to tensor<1x65x62x82xf32>
-    %padded_0 = tensor.pad %arg1 low[0, 0, 0, 0] high[1, 1, 0, 0] {
-    ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index):
-      tensor.yield %cst : f32
-    } : tensor<64x64x3x3xf32> to tensor<65x65x3x3xf32>
-    %0 = tensor.empty() : tensor<1x65x60x80xf32>
-    %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x65x60x80xf32>) -> tensor<1x65x60x80xf32>
-    %2 = linalg.conv_2d_nchw_fchw {__winograd_conv, dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%padded, %padded_0 : tensor<1x65x62x82xf32>, tensor<65x65x3x3xf32>) outs(%1 : tensor<1x65x60x80xf32>) -> tensor<1x65x60x80xf32>
-    %extracted_slice = tensor.extract_slice %2[0, 0, 0, 0] [1, 64, 60, 80] [1, 1, 1, 1] : tensor<1x65x60x80xf32> to tensor<1x64x60x80xf32>
-    util.return %extracted_slice : tensor<1x64x60x80xf32>
-  }
-  transform.named_sequence @match_0_b1_c64_62x82_f64_3x3_s1x1_d1x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_value, !transform.any_value) {
-    %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
-    ^bb0(%arg1: tensor<1x64x62x82xf32>, %arg2: tensor<64x64x3x3xf32>):
-      %cst = arith.constant 0.000000e+00 : f32
-      %0 = tensor.empty() : tensor<1x64x60x80xf32>
-      %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x64x60x80xf32>) -> tensor<1x64x60x80xf32>
-      %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%arg1, %arg2 : tensor<1x64x62x82xf32>, tensor<64x64x3x3xf32>) outs(%1 : tensor<1x64x60x80xf32>) -> tensor<1x64x60x80xf32>
-    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
-    transform.yield %inputs, %outputs : !transform.any_value, !transform.any_value
-  }
-  transform.named_sequence @fold_0_b1_c64_62x82_f64_3x3_s1x1_d1x1_f32_here(%arg0: !transform.any_value {transform.readonly}, %arg1: !transform.any_value {transform.readonly}) {
-    %0 = transform.get_defining_op %arg1 : (!transform.any_value) -> !transform.any_op
-    %1 = transform.util.get_nearest_symbol_table %0 : (!transform.any_op) -> !transform.any_op
-    %2 = transform.util.import_symbol @fold_0_b1_c64_62x82_f64_3x3_s1x1_d1x1_f32 into %1 if undefined : (!transform.any_op) -> !transform.any_op
-    transform.util.cast_and_call inline_call %2(%arg0) -> %arg1 after %0 : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op) -> ()
-    transform.yield 
-  }
-  util.func private @fold_1_b1_c128_32x42_f128_3x3_s1x1_d1x1_f32(%arg0: tensor<1x128x32x42xf32>, %arg1: tensor<128x128x3x3xf32>) -> tensor<1x128x30x40xf32> {
-    %cst = arith.constant 0.000000e+00 : f32
-    %padded = tensor.pad %arg0 low[0, 0, 0, 0] high[0, 1, 0, 0] {
-    ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index):
-      tensor.yield %cst : f32
-    } : tensor<1x128x32x42xf32> to tensor<1x129x32x42xf32>
-    %padded_0 = tensor.pad %arg1 low[0, 0, 0, 0] high[1, 1, 0, 0] {
-    ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index):
-      tensor.yield %cst : f32
-    } : tensor<128x128x3x3xf32> to tensor<129x129x3x3xf32>
-    %0 = tensor.empty() : tensor<1x129x30x40xf32>
-    %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x129x30x40xf32>) -> tensor<1x129x30x40xf32>
-    %2 = linalg.conv_2d_nchw_fchw {__winograd_conv, dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%padded, %padded_0 : tensor<1x129x32x42xf32>, tensor<129x129x3x3xf32>) outs(%1 : tensor<1x129x30x40xf32>) -> tensor<1x129x30x40xf32>
-    %extracted_slice = tensor.extract_slice %2[0, 0, 0, 0] [1, 128, 30, 40] [1, 1, 1, 1] : tensor<1x129x30x40xf32> to tensor<1x128x30x40xf32>
-    util.return %extracted_slice : tensor<1x128x30x40xf32>
-  }
-  transform.named_sequence @match_1_b1_c128_32x42_f128_3x3_s1x1_d1x1_f32(%arg0: !transform.any_op {transform.readonly}) -> (!transform.any_value, !transform.any_value) {
-    %inputs, %outputs = transform.iree.match.cast_compatible_dag_from_root %arg0 {
-    ^bb0(%arg1: tensor<1x128x32x42xf32>, %arg2: tensor<128x128x3x3xf32>):
-      %cst = arith.constant 0.000000e+00 : f32
-      %0 = tensor.empty() : tensor<1x128x30x40xf32>
-      %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x128x30x40xf32>) -> tensor<1x128x30x40xf32>
-      %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%arg1, %arg2 : tensor<1x128x32x42xf32>, tensor<128x128x3x3xf32>) outs(%1 : tensor<1x128x30x40xf32>) -> tensor<1x128x30x40xf32>
-    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
-    transform.yield %inputs, %outputs : !transform.any_value, !transform.any_value
-  }
-  transform.named_sequence @fold_1_b1_c128_32x42_f128_3x3_s1x1_d1x1_f32_here(%arg0: !transform.any_value {transform.readonly}, %arg1: !transform.any_value {transform.readonly}) {
-    %0 = transform.get_defining_op %arg1 : (!transform.any_value) -> !transform.any_op
-    %1 = transform.util.get_nearest_symbol_table %0 : (!transform.any_op) -> !transform.any_op
-    %2 = transform.util.import_symbol @fold_1_b1_c128_32x42_f128_3x3_s1x1_d1x1_f32 into %1 if undefined : (!transform.any_op) -> !transform.any_op
-    transform.util.cast_and_call inline_call %2(%arg0) -> %arg1 after %0 : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op) -> ()
-    transform.yield 
-  }
   util.func private @fold_linear_82x512x512(%arg0: tensor<82x1x512xf32>, %arg1: tensor<512x512xf32>) -> tensor<82x1x512xf32> {
     %cst = arith.constant 0.000000e+00 : f32
     %collapsed = tensor.collapse_shape %arg0 [[0, 1], [2]] : tensor<82x1x512xf32> into tensor<82x512xf32>
@@ -308,8 +240,6 @@ module attributes {transform.with_named_sequence} {
     transform.foreach %0 : !transform.any_op {
     ^bb0(%arg1: !transform.any_op):
       %updated_root = transform.foreach_match in %arg1 
-          @match_0_b1_c64_62x82_f64_3x3_s1x1_d1x1_f32 -> @fold_0_b1_c64_62x82_f64_3x3_s1x1_d1x1_f32_here, 
-          @match_1_b1_c128_32x42_f128_3x3_s1x1_d1x1_f32 -> @fold_1_b1_c128_32x42_f128_3x3_s1x1_d1x1_f32_here, 
           @match_linear_82x512x512 -> @fold_linear_82x512x512_here, 
           @match_linear_82x512x3200 -> @fold_linear_82x512x3200_here, 
           @match_linear_82x3200x512 -> @fold_linear_82x3200x512_here, 
@@ -318,9 +248,7 @@ module attributes {transform.with_named_sequence} {
           @match_linear_100x3200x512 -> @fold_linear_100x3200x512_here : (!transform.any_op) -> !transform.any_op
     }
     transform.apply_dce to %arg0 : !transform.any_op
-    %1 = transform.structured.match ops{["util.func", "func.func"]} in %arg0 : (!transform.any_op) -> !transform.any_op
-    %2 = transform.apply_registered_pass "iree-linalg-ext-convert-conv2d-to-winograd" to %1 : (!transform.any_op) -> !transform.any_op
-    %3 = transform.apply_registered_pass "symbol-dce" to %arg0 : (!transform.any_op) -> !transform.any_op
+    %1 = transform.apply_registered_pass "symbol-dce" to %arg0 : (!transform.any_op) -> !transform.any_op
     transform.yield 
   }
 }
