@@ -103,16 +103,32 @@ def direct_conv(x, w, bias=None):
     return out if bias is None else out + bias[None, :, None, None]
 
 
-def test_a_crowded_convolution_is_converted_on_padded_channels_and_still_computes_the_convolution(tmp_path):
-    """Built for haswell under the selective preset: the script pads the input to 129 channels and
-    the filter to 17 x 129 before marking the convolution, IREE's transforms work on 129 input and
-    17 output channels, and the output, sliced back to 16 channels, matches a direct NumPy
-    convolution of the unpadded operands."""
+def haswell_build(model: Path, flags) -> tuple[str, object]:
+    """`model` built for haswell (which every x86-64 runner executes) under `flags`: (its executable
+    configurations' text, the loaded module)."""
     import iree.compiler as ic
     import iree.runtime as rt
 
     from conftest import TARGET_CPU
 
+    args = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", *flags]
+    configured = ic.compile_file(str(model), extra_args=args + ["--compile-to=executable-configurations"]).decode()
+    return configured, rt.load_vm_flatbuffer(ic.compile_file(str(model), extra_args=args), driver="local-sync")
+
+
+def assert_computes_the_convolution(function, x, w):
+    """`function(x, w)` is the convolution of `x` by `w`, to F(6x6, 3x3)'s f32 rounding (relative to
+    the output's largest magnitude)."""
+    ref = direct_conv(x, w)
+    assert np.abs(np.asarray(function(x, w)) - ref).max() / np.abs(ref).max() < 1e-4
+
+
+def test_a_crowded_convolution_is_converted_on_padded_channels_and_still_computes_the_convolution(tmp_path):
+    """Built for haswell under the selective preset: the script pads the input to 129 channels and
+    the filter to 17 x 129 before marking the convolution, IREE's transforms work on 129 input and
+    17 output channels, and the output, sliced back to 16 channels, matches a direct NumPy
+    convolution of the unpadded operands."""
     model = tmp_path / "crowded.mlir"
     model.write_text(CROWDED)
     (chosen,) = input_convs(CROWDED)
@@ -124,17 +140,12 @@ def test_a_crowded_convolution_is_converted_on_padded_channels_and_still_compute
     assert "tensor<2x17x12x12xf32> to tensor<2x16x12x12xf32>" in text
     script = tmp_path / "script.mlir"
     script.write_text(text)
-    args = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", f"{TRANSFORM_FLAG}={script}"]
-    configured = ic.compile_file(str(model), extra_args=args + ["--compile-to=executable-configurations"]).decode()
+    configured, module = haswell_build(model, [f"{TRANSFORM_FLAG}={script}"])
     assert "winograd_input_transform_8x8x2x2x2x129xf32" in configured
     assert "winograd_output_transform_8x8x2x2x2x17xf32" in configured
-    module = rt.load_vm_flatbuffer(ic.compile_file(str(model), extra_args=args), driver="local-sync")
     rng = np.random.default_rng(31)
-    x = rng.standard_normal((2, 128, 14, 14), dtype=np.float32)
-    w = rng.standard_normal((16, 128, 3, 3), dtype=np.float32)
-    ref = direct_conv(x, w)
-    assert np.abs(np.asarray(module.crowded(x, w)) - ref).max() / np.abs(ref).max() < 1e-4
+    assert_computes_the_convolution(module.crowded, rng.standard_normal((2, 128, 14, 14), dtype=np.float32),
+                                    rng.standard_normal((16, 128, 3, 3), dtype=np.float32))
 
 
 def test_a_selective_presets_register_tiled_twin_packs_the_models_linear_layers_too(tmp_path):
@@ -143,10 +154,7 @@ def test_a_selective_presets_register_tiled_twin_packs_the_models_linear_layers_
     exists, its one script marking @large (on 17 output channels), folding the small ones and
     packing the linears in the 6 x 16 x 1 register tile; built for haswell, the convolution and the
     layers match NumPy."""
-    import iree.compiler as ic
-    import iree.runtime as rt
-
-    from conftest import TARGET_CPU, cpu_description
+    from conftest import cpu_description
 
     from iree_dsa_tuner.host.flag_presets import TILE_BYTES_4M
     from iree_dsa_tuner.host.routes.register_tiled import broadcast_linears
@@ -171,16 +179,11 @@ def test_a_selective_presets_register_tiled_twin_packs_the_models_linear_layers_
     assert written.count("linalg.mmt4d ins(") == 2 and "inner_tiles = [5, 1]" in written  # 13 tokens in 5-row tiles
     assert written.count("linalg.matmul ins(") == 3  # @small, @strided and @dilated folded
 
-    args = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-            f"--iree-llvmcpu-target-cpu={TARGET_CPU['avx2']}", *presets["im2col+winograd-b8+conv-fold+register-tiled+gdt"]]
-    configured = ic.compile_file(str(model), extra_args=args + ["--compile-to=executable-configurations"]).decode()
+    configured, module = haswell_build(model, presets["im2col+winograd-b8+conv-fold+register-tiled+gdt"])
     assert "winograd_output_transform_8x8x2x2x2x17xf32" in configured and "_mmt4d_3x2x12x5x16x1_f32" in configured
-    module = rt.load_vm_flatbuffer(ic.compile_file(str(model), extra_args=args), driver="local-sync")
     rng = np.random.default_rng(37)
-    x = rng.standard_normal((2, 8, 14, 14), dtype=np.float32)
-    w = rng.standard_normal((16, 8, 3, 3), dtype=np.float32)
-    ref = direct_conv(x, w)
-    assert np.abs(np.asarray(module.large(x, w)) - ref).max() / np.abs(ref).max() < 1e-4
+    assert_computes_the_convolution(module.large, rng.standard_normal((2, 8, 14, 14), dtype=np.float32),
+                                    rng.standard_normal((16, 8, 3, 3), dtype=np.float32))
     tokens = rng.standard_normal((13, 1, 12), dtype=np.float32)
     w1 = rng.standard_normal((24, 12), dtype=np.float32)
     np.testing.assert_allclose(np.asarray(module.linear(tokens, w1)), tokens @ w1.T, rtol=1e-4, atol=1e-4)
