@@ -3,7 +3,7 @@
     python bench/lerobot_vs_pytorch.py DIR [--only NAME ...] [--repetitions 5] [--rounds 1]
                                        [--target-cpu host] [--no-check] [--no-recipe] [--json OUT]
                                        [--torch-python TORCH_PYTHON [--torch-compile [MODE ...]]]
-                                       [--threads N] [--baseline-recipes DIR] [--write-docs]
+                                       [--threads N] [--baseline-recipes DIR] [--neighbour-mb MB] [--write-docs]
 
 DIR holds what tools/export_lerobot.py wrote (it runs in a separate torch + lerobot environment):
 per model NAME, NAME.mlir (weights externalized, scope "model"), NAME.irpa, NAME.json (PyTorch's
@@ -37,19 +37,23 @@ Per model:
 6. A recipe against another (--baseline-recipes DIR: an earlier set of recipes, found there the same
    way): the other recipe's build is compiled, checked and timed in the same rounds, and the table
    gains its time and baseline / recipe (above 1: the recipe of DIR is slower).
+7. A neighbour (--neighbour-mb MB): a process copying one MB-sized array into another, pinned to
+   the last CPU, for the whole run, as another tenant's job loads a shared machine's memory.
 
 Prints which CPU and vector ISA it ran on, then a table: policy, PyTorch eager ms, each torch.compile
 mode's ms, IREE default ms, recipe ms, eager / IREE default and eager / recipe (above 1: IREE is
 faster), the faster torch.compile mode / recipe, at one thread the CPU (process) times (on a machine
 shared with others the wall time is inflated by their load; one thread's CPU time much less), and
 the largest output error over the output's largest magnitude, of any build (torch.compile's against
-eager in the same process); then the geomean, min and max of each ratio over the policies.
+eager in the same process); then the geomean, min and max of each ratio over the policies, and each policy's eager / recipe
+round by round (each round's medians: how far the run's noise moved that row).
 --write-docs puts it in docs/PERFORMANCE.md between this bench's markers (one pair per --threads).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -176,6 +180,30 @@ def torch_ms(python: str, record: dict, runs: int, threads: int = 1, compile_mod
     return json.loads(line)
 
 
+# What --neighbour-mb runs on another CPU: a copy of one array into another, forever; it keeps the
+# memory bus and the shared L3 busy the way another tenant's job does on a shared machine.
+NEIGHBOUR_SCRIPT = ("import sys, numpy as np\n"
+                    "a = np.ones(int(sys.argv[1]) * 262144, np.float32); b = np.empty_like(a)\n"
+                    "while True: np.copyto(b, a)\n")
+
+
+@contextlib.contextmanager
+def memory_neighbour(megabytes: int):
+    """With megabytes > 0, a process streaming two arrays of that size, pinned to the last CPU this
+    process may run on, for the life of the block (yields that CPU; None without one)."""
+    if megabytes <= 0:
+        yield None
+        return
+    cpu = max(os.sched_getaffinity(0))
+    proc = subprocess.Popen([sys.executable, "-c", NEIGHBOUR_SCRIPT, str(megabytes)],
+                            preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
+    try:
+        yield cpu
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
     name = record["name"]
     mlir = directory / record["mlir"]
@@ -223,7 +251,9 @@ def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
     torch_times: list[float] = []
     torch_cpu: list[float] = []
     compiled: dict[str, dict] = {m: {"times": [], "cpu": [], "compile_s": [], "err": []} for m in args.torch_compile}
+    by_round: list[float] = []  # each round's eager median / recipe median: the spread between rounds
     for _ in range(args.rounds):  # interleaved: a neighbour's load hits every build alike
+        round_torch, round_recipe = len(torch_times), len(times.get("recipe", []))
         # PyTorch: one process per torch.compile mode (eager timed in each, beside the compiled calls).
         for mode in (args.torch_compile or [None]) if args.torch_python else []:
             print(f"[{name}] timing PyTorch eager{f' and torch.compile ({mode})' if mode else ''} ...",
@@ -252,6 +282,10 @@ def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
                 cpu[build] += cpu_ms
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 row[f"{build}_error"] = str(e)
+        if ratio := round_ratio(torch_times[round_torch:], times.get("recipe", [])[round_recipe:]):
+            by_round.append(ratio)
+    if by_round:
+        row["eager_recipe_by_round"] = by_round
     row["pytorch_at_export_ms"] = row["pytorch_ms"]
     row["pytorch_cpu_ms"] = record["pytorch_eager"].get("cpu_median_ms")
     if torch_times:
@@ -271,6 +305,13 @@ def bench_model(directory: Path, record: dict, args, work: Path) -> dict:
             row[f"{build}_cpu_ms"] = statistics.median(cpu[build])
             row[f"{build}_times_ms"] = [round(t, 3) for t in ts]
     return row
+
+
+def round_ratio(eager_ms: list[float], recipe_ms: list[float]) -> float | None:
+    """One round's eager median over its recipe median (None when either side has no time)."""
+    if not eager_ms or not recipe_ms:
+        return None
+    return round(statistics.median(eager_ms) / statistics.median(recipe_ms), 3)
 
 
 def fmt(value, spec=".1f") -> str:
@@ -342,6 +383,11 @@ def summary(rows: list[dict], modes=()) -> str:
         if ratios:
             lines.append(f"{label} over {plural(len(ratios), 'policy', 'policies')}: geomean {statistics.geometric_mean(ratios):.2f}, "
                          f"min {min(ratios):.2f}, max {max(ratios):.2f}")
+    spread = [r for r in rows if len(r.get("eager_recipe_by_round", [])) > 1]
+    if spread:  # how far one round's ratio moved from another's: what the run's noise could do to a row
+        lines.append("PyTorch eager / recipe round by round (each round's medians): " + "; ".join(
+            f"{r['name']} {min(r['eager_recipe_by_round']):.2f}-{max(r['eager_recipe_by_round']):.2f}"
+            for r in spread))
     return "\n".join(lines)
 
 
@@ -425,6 +471,10 @@ def main(argv=None) -> int:
     ap.add_argument("--torch-compile", nargs="*", choices=COMPILE_MODES, metavar="MODE",
                     help="with --torch-python, time torch.compile (inductor, CPU) in these modes too (default: "
                          f"{' '.join(COMPILE_MODES)}; none given: no torch.compile)")
+    ap.add_argument("--neighbour-mb", type=int, default=0, metavar="MB",
+                    help="run a neighbour for the whole run: a process copying one MB-sized array into another, "
+                         "pinned to the last CPU (how each side holds up under another job's memory traffic; "
+                         "default 0: none)")
     ap.add_argument("--threads", type=int, default=1,
                     help="threads on each side (default 1: IREE local-sync; N: IREE's task device with "
                          "--task_topology_max_group_count=N; PyTorch torch.set_num_threads(N))")
@@ -437,6 +487,8 @@ def main(argv=None) -> int:
         args.torch_compile = list(COMPILE_MODES) if args.torch_python else []
     if args.threads < 1:
         ap.error("--threads must be at least 1")
+    if args.neighbour_mb > 0 and args.threads >= len(os.sched_getaffinity(0)):
+        ap.error(f"--neighbour-mb needs a CPU the {args.threads} timed thread(s) do not use")
     records = []
     for path in sorted(args.directory.glob("*.json")):
         try:
@@ -456,7 +508,7 @@ def main(argv=None) -> int:
         return 2
     rows = []
     load_start = os.getloadavg()[0]  # a neighbour's load: the figures are only as good as the machine was quiet
-    with tempfile.TemporaryDirectory(prefix="lerobot-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="lerobot-bench-") as tmp, memory_neighbour(args.neighbour_mb) as cpu:
         for record in records:
             rows.append(bench_model(args.directory, record, args, Path(tmp)))
             r = rows[-1]
@@ -472,7 +524,8 @@ def main(argv=None) -> int:
     how = (f"{threads} (PyTorch: torch.set_num_threads({args.threads}), {when}{compile_note}; IREE: {device}, "
            f"--iree-llvmcpu-target-cpu={args.target_cpu}){tuned_threads(rows)}; medians of {args.rounds} x "
            f"{args.repetitions} calls, each side warmed up first; "
-           f"ratio above 1 = IREE faster.\n{machine_line(rows, args.target_cpu, (load_start, os.getloadavg()[0]))}")
+           + (f"a neighbour copying {args.neighbour_mb} MB arrays on CPU {cpu} throughout; " if cpu is not None else "")
+           + f"ratio above 1 = IREE faster.\n{machine_line(rows, args.target_cpu, (load_start, os.getloadavg()[0]))}")
     print(how)
     text = table(rows, args.threads)
     if more := summary(rows, args.torch_compile):

@@ -239,3 +239,38 @@ def test_fma_floor_counts_the_products_of_the_committed_exports(tmp_path):
 
 # The exports section 4x of docs/PERFORMANCE.md gives a floor.
 FLOOR_ROWS_IN_DOCS = ("pi05_expert_layer", "pi0_expert_layer", "pi0_prefix_layer", "pi0_vision_layer")
+
+
+def test_lerobot_bench_summary_gives_each_rounds_ratio_beside_the_medians_of_all():
+    """A run's rows are medians over every round; the summary also says how far one round's eager /
+    recipe was from another's, the spread a neighbour's load put into that row."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import lerobot_vs_pytorch as bench
+
+    assert bench.round_ratio([100.0, 110.0, 120.0], [80.0, 100.0, 90.0]) == round(110.0 / 90.0, 3)
+    assert bench.round_ratio([], [80.0]) is None and bench.round_ratio([100.0], []) is None
+    rows = [{"name": "siglip", "pytorch_ms": 105.0, "recipe_ms": 90.0, "eager_recipe_by_round": [0.95, 1.24]},
+            {"name": "prefix", "pytorch_ms": 2300.0, "recipe_ms": 2000.0, "eager_recipe_by_round": [1.1]}]
+    text = bench.summary(rows)
+    assert "PyTorch eager / recipe over 2 policies: geomean" in text
+    # One round gives no spread, so only SigLIP's is said.
+    assert text.splitlines()[-1] == "PyTorch eager / recipe round by round (each round's medians): siglip 0.95-1.24"
+
+
+def test_lerobot_bench_neighbour_runs_pinned_for_the_block_and_is_gone_after():
+    sys.path.insert(0, str(REPO / "bench"))
+    import os
+
+    import lerobot_vs_pytorch as bench
+
+    with bench.memory_neighbour(0) as cpu:
+        assert cpu is None  # none asked for: nothing started
+    before = set(os.listdir("/proc"))
+    with bench.memory_neighbour(1) as cpu:
+        assert cpu == max(os.sched_getaffinity(0))
+        started = [pid for pid in set(os.listdir("/proc")) - before if pid.isdigit()
+                   and "np.copyto" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+        assert len(started) == 1
+        pid = started[0]
+        assert os.sched_getaffinity(int(pid)) == {cpu}
+    assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()

@@ -201,6 +201,9 @@ def test_tune_host_writes_a_recipe_that_compile_and_verify_take(tmp_path):
     recipe = load_recipe(tmp_path / "spec.recipe.toml")
     assert "default" in recipe.whole_model_us and recipe.target_cpu == host_target_cpu()  # `host`, or a cap's level
     assert recipe.tuned_on["cpu"] and recipe.machine_note() == ""  # this machine's timings, recorded as such
+    from iree_dsa_tuner.core.fingerprint import host_cpu_id
+
+    assert recipe.tuned_on.get("cpu_id", "") == host_cpu_id()  # and its microarchitecture where /proc says it
     if recipe.spec:
         assert "compilation_info" in spec.read_text()
     else:
@@ -358,3 +361,33 @@ def test_every_route_module_of_the_host_package_is_planned_and_timed_in_its_rank
                                           "register_tiled"]
     plan_order = names(routes.ROUTES)
     assert plan_order.index("k_split") < plan_order.index("unbatch") < plan_order.index("conv_fold")
+
+
+def test_one_model_name_over_two_microarchitectures_is_told_apart_by_the_cpu_id(tmp_path):
+    """A cloud's "AMD EPYC" was a Zen 4 one day and a Zen 5 the next: a recipe that records its
+    family and model says when it meets the other; one written before it did compares name and ISA."""
+    zen5 = {"cpu": "AMD EPYC", "vector_isa": "avx512f", "cpu_id": "family 26 model 2"}
+    model = constant_weight_model(tmp_path / "m.mlir")
+    path = tmp_path / "r.recipe.toml"
+    path.write_text(Recipe(str(model), model_sha256(model), "host", tuned_on=dict(zen5)).to_toml())
+    back = load_recipe(path)
+    assert back.tuned_on == zen5
+    assert back.machine_note(cpu="AMD EPYC", vector_isa="avx512f", cpu_id="family 26 model 2") == ""
+    note = back.machine_note(cpu="AMD EPYC", vector_isa="avx512f", cpu_id="family 25 model 17")
+    assert ("was tuned on 'AMD EPYC' (family 26 model 2) (avx512f), this machine is 'AMD EPYC' "
+            "(family 25 model 17) (avx512f)") in note
+    older = Recipe(str(model), model_sha256(model), "host", tuned_on={"cpu": "AMD EPYC", "vector_isa": "avx512f"})
+    assert older.machine_note(cpu="AMD EPYC", vector_isa="avx512f", cpu_id="family 25 model 17") == ""
+
+
+def test_the_cpu_id_reads_x86_family_and_model_and_an_arm_core_part(tmp_path):
+    from iree_dsa_tuner.core.fingerprint import host_cpu_id
+
+    x86 = tmp_path / "x86"
+    x86.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\n"
+                   "model name\t: AMD EPYC\n\nprocessor\t: 1\ncpu family\t: 99\nmodel\t\t: 9\n")
+    assert host_cpu_id(x86) == "family 26 model 2"
+    arm = tmp_path / "arm"
+    arm.write_text("processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c\n")
+    assert host_cpu_id(arm) == "implementer 0x41 part 0xd0c"
+    assert host_cpu_id(tmp_path / "missing") == ""

@@ -24,6 +24,7 @@
     [tuned_on]                      # the machine its timings come from (target_cpu = "host" only)
     cpu = "AMD EPYC"                # /proc/cpuinfo's model name
     vector_isa = "avx512f"          # the widest vector extension it reports
+    cpu_id = "family 26 model 2"    # its microarchitecture (x86 family and model): one name, two cores
 
 Which preset and which spec win is a property of the CPU as much as of the model: on an AMD Zen 4
 the mmt4d ukernel beat the inner-tiled kernels that won on an Intel Xeon (docs/PERFORMANCE.md 4l).
@@ -51,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import flags
-from .core.fingerprint import host_cpu_model, host_vector_isa
+from .core.fingerprint import host_cpu_id, host_cpu_model, host_vector_isa
 from .core.host_isa import may_be_a_host
 from .errors import InputError
 from .tomlfile import read_toml
@@ -182,18 +183,27 @@ class Recipe:
             lines += [f"{key} = {q(str(value))}" for key, value in self.tuned_on.items()]
         return "\n".join(lines) + "\n"
 
-    def machine_note(self, cpu: str | None = None, vector_isa: str | None = None) -> str:
+    def machine_note(self, cpu: str | None = None, vector_isa: str | None = None, cpu_id: str | None = None) -> str:
         """One line when this machine is not the one the recipe was tuned on ("" when it is, when
-        the recipe does not say, or when it compiles for a named CPU rather than the host)."""
+        the recipe does not say, or when it compiles for a named CPU rather than the host). The
+        microarchitecture (`cpu_id`) is compared only when the recipe records it: recipes written
+        before it was recorded name the CPU and its ISA only."""
         if not may_be_a_host(self.target_cpu) or not self.tuned_on.get("cpu"):
             return ""
         here = {"cpu": cpu or host_cpu_model(), "vector_isa": vector_isa or host_vector_isa()}
         there = {"cpu": self.tuned_on.get("cpu", ""), "vector_isa": self.tuned_on.get("vector_isa", "unknown")}
+        if self.tuned_on.get("cpu_id"):
+            here["cpu_id"] = host_cpu_id() if cpu_id is None else cpu_id
+            there["cpu_id"] = self.tuned_on["cpu_id"]
         if here == there:
             return ""
+
+        def named(m: dict) -> str:
+            return f"'{m['cpu']}'" + (f" ({m['cpu_id']})" if m.get("cpu_id") else "") + f" ({m['vector_isa']})"
+
         where = self.path or "the recipe"
-        text = (f"note: {where} was tuned on '{there['cpu']}' ({there['vector_isa']}), this machine is "
-                f"'{here['cpu']}' ({here['vector_isa']}): it builds the same model, but its preset and spec are "
+        text = (f"note: {where} was tuned on {named(there)}, this machine is "
+                f"{named(here)}: it builds the same model, but its preset and spec are "
                 "that CPU's fastest, not necessarily this one's (run `iree-dsa-tune tune` here)")
         if there["vector_isa"] != here["vector_isa"]:
             text += f"; a spec's vector sizes chosen for {there['vector_isa']} may not build for {here['vector_isa']}"

@@ -67,6 +67,28 @@ def host_cpu_model(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
 _CPUINFO = "/proc/cpuinfo"
 
 
+def host_cpu_id(cpuinfo: str | Path = _CPUINFO) -> str:
+    """Which microarchitecture, where the marketing name does not say: x86's "family F model M"
+    (a cloud's "AMD EPYC" was a Zen 4, family 25 model 17, one day and a Zen 5, family 26 model 2,
+    the next, with other fastest presets), an Arm core's "implementer I part P"; "" when unknown."""
+    fields = {}
+    try:
+        for line in Path(cpuinfo).read_text(errors="replace").splitlines():
+            key, _, value = line.partition(":")
+            key = key.strip()
+            if key in ("cpu family", "model", "CPU implementer", "CPU part") and key not in fields:
+                fields[key] = value.strip()
+            elif not line.strip() and fields:
+                break  # the first processor's block is enough
+    except OSError:
+        return ""
+    if "cpu family" in fields and "model" in fields:
+        return f"family {fields['cpu family']} model {fields['model']}"
+    if "CPU implementer" in fields and "CPU part" in fields:
+        return f"implementer {fields['CPU implementer']} part {fields['CPU part']}"
+    return ""
+
+
 def host_isa_flags(cpuinfo: str | Path = _CPUINFO) -> str:
     """The CPU's feature flags, sorted (same model name, other microcode or VM: other flags). This
     machine's (the default file) are capped at $IREE_DSA_HOST_ISA's level (core/host_isa.py)."""

@@ -562,8 +562,12 @@ def _target_cpu(target) -> str:
 
 def _tuned_on(target) -> dict:
     """The machine the recipe's timings come from, when it compiles for this machine's CPU."""
-    from ...core.fingerprint import host_cpu_model, host_vector_isa
-
+    from ...core.fingerprint import host_cpu_id, host_cpu_model, host_vector_isa
     from ...core.host_isa import is_this_cpu
 
-    return {"cpu": host_cpu_model(), "vector_isa": host_vector_isa()} if is_this_cpu(_target_cpu(target)) else {}
+    if not is_this_cpu(_target_cpu(target)):
+        return {}
+    machine = {"cpu": host_cpu_model(), "vector_isa": host_vector_isa()}
+    if cpu_id := host_cpu_id():
+        machine["cpu_id"] = cpu_id
+    return machine
