@@ -393,17 +393,9 @@ def summary(rows: list[dict], modes=()) -> str:
 
 def machine_line(rows: list[dict], target_cpu: str, load: tuple[float, float] | None = None) -> str:
     """Which CPU and vector ISA the figures are from (the ratios do not carry to another)."""
-    from iree_dsa_tuner.core.fingerprint import host_cpu_model, host_vector_isa
+    from iree_dsa_tuner.core.fingerprint import host_cpu_id, host_cpu_model, host_vector_isa
 
-    ident = {}
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key.strip() in ("cpu family", "model") and key.strip() not in ident:
-                ident[key.strip()] = value.strip()
-    except OSError:
-        pass
-    fam = f" (family {ident['cpu family']} model {ident['model']})" if len(ident) == 2 else ""
+    fam = f" ({ident})" if (ident := host_cpu_id()) else ""
     caps = sorted({r["pytorch_cpu_capability"] for r in rows if r.get("pytorch_cpu_capability")})
     torch_isa = f"; PyTorch's CPU capability {', '.join(caps)}" if caps else ""
     shared = f"; 1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end" if load else ""
